@@ -1,0 +1,97 @@
+/* tile/config.h - compiler switches, assertions and feature gates.
+ *
+ * Everything user-overridable lives here: define the macro before including
+ * <tile.h> to replace it.
+ *   TILE_DEBUG        enable promise checks (TILE_ASSERT) in tile operations.
+ *   TILE_ASSERT(c)    what a broken promise does (default: assert() on the host,
+ *                     a printf plus __trap() on the device, debug builds only).
+ *   TILE_NO_CUBLAS / TILE_NO_CUFFT  keep the host API off those libraries.
+ */
+#ifndef TILE_CONFIG_H
+#define TILE_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define TILE_CUDA 1 /* compiled by nvcc: GPU and CPU targets available */
+#else
+#define TILE_CUDA 0 /* plain C11: CPU target only */
+#endif
+
+/* TILE_ON_DEVICE is 1 while nvcc compiles the device side of a translation
+ * unit. The same kernel text is compiled twice; this is the only switch. */
+#if defined(__CUDA_ARCH__)
+#define TILE_ON_DEVICE 1
+#else
+#define TILE_ON_DEVICE 0
+#endif
+
+#if TILE_CUDA
+#define TILE_HD __host__ __device__
+#define TILE_DEV __device__
+#define TILE_API static __host__ __device__ __forceinline__
+#define TILE_HOST_API static inline
+#else
+#define TILE_HD
+#define TILE_DEV
+#define TILE_API static inline
+#define TILE_HOST_API static inline
+#endif
+
+/* Marks user element functions used by tile_map: callable on both targets. */
+#define TILE_FUNC static TILE_HD inline
+
+#if defined(__GNUC__) || defined(__clang__) || TILE_CUDA
+#define TILE__UNUSED __attribute__((unused))
+#else
+#define TILE__UNUSED
+#endif
+
+/* Full unrolling of per-thread slot loops is what keeps register tiles in
+ * registers (promise 2). Only the device compiler is told; host compilers
+ * would warn about an unknown pragma and unroll on their own anyway. */
+#if TILE_ON_DEVICE
+#define TILE__UNROLL _Pragma("unroll")
+#else
+#define TILE__UNROLL
+#endif
+
+/* Compile-time checks inside statement macros. */
+#if defined(__cplusplus)
+#define TILE__STATIC_ASSERT(c, msg) static_assert(c, msg)
+#else
+#define TILE__STATIC_ASSERT(c, msg) _Static_assert(c, msg)
+#endif
+
+/* Type of an expression, without references (GNU __typeof__ is accepted by
+ * gcc, clang and nvcc, also with -pedantic). */
+#define TILE__TYPEOF(x) __typeof__(x)
+
+#ifndef TILE_ASSERT
+#if defined(TILE_DEBUG)
+#if TILE_ON_DEVICE
+#include <stdio.h>
+#define TILE_ASSERT(c)                                                              \
+    do {                                                                            \
+        if (!(c)) {                                                                 \
+            printf("tile.h: assertion failed: %s (%s:%d)\n", #c, __FILE__, __LINE__); \
+            __trap();                                                               \
+        }                                                                           \
+    } while (0)
+#else
+#include <assert.h>
+#define TILE_ASSERT(c) assert(c)
+#endif
+#else
+#define TILE_ASSERT(c) ((void)0)
+#endif
+#endif
+
+/* Largest shared-memory arena one block may ask for (the sm_90 opt-in limit,
+ * 227 KiB). A kernel whose declared arena is larger fails to compile. */
+#ifndef TILE_MAX_SMEM_BYTES
+#define TILE_MAX_SMEM_BYTES (227 * 1024)
+#endif
+
+#endif /* TILE_CONFIG_H */

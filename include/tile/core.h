@@ -1,0 +1,128 @@
+/* tile/core.h - register and shared tiles: declaration, shape, the mapping of
+ * elements to threads.
+ *
+ * A tile is a C struct whose shape lives in its type: a never-used pointer
+ * member `tile__m` of type char(*)[KIND][BD][NDIM][D0][D1][D2][D3] gives every
+ * property as a compile-time sizeof. Shapes are padded with 1s on the right,
+ * elements are row-major.
+ *
+ * Register tile: `v` is an array of slots. Element `linear` belongs to thread
+ * linear % BD, slot linear / BD (linear = tid + slot * BD): ceil(N / BD) slots
+ * per thread, every slot index a compile-time constant.
+ * Shared tile: `v` points into the block's arena; strides (tile__st) allow
+ * views into a larger shared tile. Element-wise operations visit shared tiles
+ * with the same thread mapping, so register and shared operands mix freely.
+ *
+ *   tile_reg(float, a, 16, 16);      // 16x16 register tile
+ *   tile_shared(float, s, 16, 16);   // 16x16 in the arena (1 KiB)
+ *   TILE_SIZE(a) == 256, TILE_DIM(a, 1) == 16, TILE_NDIM(a) == 2
+ */
+#ifndef TILE_CORE_H
+#define TILE_CORE_H
+
+#include "launch.h"
+#include "types.h"
+
+#define TILE__REG 1
+#define TILE__SHARED 2
+
+/* ---- variadic shape helpers: (16, 16) -> ndim 2, dims 16, 16, 1, 1 ---- */
+#define TILE__NARGS(...) TILE__NARGS_(__VA_ARGS__, 4, 3, 2, 1, 0)
+#define TILE__NARGS_(a, b, c, d, n, ...) n
+#define TILE__PAD4(...) TILE__PAD4_(__VA_ARGS__, 1, 1, 1, 1)
+#define TILE__PAD4_(a, b, c, d, ...) a, b, c, d
+#define TILE__APPLY(m, args) m args
+
+/* struct type of a tile of element T, storage member `vdecl`, shape d0..d3 */
+#define TILE__TYPE_S_(vdecl, kind, bd, nd, d0, d1, d2, d3, s0, s1, s2)            \
+    struct {                                                                      \
+        vdecl;                                                                    \
+        char (*tile__m)[kind][bd][nd][d0][d1][d2][d3];                            \
+        char (*tile__st)[s0][s1][s2];                                             \
+    }
+#define TILE__TYPE_(vdecl, kind, bd, nd, d0, d1, d2, d3) \
+    TILE__TYPE_S_(vdecl, kind, bd, nd, d0, d1, d2, d3, (d1) * (d2) * (d3), (d2) * (d3), d3)
+#define TILE__SLOTS_N(n, bd) (((n) + (bd)-1) / (bd))
+#define TILE__REG_TYPE_(T, bd, nd, d0, d1, d2, d3)                                \
+    TILE__TYPE_(T v[TILE__SLOTS_N((d0) * (d1) * (d2) * (d3), bd)], TILE__REG, bd, nd, d0, d1, d2, d3)
+#define TILE__SHARED_TYPE_(T, bd, nd, d0, d1, d2, d3) TILE__TYPE_(T *v, TILE__SHARED, bd, nd, d0, d1, d2, d3)
+#define TILE__REG_TYPE(T, bd, ...) \
+    TILE__APPLY(TILE__REG_TYPE_, (T, bd, TILE__NARGS(__VA_ARGS__), TILE__PAD4(__VA_ARGS__)))
+#define TILE__SHARED_TYPE(T, bd, ...) \
+    TILE__APPLY(TILE__SHARED_TYPE_, (T, bd, TILE__NARGS(__VA_ARGS__), TILE__PAD4(__VA_ARGS__)))
+
+/* Type names for tiles passed to helper functions (by pointer):
+ *   typedef TILE_REG_T(float, 64, 16, 16) my_tile;  // block 64, 16x16 */
+#define TILE_REG_T(T, block, ...) TILE__REG_TYPE(T, block, __VA_ARGS__)
+#define TILE_SHARED_T(T, block, ...) TILE__SHARED_TYPE(T, block, __VA_ARGS__)
+
+/* ---- declarations (inside a kernel body) ----
+ * tile_reg(T, name, d0[, d1[, d2[, d3]]])     register tile, contents unset
+ * tile_shared(T, name, d0[, ...])             shared tile from the arena, contents unset */
+#define tile_reg(T, name, ...) TILE__REG_TYPE(T, TILE_BLOCK_DIM, __VA_ARGS__) name
+#define tile_shared(T, name, ...)                                                  \
+    TILE__SHARED_TYPE(T, TILE_BLOCK_DIM, __VA_ARGS__)                              \
+    name = {(T *)tile__smem_alloc(&tile__k, sizeof(T) * TILE__PROD(__VA_ARGS__)), 0, 0}
+
+/* ---- compile-time properties ---- */
+#define TILE__M(t) (*(t).tile__m)
+#define TILE_KIND(t) ((int)(sizeof(TILE__M(t)) / sizeof(TILE__M(t)[0])))
+#define TILE_IS_SHARED(t) (TILE_KIND(t) == TILE__SHARED)
+#define TILE__BD(t) ((int)(sizeof(TILE__M(t)[0]) / sizeof(TILE__M(t)[0][0])))
+#define TILE_NDIM(t) ((int)(sizeof(TILE__M(t)[0][0]) / sizeof(TILE__M(t)[0][0][0])))
+#define TILE_SIZE(t) ((int)sizeof(TILE__M(t)[0][0][0]))
+#define TILE__D0(t) ((int)(sizeof(TILE__M(t)[0][0][0]) / sizeof(TILE__M(t)[0][0][0][0])))
+#define TILE__D1(t) ((int)(sizeof(TILE__M(t)[0][0][0][0]) / sizeof(TILE__M(t)[0][0][0][0][0])))
+#define TILE__D2(t) ((int)(sizeof(TILE__M(t)[0][0][0][0][0]) / sizeof(TILE__M(t)[0][0][0][0][0][0])))
+#define TILE__D3(t) ((int)sizeof(TILE__M(t)[0][0][0][0][0][0]))
+/* TILE_DIM(t, k): extent of dim k (k a constant 0..3; 1 past the tile's ndim) */
+#define TILE_DIM(t, k) ((k) == 0 ? TILE__D0(t) : (k) == 1 ? TILE__D1(t) : (k) == 2 ? TILE__D2(t) : TILE__D3(t))
+/* strides in elements of dims 0..2 (dim 3 has stride 1) */
+#define TILE__S0(t) ((int)(sizeof(*(t).tile__st) / sizeof((*(t).tile__st)[0])))
+#define TILE__S1(t) ((int)(sizeof((*(t).tile__st)[0]) / sizeof((*(t).tile__st)[0][0])))
+#define TILE__S2(t) ((int)sizeof((*(t).tile__st)[0][0]))
+#define TILE__CONTIG(t)                                                           \
+    ((TILE__D0(t) == 1 || TILE__S0(t) == TILE__D1(t) * TILE__D2(t) * TILE__D3(t)) && \
+     (TILE__D1(t) == 1 || TILE__S1(t) == TILE__D2(t) * TILE__D3(t)) &&             \
+     (TILE__D2(t) == 1 || TILE__S2(t) == TILE__D3(t)))
+/* slots per thread */
+#define TILE_SLOTS(t) TILE__SLOTS_N(TILE_SIZE(t), TILE__BD(t))
+/* element type of a tile, as a type */
+#define TILE_ELEM_T(t) TILE__TYPEOF((t).v[0])
+
+/* ---- element <-> thread mapping ---- */
+/* linear index of the calling thread's slot s */
+#define TILE__LIN(t, s) (tile_thread() + (s) * TILE__BD(t))
+/* does slot s of the calling thread hold an element? (constant true when the
+ * block size divides the tile) */
+#define TILE__VALID(t, s) (TILE_SIZE(t) % TILE__BD(t) == 0 || TILE__LIN(t, s) < TILE_SIZE(t))
+/* storage offset of linear element L of a shared tile */
+#define TILE__OFF(t, L)                                                           \
+    (TILE__CONTIG(t) ? (L)                                                        \
+                     : ((L) / (TILE__D1(t) * TILE__D2(t) * TILE__D3(t))) * TILE__S0(t) + \
+                           ((L) / (TILE__D2(t) * TILE__D3(t)) % TILE__D1(t)) * TILE__S1(t) + \
+                           ((L) / TILE__D3(t) % TILE__D2(t)) * TILE__S2(t) + (L) % TILE__D3(t))
+/* the element in the calling thread's slot s (an lvalue) */
+#define TILE__AT(t, s) ((t).v[TILE_IS_SHARED(t) ? TILE__OFF(t, TILE__LIN(t, s)) : (s)])
+/* loop over the calling thread's valid slots */
+#define TILE__EACH(t, s) \
+    TILE__UNROLL for (int s = 0; s < TILE_SLOTS(t); ++s) if (TILE__VALID(t, s))
+
+/* storage offset of the element at a multi-index (shared tiles) */
+#define TILE__OFF4(t, i0, i1, i2, i3) \
+    ((i0) * TILE__S0(t) + (i1) * TILE__S1(t) + (i2) * TILE__S2(t) + (i3))
+
+#define TILE__SAME_SHAPE(a, b)                                                    \
+    TILE__STATIC_ASSERT(TILE__D0(a) == TILE__D0(b) && TILE__D1(a) == TILE__D1(b) && \
+                            TILE__D2(a) == TILE__D2(b) && TILE__D3(a) == TILE__D3(b) && \
+                            TILE__BD(a) == TILE__BD(b),                           \
+                        "tile.h: tile shapes differ")
+
+/* A write to a shared tile is bracketed by barriers: before, so no thread
+ * still reads old values at other positions; after, so every thread may read
+ * any element. Register destinations need none. */
+#define TILE__WRITE_BEGIN(t) \
+    do { if (TILE_IS_SHARED(t)) tile_barrier(); } while (0)
+#define TILE__WRITE_END(t) TILE__WRITE_BEGIN(t)
+
+#endif /* TILE_CORE_H */

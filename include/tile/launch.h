@@ -1,0 +1,277 @@
+/* tile/launch.h - kernels and launches on the GPU or the CPU.
+ *
+ * A kernel is defined once with its block size and at least one parameter:
+ *
+ *   TILE_KERNEL(row_sum, 64, const float *a, float *b) {
+ *       int i = tile_block(0);
+ *       ...
+ *   }
+ *
+ * and launched on any target; the call returns a tile_error code:
+ *
+ *   int err = tile_launch(TILE_GPU(0), row_sum, tile_grid1(n), 64, a, b);
+ *   int err = tile_launch(TILE_CPU, row_sum, tile_grid1(n), 64, a, b);
+ *
+ * tile_launch is a tiled launch (Warp's launch_tiled): the grid counts tiles
+ * and each gets a block. tile_launch_simt counts threads (Warp's launch with
+ * block_dim): the thread count must be a multiple of the block size.
+ *
+ * How the one source reaches both targets: the body becomes a
+ * __host__ __device__ function with a hidden parameter of type char(*)[B]
+ * whose sizeof is the block size on the device (TILE_BLOCK_DIM); on the host
+ * TILE_BLOCK_DIM is 1. On the GPU a generic __global__ wrapper calls it; on
+ * the CPU the launch loops over the blocks. The block size given at launch
+ * must equal the kernel's, also for the CPU, where it is then forced to 1.
+ * Launch arguments are evaluated once per CPU block: pass plain values.
+ */
+#ifndef TILE_LAUNCH_H
+#define TILE_LAUNCH_H
+
+#include <stdlib.h>
+#include "smem.h"
+
+/* Where and how a kernel runs. Build with tile_cpu()/tile_gpu(n), refine with
+ * tile_exec_stream / tile_exec_smem. */
+typedef struct tile_exec {
+    int device;        /* -1: CPU, n >= 0: GPU n */
+    size_t smem_bytes; /* dynamic arena bytes on top of the kernel's own */
+    void *stream;      /* cudaStream_t, 0 = default stream */
+} tile_exec;
+
+TILE_HOST_API tile_exec tile_cpu(void) { tile_exec e = {-1, 0, 0}; return e; }
+TILE_HOST_API tile_exec tile_gpu(int n) { tile_exec e = {n, 0, 0}; return e; }
+TILE_HOST_API tile_exec tile_exec_stream(tile_exec e, void *stream) { e.stream = stream; return e; }
+TILE_HOST_API tile_exec tile_exec_smem(tile_exec e, size_t bytes) { e.smem_bytes = bytes; return e; }
+#define TILE_CPU tile_cpu()
+#define TILE_GPU(n) tile_gpu(n)
+
+/* Launch grid of 1 to 4 dims. */
+typedef struct tile_grid {
+    int ndim;
+    int64_t d[4];
+} tile_grid;
+TILE_HOST_API tile_grid tile_grid1(int64_t a) { tile_grid g = {1, {a, 1, 1, 1}}; return g; }
+TILE_HOST_API tile_grid tile_grid2(int64_t a, int64_t b) { tile_grid g = {2, {a, b, 1, 1}}; return g; }
+TILE_HOST_API tile_grid tile_grid3(int64_t a, int64_t b, int64_t c) { tile_grid g = {3, {a, b, c, 1}}; return g; }
+TILE_HOST_API tile_grid tile_grid4(int64_t a, int64_t b, int64_t c, int64_t d) {
+    tile_grid g = {4, {a, b, c, d}};
+    return g;
+}
+
+/* Text for an error code.
+ *   tile_error_string(TILE_ERR_BLOCK_DIM) -> "launch block size differs from the kernel's block size" */
+TILE_HOST_API const char *tile_error_string(int err) {
+    switch (err) {
+    case TILE_OK: return "no error";
+    case TILE_ERR_BLOCK_DIM: return "launch block size differs from the kernel's block size";
+    case TILE_ERR_GRID: return "invalid grid: each of 1..4 dims must be >= 1, blocks <= 2^31-1, SIMT threads a multiple of the block size";
+    case TILE_ERR_DEVICE: return "no such GPU device";
+    case TILE_ERR_NO_CUDA: return "GPU launch in a build without CUDA (compile with nvcc)";
+    case TILE_ERR_SMEM: return "shared-memory arena exceeds the device's per-block limit";
+    case TILE_ERR_SMEM_OVERFLOW: return "kernel allocated more shared memory than its arena holds";
+    case TILE_ERR_NOMEM: return "host memory allocation failed";
+    case TILE_ERR_CUDA: return "CUDA runtime error (see tile_last_cuda_error)";
+    case TILE_ERR_ARG: return "invalid argument";
+    default: return "unknown tile.h error";
+    }
+}
+
+static int tile__cuda_err; /* last cudaError_t seen by a host call */
+/* The CUDA runtime's code behind the last TILE_ERR_CUDA (0 if none). */
+TILE_HOST_API int tile_last_cuda_error(void) { return tile__cuda_err; }
+
+/* ---- coordinates inside a kernel body ----
+ * tile_tid(k):   coordinate k of the calling thread in the launch grid. For a
+ *                tiled launch of grid (M, N) the grid is (M, N, block): k < 2
+ *                gives the tile, k == 2 the thread (0 on the CPU).
+ * tile_block(k): coordinate k of the calling block's tile (tiled launch).
+ * tile_block_linear(): the block's linear index. */
+#if TILE_ON_DEVICE
+#define tile_block_linear() ((int64_t)blockIdx.x)
+#else
+#define tile_block_linear() (tile__k.cpu_block)
+#endif
+#define tile__linear_tid() (tile_block_linear() * TILE_BLOCK_DIM + tile_thread())
+#define tile_tid(k) ((int)((tile__linear_tid() / tile__k.stride[(k)]) % tile__k.dim[(k)]))
+#define tile_block(k) tile_tid(k)
+#define tile_grid_dim(k) ((int)tile__k.dim[(k)])
+
+/* ---- kernel definition ---- */
+#define TILE_KERNEL(name, block, ...) TILE_KERNEL_SMEM(name, block, 0, __VA_ARGS__)
+/* A kernel with an arena of `smem` bytes for shared tiles (compile-time
+ * checked against TILE_MAX_SMEM_BYTES). */
+#define TILE_KERNEL_SMEM(name, block, smem, ...)                                   \
+    TILE__STATIC_ASSERT((block) >= 1 && (block) <= 1024, "tile.h: block size must be 1..1024"); \
+    TILE__STATIC_ASSERT((smem) >= 0 && (smem) <= TILE_MAX_SMEM_BYTES,              \
+                        "tile.h: kernel arena exceeds TILE_MAX_SMEM_BYTES");        \
+    enum { name##__block = (block), name##__smem = (smem) };                       \
+    static TILE_HD inline void name##__body(TILE__UNUSED tile_kctx tile__k,       \
+                                            TILE__UNUSED char (*tile__bd)[block], __VA_ARGS__)
+
+/* ---- launch machinery ---- */
+typedef struct tile__launch_t {
+    tile_kctx k;
+    int gpu, prev_device, block;
+    int64_t nblocks;
+    size_t smem;
+    void *stream;
+    void *cpu_arena;
+} tile__launch_t;
+
+#if TILE_CUDA
+/* The one piece of C++: a __global__ wrapper generic over the kernel body and
+ * its parameter types. CUDA C has no other way to forward an arbitrary
+ * parameter list from a kernel to a __host__ __device__ function without the
+ * user naming the parameters twice. */
+template <auto F, int B, class... A>
+__global__ void __launch_bounds__(B) tile__kernel(tile_kctx k, A... a) {
+    extern __shared__ __align__(16) unsigned char tile__smem_dyn[];
+    k.smem = tile__smem_dyn;
+    F(k, (char(*)[B])0, a...);
+}
+template <auto F, int B, class... A>
+static int tile__gpu_launch(tile__launch_t *L, A... a) {
+    cudaError_t e = cudaSuccess;
+    if (L->smem > 48 * 1024)
+        e = cudaFuncSetAttribute(tile__kernel<F, B, A...>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)L->smem);
+    if (e == cudaSuccess) {
+        tile__kernel<F, B, A...><<<(unsigned)L->nblocks, B, L->smem, (cudaStream_t)L->stream>>>(L->k, a...);
+        e = cudaGetLastError();
+    }
+    return (int)e;
+}
+#define TILE__GPU_CALL(name, ...) \
+    tile__gpu_launch<&name##__body, name##__block>(&tile__L, __VA_ARGS__)
+#else
+#define TILE__GPU_CALL(name, ...) 0
+#endif
+
+TILE_HOST_API int tile__launch_begin(tile__launch_t *L, tile_exec ex, tile_grid g, int block, int tiled,
+                                     int kblock, size_t ksmem) {
+    memset(L, 0, sizeof(*L));
+    if (block != kblock) return TILE_ERR_BLOCK_DIM;
+    if (g.ndim < 1 || g.ndim > 4) return TILE_ERR_GRID;
+    int64_t total = 1;
+    for (int i = 0; i < g.ndim; ++i) {
+        if (g.d[i] < 1 || g.d[i] > INT32_MAX) return TILE_ERR_GRID;
+        total *= g.d[i];
+        if (total > ((int64_t)1 << 40)) return TILE_ERR_GRID;
+    }
+    L->gpu = ex.device >= 0;
+    int bd = L->gpu ? block : 1; /* the CPU target forces block_dim = 1 */
+    L->block = bd;
+    L->k.tiled = tiled;
+    L->k.ndim = g.ndim + (tiled ? 1 : 0);
+    for (int i = 0; i < g.ndim; ++i) L->k.dim[i] = g.d[i];
+    if (tiled) L->k.dim[g.ndim] = bd;
+    int64_t s = 1;
+    for (int i = L->k.ndim - 1; i >= 0; --i) {
+        L->k.stride[i] = s;
+        s *= L->k.dim[i];
+    }
+    if (tiled) {
+        L->nblocks = total;
+    } else {
+        if (total % bd) return TILE_ERR_GRID;
+        L->nblocks = total / bd;
+    }
+    if (L->nblocks > INT32_MAX) return TILE_ERR_GRID;
+    L->smem = ksmem + ex.smem_bytes;
+    if (L->smem > 0xffffffffu) return TILE_ERR_SMEM;
+    L->k.smem_cap = (uint32_t)L->smem;
+    L->stream = ex.stream;
+    if (L->gpu) {
+#if TILE_CUDA
+        int n = 0, optin = 0;
+        cudaError_t e = cudaGetDeviceCount(&n);
+        if (e != cudaSuccess) { tile__cuda_err = (int)e; return TILE_ERR_DEVICE; }
+        if (ex.device >= n) return TILE_ERR_DEVICE;
+        cudaGetDevice(&L->prev_device);
+        if (L->prev_device != ex.device) cudaSetDevice(ex.device);
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ex.device);
+        if (L->smem > (size_t)optin) {
+            if (L->prev_device != ex.device) cudaSetDevice(L->prev_device);
+            return TILE_ERR_SMEM;
+        }
+        return TILE_OK;
+#else
+        return TILE_ERR_NO_CUDA;
+#endif
+    }
+    if (L->smem) {
+        L->cpu_arena = aligned_alloc(16, (L->smem + 15u) & ~(size_t)15u);
+        if (!L->cpu_arena) return TILE_ERR_NOMEM;
+        L->k.smem = (unsigned char *)L->cpu_arena;
+    }
+    tile__host_err = 0;
+    return TILE_OK;
+}
+
+TILE_HOST_API int tile__launch_end(tile__launch_t *L, int gpu_status) {
+    if (L->gpu) {
+#if TILE_CUDA
+        int cur = 0;
+        cudaGetDevice(&cur);
+        if (cur != L->prev_device) cudaSetDevice(L->prev_device);
+#endif
+        if (gpu_status) { tile__cuda_err = gpu_status; return TILE_ERR_CUDA; }
+        return TILE_OK;
+    }
+    free(L->cpu_arena);
+    int e = tile__host_err;
+    tile__host_err = 0;
+    return e;
+}
+
+#define tile__launch(ex, name, grid, block, tiled, ...)                            \
+    __extension__({                                                                \
+        tile__launch_t tile__L;                                                    \
+        int tile__e = tile__launch_begin(&tile__L, (ex), (grid), (block), (tiled), \
+                                         name##__block, (size_t)name##__smem);     \
+        if (tile__e == TILE_OK) {                                                  \
+            int tile__gs = 0;                                                      \
+            if (tile__L.gpu) {                                                     \
+                tile__gs = TILE__GPU_CALL(name, __VA_ARGS__);                      \
+            } else {                                                               \
+                for (; tile__L.k.cpu_block < tile__L.nblocks; ++tile__L.k.cpu_block) \
+                    name##__body(tile__L.k, (char(*)[name##__block])0, __VA_ARGS__); \
+            }                                                                      \
+            tile__e = tile__launch_end(&tile__L, tile__gs);                        \
+        }                                                                          \
+        tile__e;                                                                   \
+    })
+
+/* Tiled launch: one block per grid cell. Returns a tile_error code; the GPU
+ * launch is asynchronous (see tile_synchronize).
+ *   tile_launch(TILE_CPU, row_sum, tile_grid1(10), 64, a, b) -> TILE_OK
+ *   tile_launch(TILE_CPU, row_sum, tile_grid1(10), 32, a, b) -> TILE_ERR_BLOCK_DIM */
+#define tile_launch(ex, name, grid, block, ...) tile__launch(ex, name, grid, block, 1, __VA_ARGS__)
+/* SIMT launch: `grid` counts threads; blocks of `block` consecutive threads.
+ *   tile_launch_simt(TILE_GPU(0), k, tile_grid1(12), 4, out) -> 3 blocks of 4 */
+#define tile_launch_simt(ex, name, grid, block, ...) tile__launch(ex, name, grid, block, 0, __VA_ARGS__)
+
+/* Wait for the target's work and report errors raised inside kernels
+ * (TILE_ERR_SMEM_OVERFLOW, or TILE_ERR_CUDA for a failed kernel). The CPU
+ * target runs synchronously; its errors come back from tile_launch. */
+TILE_HOST_API int tile_synchronize(tile_exec ex) {
+    if (ex.device < 0) return TILE_OK;
+#if TILE_CUDA
+    int prev = 0, err = 0;
+    cudaGetDevice(&prev);
+    if (prev != ex.device) cudaSetDevice(ex.device);
+    cudaError_t e = ex.stream ? cudaStreamSynchronize((cudaStream_t)ex.stream) : cudaDeviceSynchronize();
+    if (e == cudaSuccess) {
+        const int zero = 0;
+        e = cudaMemcpyFromSymbol(&err, tile__dev_err, sizeof(int));
+        if (e == cudaSuccess && err) e = cudaMemcpyToSymbol(tile__dev_err, &zero, sizeof(int));
+    }
+    if (prev != ex.device) cudaSetDevice(prev);
+    if (e != cudaSuccess) { tile__cuda_err = (int)e; return TILE_ERR_CUDA; }
+    return err;
+#else
+    return TILE_ERR_NO_CUDA;
+#endif
+}
+
+#endif /* TILE_LAUNCH_H */

@@ -1,0 +1,116 @@
+/* tile/platform.h - the only header that knows whether code runs on the GPU
+ * or the CPU: thread index, block size, barriers, shuffles and atomics.
+ *
+ * On the CPU a block has exactly one thread (block_dim = 1): barriers are
+ * no-ops, shuffles return the caller's own value and atomics are plain
+ * read-modify-writes (blocks run one after another).
+ */
+#ifndef TILE_PLATFORM_H
+#define TILE_PLATFORM_H
+
+#include "config.h"
+
+/* TILE_BLOCK_DIM: threads per block of the kernel being compiled; a
+ * compile-time constant inside a TILE_KERNEL body. The kernel's hidden
+ * parameter `tile__bd` has type char(*)[BLOCK] so that sizeof gives the block
+ * size without any template. On the CPU it is 1. */
+#if TILE_ON_DEVICE
+#define TILE_BLOCK_DIM ((int)sizeof(*tile__bd))
+#else
+#define TILE_BLOCK_DIM 1
+#endif
+
+/* Index of the calling thread inside its block: 0 .. TILE_BLOCK_DIM-1. */
+#if TILE_ON_DEVICE
+#define tile_thread() ((int)threadIdx.x)
+#else
+#define tile_thread() 0
+#endif
+
+/* Block-wide barrier. Cooperative: every thread of the block must reach it. */
+#if TILE_ON_DEVICE
+#define tile_barrier() __syncthreads()
+#else
+#define tile_barrier() ((void)0)
+#endif
+
+#define TILE_WARP_SIZE 32
+
+/* ---- atomics: one overload per scalar type (C++ on the CUDA path, _Generic
+ * in C). On the host blocks run sequentially, so a plain add is atomic. ---- */
+#if TILE_CUDA
+TILE_API void tile__atomic_add(float *p, float v) {
+#if TILE_ON_DEVICE
+    atomicAdd(p, v);
+#else
+    *p += v;
+#endif
+}
+TILE_API void tile__atomic_add(double *p, double v) {
+#if TILE_ON_DEVICE
+    atomicAdd(p, v);
+#else
+    *p += v;
+#endif
+}
+TILE_API void tile__atomic_add(int32_t *p, int32_t v) {
+#if TILE_ON_DEVICE
+    atomicAdd((int *)p, (int)v);
+#else
+    *p += v;
+#endif
+}
+TILE_API void tile__atomic_add(uint32_t *p, uint32_t v) {
+#if TILE_ON_DEVICE
+    atomicAdd((unsigned *)p, (unsigned)v);
+#else
+    *p += v;
+#endif
+}
+TILE_API void tile__atomic_add(uint64_t *p, uint64_t v) {
+#if TILE_ON_DEVICE
+    atomicAdd((unsigned long long *)p, (unsigned long long)v);
+#else
+    *p += v;
+#endif
+}
+TILE_API void tile__atomic_add(int64_t *p, int64_t v) {
+#if TILE_ON_DEVICE
+    /* two's complement: an unsigned add gives the signed sum */
+    atomicAdd((unsigned long long *)p, (unsigned long long)v);
+#else
+    *p += v;
+#endif
+}
+#define TILE__ATOMIC_ADD(p, v) tile__atomic_add((p), (v))
+#else
+#define TILE__DEF_HOST_ATOMIC(sfx, T) \
+    TILE_API void tile__atomic_add_##sfx(T *p, T v) { *p += v; }
+TILE__DEF_HOST_ATOMIC(f32, float)
+TILE__DEF_HOST_ATOMIC(f64, double)
+TILE__DEF_HOST_ATOMIC(i32, int32_t)
+TILE__DEF_HOST_ATOMIC(u32, uint32_t)
+TILE__DEF_HOST_ATOMIC(i64, int64_t)
+TILE__DEF_HOST_ATOMIC(u64, uint64_t)
+#define TILE__ATOMIC_ADD(p, v)                                                      \
+    _Generic((p), float *: tile__atomic_add_f32, double *: tile__atomic_add_f64,   \
+             int32_t *: tile__atomic_add_i32, uint32_t *: tile__atomic_add_u32,    \
+             int64_t *: tile__atomic_add_i64, uint64_t *: tile__atomic_add_u64)((p), (v))
+#endif
+
+/* ---- warp shuffle of any trivially copyable value, 32 bits at a time ---- */
+#if TILE_ON_DEVICE
+#define TILE__SHFL_XOR(dst, src, lanemask)                                          \
+    do {                                                                            \
+        TILE__TYPEOF(src) tile__sv = (src);                                         \
+        unsigned tile__w[(sizeof(tile__sv) + 3) / 4];                               \
+        memcpy(tile__w, &tile__sv, sizeof(tile__sv));                               \
+        TILE__UNROLL for (int tile__q = 0; tile__q < (int)((sizeof(tile__sv) + 3) / 4); ++tile__q) \
+            tile__w[tile__q] = __shfl_xor_sync(0xffffffffu, tile__w[tile__q], (lanemask)); \
+        memcpy(&(dst), tile__w, sizeof(tile__sv));                                  \
+    } while (0)
+#endif
+
+#include <string.h>
+
+#endif /* TILE_PLATFORM_H */

@@ -1,0 +1,225 @@
+/* tile/types.h - element types of tiles and their arithmetic.
+ *
+ * Type families are stamped out by X-macros instead of templates: every type
+ * has a suffix (f32, vec3f, mat33d, ...), a C type tile_<sfx> and functions
+ * tile_<sfx>_<op>. The element-wise tile operations reach them through one
+ * generic name per operation: _Generic in C, overloads under nvcc (C++).
+ *
+ *   tile_vec3f a = tile_vec3f_set(1, 2, 3);
+ *   tile_vec3f b = tile_vec3f_mul_s(a, 2.0f);     // b = (2, 4, 6)
+ *   tile_mat33f m = tile_mat33f_diag(496.0f);     // 496 * I
+ */
+#ifndef TILE_TYPES_H
+#define TILE_TYPES_H
+
+#include "config.h"
+
+typedef float tile_f32;
+typedef double tile_f64;
+typedef int32_t tile_i32;
+typedef uint32_t tile_u32;
+typedef int64_t tile_i64;
+typedef uint64_t tile_u64;
+
+/* X(sfx, C type) for the scalar types. Listed twice so that the lists can be
+ * nested (the preprocessor does not re-expand a macro inside itself). */
+#define TILE_SCALAR_TYPES(X) \
+    X(f32, float) X(f64, double) X(i32, int32_t) X(u32, uint32_t) X(i64, int64_t) X(u64, uint64_t)
+#define TILE__SCALAR_TYPES_B(Y) \
+    Y(f32, float) Y(f64, double) Y(i32, int32_t) Y(u32, uint32_t) Y(i64, int64_t) Y(u64, uint64_t)
+
+/* X(sfx, scalar C type, scalar sfx, number of components) for vectors and
+ * matrices. Vectors hold v[N], matrices m[R][C] (row-major). */
+#define TILE_F32_COMPOUND_TYPES(X) \
+    X(vec2f, float, f32, 2) X(vec3f, float, f32, 3) X(vec4f, float, f32, 4) \
+    X(mat22f, float, f32, 4) X(mat33f, float, f32, 9) X(mat44f, float, f32, 16) X(mat66f, float, f32, 36)
+#define TILE_F64_COMPOUND_TYPES(X) \
+    X(vec2d, double, f64, 2) X(vec3d, double, f64, 3) X(vec4d, double, f64, 4) \
+    X(mat22d, double, f64, 4) X(mat33d, double, f64, 9) X(mat44d, double, f64, 16) X(mat66d, double, f64, 36)
+#define TILE_COMPOUND_TYPES(X) TILE_F32_COMPOUND_TYPES(X) TILE_F64_COMPOUND_TYPES(X)
+
+#define TILE__DEF_VEC(sfx, S, N) typedef struct { S v[N]; } tile_##sfx;
+#define TILE__DEF_MAT(sfx, S, R) typedef struct { S m[R][R]; } tile_##sfx;
+TILE__DEF_VEC(vec2f, float, 2)
+TILE__DEF_VEC(vec3f, float, 3)
+TILE__DEF_VEC(vec4f, float, 4)
+TILE__DEF_VEC(vec2d, double, 2)
+TILE__DEF_VEC(vec3d, double, 3)
+TILE__DEF_VEC(vec4d, double, 4)
+TILE__DEF_MAT(mat22f, float, 2)
+TILE__DEF_MAT(mat33f, float, 3)
+TILE__DEF_MAT(mat44f, float, 4)
+TILE__DEF_MAT(mat66f, float, 6)
+TILE__DEF_MAT(mat22d, double, 2)
+TILE__DEF_MAT(mat33d, double, 3)
+TILE__DEF_MAT(mat44d, double, 4)
+TILE__DEF_MAT(mat66d, double, 6)
+
+/* ---- scalar functions: tile_f32_add(a, b) = a + b, ... ---- */
+#define TILE__DEF_SCALAR_OPS(sfx, T)                                              \
+    TILE_API T tile_##sfx##_add(T a, T b) { return (T)(a + b); }                 \
+    TILE_API T tile_##sfx##_sub(T a, T b) { return (T)(a - b); }                 \
+    TILE_API T tile_##sfx##_neg(T a) { return (T)(0 - a); }                      \
+    TILE_API T tile_##sfx##_mul(T a, T b) { return (T)(a * b); }                 \
+    TILE_API T tile_##sfx##_div(T a, T b) { return (T)(a / b); }                 \
+    TILE_API T tile_##sfx##_full(T s) { return s; }
+TILE_SCALAR_TYPES(TILE__DEF_SCALAR_OPS)
+
+/* ---- vector / matrix functions, component-wise through a flat view ----
+ *   tile_vec3f_add(a, b), _sub, _neg      component-wise
+ *   tile_vec3f_mul_s(v, s) = v * s        tile_vec3f_s_mul(s, v) = s * v
+ *   tile_vec3f_div_s(v, s) = v / s        tile_vec3f_s_div(s, v) = s / v (per component)
+ *   tile_vec3f_full(s)     all components s */
+#define TILE__CW1(T, S, N, expr)                                                  \
+    T r;                                                                          \
+    S *rp = (S *)&r;                                                              \
+    for (int k = 0; k < N; ++k) rp[k] = (expr);                                   \
+    return r;
+#define TILE__DEF_COMPOUND_OPS(sfx, S, ssfx, N)                                   \
+    TILE_API tile_##sfx tile_##sfx##_add(tile_##sfx a, tile_##sfx b) {            \
+        const S *ap = (const S *)&a, *bp = (const S *)&b;                         \
+        TILE__CW1(tile_##sfx, S, N, ap[k] + bp[k])                                \
+    }                                                                             \
+    TILE_API tile_##sfx tile_##sfx##_sub(tile_##sfx a, tile_##sfx b) {            \
+        const S *ap = (const S *)&a, *bp = (const S *)&b;                         \
+        TILE__CW1(tile_##sfx, S, N, ap[k] - bp[k])                                \
+    }                                                                             \
+    TILE_API tile_##sfx tile_##sfx##_neg(tile_##sfx a) {                          \
+        const S *ap = (const S *)&a;                                              \
+        TILE__CW1(tile_##sfx, S, N, -ap[k])                                       \
+    }                                                                             \
+    TILE_API tile_##sfx tile_##sfx##_mul_s(tile_##sfx a, S s) {                   \
+        const S *ap = (const S *)&a;                                              \
+        TILE__CW1(tile_##sfx, S, N, ap[k] * s)                                    \
+    }                                                                             \
+    TILE_API tile_##sfx tile_##sfx##_s_mul(S s, tile_##sfx a) {                   \
+        const S *ap = (const S *)&a;                                              \
+        TILE__CW1(tile_##sfx, S, N, s * ap[k])                                    \
+    }                                                                             \
+    TILE_API tile_##sfx tile_##sfx##_div_s(tile_##sfx a, S s) {                   \
+        const S *ap = (const S *)&a;                                              \
+        TILE__CW1(tile_##sfx, S, N, ap[k] / s)                                    \
+    }                                                                             \
+    TILE_API tile_##sfx tile_##sfx##_s_div(S s, tile_##sfx a) {                   \
+        const S *ap = (const S *)&a;                                              \
+        TILE__CW1(tile_##sfx, S, N, s / ap[k])                                    \
+    }                                                                             \
+    TILE_API tile_##sfx tile_##sfx##_full(S s) { TILE__CW1(tile_##sfx, S, N, s) }
+TILE_COMPOUND_TYPES(TILE__DEF_COMPOUND_OPS)
+
+/* Constructors.
+ *   tile_vec3f_set(1, 2, 3)   -> (1, 2, 3)
+ *   tile_mat33f_diag(2)       -> 2 * I
+ *   tile_mat33f_identity()    -> I */
+TILE_API tile_vec2f tile_vec2f_set(float x, float y) { tile_vec2f r = {{x, y}}; return r; }
+TILE_API tile_vec3f tile_vec3f_set(float x, float y, float z) { tile_vec3f r = {{x, y, z}}; return r; }
+TILE_API tile_vec4f tile_vec4f_set(float x, float y, float z, float w) { tile_vec4f r = {{x, y, z, w}}; return r; }
+TILE_API tile_vec2d tile_vec2d_set(double x, double y) { tile_vec2d r = {{x, y}}; return r; }
+TILE_API tile_vec3d tile_vec3d_set(double x, double y, double z) { tile_vec3d r = {{x, y, z}}; return r; }
+TILE_API tile_vec4d tile_vec4d_set(double x, double y, double z, double w) { tile_vec4d r = {{x, y, z, w}}; return r; }
+#define TILE__DEF_MAT_CTORS(sfx, S, R)                                            \
+    TILE_API tile_##sfx tile_##sfx##_diag(S s) {                                  \
+        tile_##sfx r;                                                             \
+        for (int i = 0; i < R; ++i)                                               \
+            for (int j = 0; j < R; ++j) r.m[i][j] = (S)(i == j ? s : 0);          \
+        return r;                                                                 \
+    }                                                                             \
+    TILE_API tile_##sfx tile_##sfx##_identity(void) { return tile_##sfx##_diag((S)1); }
+TILE__DEF_MAT_CTORS(mat22f, float, 2)
+TILE__DEF_MAT_CTORS(mat33f, float, 3)
+TILE__DEF_MAT_CTORS(mat44f, float, 4)
+TILE__DEF_MAT_CTORS(mat66f, float, 6)
+TILE__DEF_MAT_CTORS(mat22d, double, 2)
+TILE__DEF_MAT_CTORS(mat33d, double, 3)
+TILE__DEF_MAT_CTORS(mat44d, double, 4)
+TILE__DEF_MAT_CTORS(mat66d, double, 6)
+
+/* ---- generic dispatch used by the tile operations ----
+ * TILE__G_ADD(a, b) etc. pick tile_<sfx>_add from the operand type.
+ * Multiplication and division follow Warp's promotion rule: same types, or
+ * one scalar operand and a vector/matrix of that scalar. A mixed pair such as
+ * (float, double) converts the second operand to the first's type.
+ * Vector x vector has no association and does not compile. */
+#if defined(__cplusplus)
+
+#define TILE__OV1(sfx, T)                                                         \
+    TILE_API T tile__g_add(T a, T b) { return tile_##sfx##_add(a, b); }          \
+    TILE_API T tile__g_sub(T a, T b) { return tile_##sfx##_sub(a, b); }          \
+    TILE_API T tile__g_neg(T a) { return tile_##sfx##_neg(a); }
+#define TILE__OV_SCALAR(sfx, T) TILE__OV1(sfx, T)
+#define TILE__OV_COMPOUND(sfx, S, ssfx, N)                                        \
+    TILE__OV1(sfx, tile_##sfx)                                                    \
+    TILE_API tile_##sfx tile__g_mul(tile_##sfx a, S s) { return tile_##sfx##_mul_s(a, s); } \
+    TILE_API tile_##sfx tile__g_mul(S s, tile_##sfx a) { return tile_##sfx##_s_mul(s, a); } \
+    TILE_API tile_##sfx tile__g_div(tile_##sfx a, S s) { return tile_##sfx##_div_s(a, s); } \
+    TILE_API tile_##sfx tile__g_div(S s, tile_##sfx a) { return tile_##sfx##_s_div(s, a); }
+TILE_SCALAR_TYPES(TILE__OV_SCALAR)
+TILE_COMPOUND_TYPES(TILE__OV_COMPOUND)
+/* every (scalar, scalar) pair: result in the first operand's type */
+#define TILE__OV_PAIR_DEF(sa, A, sb, B)                                           \
+    TILE_API A tile__g_mul(A a, B b) { return tile_##sa##_mul(a, (A)b); }        \
+    TILE_API A tile__g_div(A a, B b) { return tile_##sa##_div(a, (A)b); }
+#define TILE__OV_CELL_f32(sb, B) TILE__OV_PAIR_DEF(f32, float, sb, B)
+#define TILE__OV_CELL_f64(sb, B) TILE__OV_PAIR_DEF(f64, double, sb, B)
+#define TILE__OV_CELL_i32(sb, B) TILE__OV_PAIR_DEF(i32, int32_t, sb, B)
+#define TILE__OV_CELL_u32(sb, B) TILE__OV_PAIR_DEF(u32, uint32_t, sb, B)
+#define TILE__OV_CELL_i64(sb, B) TILE__OV_PAIR_DEF(i64, int64_t, sb, B)
+#define TILE__OV_CELL_u64(sb, B) TILE__OV_PAIR_DEF(u64, uint64_t, sb, B)
+TILE__SCALAR_TYPES_B(TILE__OV_CELL_f32)
+TILE__SCALAR_TYPES_B(TILE__OV_CELL_f64)
+TILE__SCALAR_TYPES_B(TILE__OV_CELL_i32)
+TILE__SCALAR_TYPES_B(TILE__OV_CELL_u32)
+TILE__SCALAR_TYPES_B(TILE__OV_CELL_i64)
+TILE__SCALAR_TYPES_B(TILE__OV_CELL_u64)
+
+#define TILE__OV_FULL_S(sfx, T) \
+    TILE_API void tile__g_full(T *d, double s) { *d = (T)s; }
+#define TILE__OV_FULL_C(sfx, S, ssfx, N) \
+    TILE_API void tile__g_full(tile_##sfx *d, double s) { *d = tile_##sfx##_full((S)s); }
+TILE_SCALAR_TYPES(TILE__OV_FULL_S)
+TILE_COMPOUND_TYPES(TILE__OV_FULL_C)
+#define TILE__G_FULL(dst, s) tile__g_full(&(dst), (double)(s))
+#define TILE__G_ADD(a, b) tile__g_add((a), (b))
+#define TILE__G_SUB(a, b) tile__g_sub((a), (b))
+#define TILE__G_NEG(a) tile__g_neg((a))
+#define TILE__G_MUL(a, b) tile__g_mul((a), (b))
+#define TILE__G_DIV(a, b) tile__g_div((a), (b))
+
+#else /* C11 */
+
+#define TILE__A_ADD(sfx, ...) , tile_##sfx : tile_##sfx##_add
+#define TILE__A_SUB(sfx, ...) , tile_##sfx : tile_##sfx##_sub
+#define TILE__A_NEG(sfx, ...) , tile_##sfx : tile_##sfx##_neg
+#define TILE__ALL_TYPES(X) TILE_SCALAR_TYPES(X) TILE_COMPOUND_TYPES(X)
+#define TILE__G_ADD(a, b) _Generic((a) TILE__ALL_TYPES(TILE__A_ADD))((a), (b))
+#define TILE__G_SUB(a, b) _Generic((a) TILE__ALL_TYPES(TILE__A_SUB))((a), (b))
+#define TILE__G_NEG(a) _Generic((a) TILE__ALL_TYPES(TILE__A_NEG))((a))
+
+#define TILE__DEF_FULL_S(sfx, T) \
+    TILE_API void tile__full_##sfx(T *d, double s) { *d = (T)s; }
+#define TILE__DEF_FULL_C(sfx, S, ssfx, N) \
+    TILE_API void tile__full_##sfx(tile_##sfx *d, double s) { *d = tile_##sfx##_full((S)s); }
+TILE_SCALAR_TYPES(TILE__DEF_FULL_S)
+TILE_COMPOUND_TYPES(TILE__DEF_FULL_C)
+#define TILE__A_FULL(sfx, ...) , tile_##sfx * : tile__full_##sfx
+#define TILE__G_FULL(dst, s) _Generic(&(dst) TILE__ALL_TYPES(TILE__A_FULL))(&(dst), (double)(s))
+
+#define TILE__A_SMUL(sfx, ...) , tile_##sfx : tile_##sfx##_s_mul
+#define TILE__A_SDIV(sfx, ...) , tile_##sfx : tile_##sfx##_s_div
+#define TILE__A_MULS(sfx, ...) , tile_##sfx : tile_##sfx##_mul_s
+#define TILE__A_DIVS(sfx, ...) , tile_##sfx : tile_##sfx##_div_s
+#define TILE__G_MUL(a, b)                                                         \
+    _Generic((a),                                                                 \
+        float: _Generic((b) TILE_F32_COMPOUND_TYPES(TILE__A_SMUL), default: tile_f32_mul), \
+        double: _Generic((b) TILE_F64_COMPOUND_TYPES(TILE__A_SMUL), default: tile_f64_mul), \
+        int32_t: tile_i32_mul, uint32_t: tile_u32_mul, int64_t: tile_i64_mul, uint64_t: tile_u64_mul \
+        TILE_COMPOUND_TYPES(TILE__A_MULS))((a), (b))
+#define TILE__G_DIV(a, b)                                                         \
+    _Generic((a),                                                                 \
+        float: _Generic((b) TILE_F32_COMPOUND_TYPES(TILE__A_SDIV), default: tile_f32_div), \
+        double: _Generic((b) TILE_F64_COMPOUND_TYPES(TILE__A_SDIV), default: tile_f64_div), \
+        int32_t: tile_i32_div, uint32_t: tile_u32_div, int64_t: tile_i64_div, uint64_t: tile_u64_div \
+        TILE_COMPOUND_TYPES(TILE__A_DIVS))((a), (b))
+#endif
+
+#endif /* TILE_TYPES_H */
