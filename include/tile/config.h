@@ -67,6 +67,16 @@
 /* Type of an expression, without references (GNU __typeof__ is accepted by
  * gcc, clang and nvcc, also with -pedantic). */
 #define TILE__TYPEOF(x) __typeof__(x)
+/* TILE__ARRTYPE(member) name; declares `name` with a struct member's type,
+ * arrays included. In C++ the type goes through a template because nvcc's
+ * host code generator re-spells a typedef of decltype/__typeof__ of an array
+ * as `float [16] name`, which does not parse. */
+#if defined(__cplusplus)
+template <class A> struct tile__type_id { typedef A type; };
+#define TILE__ARRTYPEOF(member) typename tile__type_id<decltype(member)>::type
+#else
+#define TILE__ARRTYPEOF(member) __typeof__(member)
+#endif
 
 #ifndef TILE_ASSERT
 #if defined(TILE_DEBUG)

@@ -109,13 +109,13 @@ TILE_API float tile_hash_unit(uint32_t seed, uint32_t i) {
     TILE__TYPE_S_(TILE_ELEM_T(src) * v, TILE__SHARED, TILE__BD(src), nd, d0, d1, d2, d3, TILE__S0(src), \
                   TILE__S1(src), TILE__S2(src))                                    \
     name = {(src).v + TILE__OFF4(src, o0, o1, o2, o3), 0, 0};                      \
-    TILE__STATIC_ASSERT(TILE_IS_SHARED(src), "tile.h: tile_view needs a shared tile (tile_to_shared first)"); \
-    TILE__STATIC_ASSERT(nd == TILE_NDIM(src), "tile.h: view shape needs the source's number of dims"); \
+    TILE__STATIC_ASSERT(tile_is_shared(src), "tile.h: tile_view needs a shared tile (tile_to_shared first)"); \
+    TILE__STATIC_ASSERT(nd == tile_ndim(src), "tile.h: view shape needs the source's number of dims"); \
     TILE_ASSERT((o0) >= 0 && (o1) >= 0 && (o2) >= 0 && (o3) >= 0 && (o0) + (d0) <= TILE__D0(src) && \
                 (o1) + (d1) <= TILE__D1(src) && (o2) + (d2) <= TILE__D2(src) && (o3) + (d3) <= TILE__D3(src))
 
 /* k-th (0-based) dim of extent != 1, or 1; and its stride */
-#define TILE__NE1(t, j) (TILE_DIM(t, j) != 1)
+#define TILE__NE1(t, j) (tile_dim(t, j) != 1)
 #define TILE__CNT_BEFORE(t, j) ((j) > 0 && TILE__NE1(t, 0)) + ((j) > 1 && TILE__NE1(t, 1)) + ((j) > 2 && TILE__NE1(t, 2))
 #define TILE__SQ_PICK(t, k, X0, X1, X2, X3)                                        \
     ((TILE__NE1(t, 0) && TILE__CNT_BEFORE(t, 0) == (k)) ? (X0)                     \
@@ -126,21 +126,23 @@ TILE_API float tile_hash_unit(uint32_t seed, uint32_t i) {
 #define TILE__SQ_S(t, k) TILE__SQ_PICK(t, k, TILE__S0(t), TILE__S1(t), TILE__S2(t), 1)
 #define TILE__SQ_ND(t) (TILE__CNT_BEFORE(t, 3) + TILE__NE1(t, 3) > 0 ? TILE__CNT_BEFORE(t, 3) + TILE__NE1(t, 3) : 1)
 #define tile_squeeze(name, src)                                                    \
-    TILE__TYPE_S_(TILE__SQ_VDECL(src), TILE_KIND(src), TILE__BD(src), TILE__SQ_ND(src), TILE__SQ_D(src, 0), \
+    typedef TILE__ARRTYPEOF((src).v) name##__vt;                                    \
+    TILE__TYPE_S_(name##__vt v, tile__kind(src), TILE__BD(src), TILE__SQ_ND(src), TILE__SQ_D(src, 0), \
                   TILE__SQ_D(src, 1), TILE__SQ_D(src, 2), TILE__SQ_D(src, 3), TILE__SQ_S(src, 0), \
                   TILE__SQ_S(src, 1), TILE__SQ_S(src, 2))                          \
     name;                                                                          \
     TILE__RESHAPE_INIT(name, src)
-/* the squeezed tile keeps the storage kind: an array of slots or a pointer */
-#define TILE__SQ_VDECL(src) TILE__TYPEOF((src).v) v
 
+/* (the typedef keeps the storage kind, slot array or pointer; nvcc's host
+ * code generator cannot spell __typeof__ of an array as a declarator) */
 #define tile_reshape(name, src, ...)                                               \
-    TILE__APPLY(TILE__TYPE_, (TILE__TYPEOF((src).v) v, TILE_KIND(src), TILE__BD(src), TILE__NARGS(__VA_ARGS__), \
+    typedef TILE__ARRTYPEOF((src).v) name##__vt;                                    \
+    TILE__APPLY(TILE__TYPE_, (name##__vt v, tile__kind(src), TILE__BD(src), TILE__NARGS(__VA_ARGS__), \
                 TILE__PAD4(__VA_ARGS__))) name;                                     \
-    TILE__STATIC_ASSERT(!TILE_IS_SHARED(src) || TILE__CONTIG(src), "tile.h: reshape of a non-contiguous view"); \
+    TILE__STATIC_ASSERT(!tile_is_shared(src) || TILE__CONTIG(src), "tile.h: reshape of a non-contiguous view"); \
     TILE__RESHAPE_INIT(name, src)
 #define TILE__RESHAPE_INIT(name, src)                                              \
-    TILE__STATIC_ASSERT(TILE_SIZE(name) == TILE_SIZE(src), "tile.h: reshape changes the element count"); \
+    TILE__STATIC_ASSERT(tile_size(name) == tile_size(src), "tile.h: reshape changes the element count"); \
     memcpy(&(name).v, &(src).v, sizeof((src).v))
 
 /* ---- broadcast ----
@@ -152,7 +154,7 @@ TILE_API float tile_hash_unit(uint32_t seed, uint32_t i) {
     do {                                                                           \
         int tile__mk = tile_smem_mark();                                           \
         tile_to_shared(tile__bs, src);                                             \
-        enum { tile__sh = TILE_NDIM(dst) - TILE_NDIM(src) };                       \
+        enum { tile__sh = tile_ndim(dst) - tile_ndim(src) };                       \
         TILE__STATIC_ASSERT(tile__sh >= 0, "tile.h: broadcast source has more dims"); \
         TILE__WRITE_BEGIN(dst);                                                    \
         TILE__EACH(dst, tile__s) {                                                 \
@@ -163,9 +165,9 @@ TILE_API float tile_hash_unit(uint32_t seed, uint32_t i) {
             int tile__o = 0;                                                       \
             TILE__UNROLL for (int tile__j = 0; tile__j < 4; ++tile__j) {           \
                 int tile__dj = tile__j + tile__sh;                                 \
-                int tile__ext = TILE_DIM(tile__bs, tile__j);                       \
+                int tile__ext = tile_dim(tile__bs, tile__j);                       \
                 int tile__idx = (tile__dj < 4 && tile__ext != 1) ? tile__i[tile__dj < 4 ? tile__dj : 0] : 0; \
-                TILE_ASSERT(tile__ext == 1 || tile__j >= TILE_NDIM(src) || tile__ext == TILE_DIM(dst, tile__dj)); \
+                TILE_ASSERT(tile__ext == 1 || tile__j >= tile_ndim(src) || tile__ext == tile_dim(dst, tile__dj)); \
                 tile__o = tile__o * tile__ext + tile__idx;                         \
             }                                                                      \
             TILE__AT(dst, tile__s) = tile__bs.v[tile__o];                          \

@@ -15,7 +15,7 @@
  *
  *   tile_reg(float, a, 16, 16);      // 16x16 register tile
  *   tile_shared(float, s, 16, 16);   // 16x16 in the arena (1 KiB)
- *   TILE_SIZE(a) == 256, TILE_DIM(a, 1) == 16, TILE_NDIM(a) == 2
+ *   tile_size(a) == 256, tile_dim(a, 1) == 16, tile_ndim(a) == 2
  */
 #ifndef TILE_CORE_H
 #define TILE_CORE_H
@@ -66,17 +66,17 @@
 
 /* ---- compile-time properties ---- */
 #define TILE__M(t) (*(t).tile__m)
-#define TILE_KIND(t) ((int)(sizeof(TILE__M(t)) / sizeof(TILE__M(t)[0])))
-#define TILE_IS_SHARED(t) (TILE_KIND(t) == TILE__SHARED)
+#define tile__kind(t) ((int)(sizeof(TILE__M(t)) / sizeof(TILE__M(t)[0])))
+#define tile_is_shared(t) (tile__kind(t) == TILE__SHARED)
 #define TILE__BD(t) ((int)(sizeof(TILE__M(t)[0]) / sizeof(TILE__M(t)[0][0])))
-#define TILE_NDIM(t) ((int)(sizeof(TILE__M(t)[0][0]) / sizeof(TILE__M(t)[0][0][0])))
-#define TILE_SIZE(t) ((int)sizeof(TILE__M(t)[0][0][0]))
+#define tile_ndim(t) ((int)(sizeof(TILE__M(t)[0][0]) / sizeof(TILE__M(t)[0][0][0])))
+#define tile_size(t) ((int)sizeof(TILE__M(t)[0][0][0]))
 #define TILE__D0(t) ((int)(sizeof(TILE__M(t)[0][0][0]) / sizeof(TILE__M(t)[0][0][0][0])))
 #define TILE__D1(t) ((int)(sizeof(TILE__M(t)[0][0][0][0]) / sizeof(TILE__M(t)[0][0][0][0][0])))
 #define TILE__D2(t) ((int)(sizeof(TILE__M(t)[0][0][0][0][0]) / sizeof(TILE__M(t)[0][0][0][0][0][0])))
 #define TILE__D3(t) ((int)sizeof(TILE__M(t)[0][0][0][0][0][0]))
-/* TILE_DIM(t, k): extent of dim k (k a constant 0..3; 1 past the tile's ndim) */
-#define TILE_DIM(t, k) ((k) == 0 ? TILE__D0(t) : (k) == 1 ? TILE__D1(t) : (k) == 2 ? TILE__D2(t) : TILE__D3(t))
+/* tile_dim(t, k): extent of dim k (k a constant 0..3; 1 past the tile's ndim) */
+#define tile_dim(t, k) ((k) == 0 ? TILE__D0(t) : (k) == 1 ? TILE__D1(t) : (k) == 2 ? TILE__D2(t) : TILE__D3(t))
 /* strides in elements of dims 0..2 (dim 3 has stride 1) */
 #define TILE__S0(t) ((int)(sizeof(*(t).tile__st) / sizeof((*(t).tile__st)[0])))
 #define TILE__S1(t) ((int)(sizeof((*(t).tile__st)[0]) / sizeof((*(t).tile__st)[0][0])))
@@ -86,7 +86,7 @@
      (TILE__D1(t) == 1 || TILE__S1(t) == TILE__D2(t) * TILE__D3(t)) &&             \
      (TILE__D2(t) == 1 || TILE__S2(t) == TILE__D3(t)))
 /* slots per thread */
-#define TILE_SLOTS(t) TILE__SLOTS_N(TILE_SIZE(t), TILE__BD(t))
+#define tile_slots(t) TILE__SLOTS_N(tile_size(t), TILE__BD(t))
 /* element type of a tile, as a type */
 #define TILE_ELEM_T(t) TILE__TYPEOF((t).v[0])
 
@@ -95,7 +95,7 @@
 #define TILE__LIN(t, s) (tile_thread() + (s) * TILE__BD(t))
 /* does slot s of the calling thread hold an element? (constant true when the
  * block size divides the tile) */
-#define TILE__VALID(t, s) (TILE_SIZE(t) % TILE__BD(t) == 0 || TILE__LIN(t, s) < TILE_SIZE(t))
+#define TILE__VALID(t, s) (tile_size(t) % TILE__BD(t) == 0 || TILE__LIN(t, s) < tile_size(t))
 /* storage offset of linear element L of a shared tile */
 #define TILE__OFF(t, L)                                                           \
     (TILE__CONTIG(t) ? (L)                                                        \
@@ -103,10 +103,10 @@
                            ((L) / (TILE__D2(t) * TILE__D3(t)) % TILE__D1(t)) * TILE__S1(t) + \
                            ((L) / TILE__D3(t) % TILE__D2(t)) * TILE__S2(t) + (L) % TILE__D3(t))
 /* the element in the calling thread's slot s (an lvalue) */
-#define TILE__AT(t, s) ((t).v[TILE_IS_SHARED(t) ? TILE__OFF(t, TILE__LIN(t, s)) : (s)])
+#define TILE__AT(t, s) ((t).v[tile_is_shared(t) ? TILE__OFF(t, TILE__LIN(t, s)) : (s)])
 /* loop over the calling thread's valid slots */
 #define TILE__EACH(t, s) \
-    TILE__UNROLL for (int s = 0; s < TILE_SLOTS(t); ++s) if (TILE__VALID(t, s))
+    TILE__UNROLL for (int s = 0; s < tile_slots(t); ++s) if (TILE__VALID(t, s))
 
 /* storage offset of the element at a multi-index (shared tiles) */
 #define TILE__OFF4(t, i0, i1, i2, i3) \
@@ -122,7 +122,7 @@
  * still reads old values at other positions; after, so every thread may read
  * any element. Register destinations need none. */
 #define TILE__WRITE_BEGIN(t) \
-    do { if (TILE_IS_SHARED(t)) tile_barrier(); } while (0)
+    do { if (tile_is_shared(t)) tile_barrier(); } while (0)
 #define TILE__WRITE_END(t) TILE__WRITE_BEGIN(t)
 
 #endif /* TILE_CORE_H */

@@ -76,9 +76,9 @@
  * store per slot and one barrier): the cheap explicit way to random access.
  *   tile_to_shared(s, r);  tile_get(s, 3, 4) is now readable by any thread */
 #define tile_to_shared(name, src)                                                  \
-    TILE__SHARED_TYPE_(TILE_ELEM_T(src), TILE__BD(src), TILE_NDIM(src), TILE__D0(src), \
+    TILE__SHARED_TYPE_(TILE_ELEM_T(src), TILE__BD(src), tile_ndim(src), TILE__D0(src), \
                        TILE__D1(src), TILE__D2(src), TILE__D3(src))                \
-    name = {(TILE_ELEM_T(src) *)tile__smem_alloc(&tile__k, sizeof((src).v[0]) * TILE_SIZE(src)), 0, 0}; \
+    name = {(TILE_ELEM_T(src) *)tile__smem_alloc(&tile__k, sizeof((src).v[0]) * tile_size(src)), 0, 0}; \
     tile_copy(name, src)
 
 /* ---- element access on shared tiles ----
@@ -92,7 +92,7 @@
 #define tile_set(t, val, ...) TILE__APPLY(tile__set4, (t, val, TILE__PAD4Z(__VA_ARGS__)))
 #define tile__set4(t, val, i0, i1, i2, i3)                                         \
     do {                                                                           \
-        TILE__STATIC_ASSERT(TILE_IS_SHARED(t), "tile.h: tile_set needs a shared tile"); \
+        TILE__STATIC_ASSERT(tile_is_shared(t), "tile.h: tile_set needs a shared tile"); \
         tile_barrier();                                                            \
         int tile__lin = (((i0) * TILE__D1(t) + (i1)) * TILE__D2(t) + (i2)) * TILE__D3(t) + (i3); \
         if (tile__lin % TILE__BD(t) == tile_thread())                              \

@@ -274,4 +274,59 @@ TILE_HOST_API int tile_synchronize(tile_exec ex) {
 #endif
 }
 
+/* ---- memory on the target (host helpers for code that runs on either) ----
+ *   tile_exec ex = tile_gpu_count() ? TILE_GPU(0) : TILE_CPU;
+ *   float *d = (float *)tile_alloc(ex, n * sizeof(float));
+ *   tile_copy_to(ex, d, host, n * sizeof(float));
+ *   ... launch ...
+ *   tile_copy_from(ex, host, d, n * sizeof(float));   // waits for the target
+ *   tile_free(ex, d);
+ * On the CPU target these are malloc/memcpy/free. */
+TILE_HOST_API int tile_gpu_count(void) {
+#if TILE_CUDA
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) { cudaGetLastError(); return 0; }
+    return n;
+#else
+    return 0;
+#endif
+}
+TILE_HOST_API void *tile_alloc(tile_exec ex, size_t bytes) {
+    if (ex.device < 0) return malloc(bytes ? bytes : 1);
+#if TILE_CUDA
+    void *p = 0;
+    if (cudaSetDevice(ex.device) != cudaSuccess || cudaMalloc(&p, bytes ? bytes : 1) != cudaSuccess) return 0;
+    return p;
+#else
+    return 0;
+#endif
+}
+TILE_HOST_API void tile_free(tile_exec ex, void *p) {
+    if (ex.device < 0) { free(p); return; }
+#if TILE_CUDA
+    cudaFree(p);
+#endif
+}
+/* copies return a tile_error code */
+TILE_HOST_API int tile_copy_to(tile_exec ex, void *dst, const void *src, size_t bytes) {
+    if (ex.device < 0) { memcpy(dst, src, bytes); return TILE_OK; }
+#if TILE_CUDA
+    cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) { tile__cuda_err = (int)e; return TILE_ERR_CUDA; }
+    return TILE_OK;
+#else
+    return TILE_ERR_NO_CUDA;
+#endif
+}
+TILE_HOST_API int tile_copy_from(tile_exec ex, void *dst, const void *src, size_t bytes) {
+    if (ex.device < 0) { memcpy(dst, src, bytes); return TILE_OK; }
+#if TILE_CUDA
+    cudaError_t e = cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) { tile__cuda_err = (int)e; return TILE_ERR_CUDA; }
+    return TILE_OK;
+#else
+    return TILE_ERR_NO_CUDA;
+#endif
+}
+
 #endif /* TILE_LAUNCH_H */

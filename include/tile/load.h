@@ -93,7 +93,7 @@ TILE_API tile_array tile_array_row(tile_array a, int64_t i) {
         const tile_array tile__a = (arr);                                          \
         const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
         const TILE_ELEM_T(t) *tile__p = (const TILE_ELEM_T(t) *)tile__a.ptr;       \
-        TILE_ASSERT(tile__a.ndim == TILE_NDIM(t));                                 \
+        TILE_ASSERT(tile__a.ndim == tile_ndim(t));                                 \
         TILE__WRITE_BEGIN(t);                                                      \
         TILE__EACH(t, tile__s) {                                                   \
             int64_t tile__go;                                                      \
@@ -111,7 +111,7 @@ TILE_API tile_array tile_array_row(tile_array a, int64_t i) {
         const tile_array tile__a = (arr);                                          \
         const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
         TILE_ELEM_T(t) *tile__p = (TILE_ELEM_T(t) *)tile__a.ptr;                   \
-        TILE_ASSERT(tile__a.ndim == TILE_NDIM(t));                                 \
+        TILE_ASSERT(tile__a.ndim == tile_ndim(t));                                 \
         TILE__EACH(t, tile__s) {                                                   \
             int64_t tile__go;                                                      \
             int tile__ok;                                                          \

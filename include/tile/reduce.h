@@ -65,7 +65,7 @@ TILE_API unsigned char *tile__scratch(void) {
     do {                                                                           \
         typedef TILE_ELEM_T(src) tile__T;                                          \
         enum {                                                                     \
-            tile__N = TILE_SIZE(src),                                              \
+            tile__N = tile_size(src),                                              \
             tile__B = TILE__BD(src),                                               \
             tile__NE = tile__N < tile__B ? tile__N : tile__B, /* threads holding values */ \
             tile__NW = (tile__NE + 31) / 32                                        \

@@ -1,0 +1,83 @@
+# tile.h - thin front end. The library is header-only: nothing to build.
+#   make test   CPU tests (cmocka), C11 build of every header and example,
+#               nvcc -Werror build of every .cu (sm_90, sm_80), ptxas check
+#   make run    the benches on a GPU machine, the examples on the CPU elsewhere
+CC      ?= gcc
+NVCC    ?= nvcc
+BUILD   ?= build
+ARCHS   ?= 90 80
+CFLAGS_C11 = -std=c11 -Wall -Wextra -pedantic -Werror -O2 -Iinclude
+NVFLAGS = -std=c++17 -O3 -Iinclude -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
+HEADERS  := include/tile.h $(wildcard include/tile/*.h)
+EXAMPLES := $(wildcard examples/*.cu)
+CPU_TESTS:= $(wildcard tests/cpu/test_*.c)
+GPU_TESTS:= $(wildcard tests/gpu/*.cu)
+BENCHES  := $(wildcard bench/*.cu)
+ALL_CU   := $(EXAMPLES) $(GPU_TESTS) $(BENCHES)
+
+.PHONY: test run deps c11 cpu-tests cu cu-compile ptxas-check gpu-tests bench examples clean
+
+test: deps c11 cpu-tests cu-compile ptxas-check gpu-tests-cpu
+	@echo "== all tests passed"
+
+deps:
+	@scripts/ensure-deps.sh
+
+# Promise 1: every header compiles alone as C11; every example compiles as C.
+c11: $(HEADERS) $(EXAMPLES)
+	@mkdir -p $(BUILD)/c11
+	@for h in $(HEADERS); do \
+	  echo "#include \"$$h\"" | $(CC) $(CFLAGS_C11) -I. -x c -fsyntax-only - || exit 1; done
+	@for e in $(EXAMPLES); do \
+	  $(CC) $(CFLAGS_C11) -x c $$e -o $(BUILD)/c11/$$(basename $$e .cu) -lm || exit 1; \
+	  $(BUILD)/c11/$$(basename $$e .cu) > /dev/null || exit 1; done
+	@if command -v clang >/dev/null; then for h in $(HEADERS); do \
+	  echo "#include \"$$h\"" | clang $(CFLAGS_C11) -I. -x c -fsyntax-only - || exit 1; done; fi
+	@echo "== C11 build: ok"
+
+$(BUILD)/cpu/%: tests/cpu/%.c $(HEADERS) tests/cpu/test_util.h
+	@mkdir -p $(BUILD)/cpu
+	$(CC) $(CFLAGS_C11) -Itests/cpu $< -o $@ -lcmocka -lm
+
+cpu-tests: $(patsubst tests/cpu/%.c,$(BUILD)/cpu/%,$(CPU_TESTS))
+	@for t in $^; do echo "-- $$t"; $$t || exit 1; done
+	@$(CC) $(CFLAGS_C11) -DTILE_DEBUG -Itests/cpu tests/cpu/test_launch.c -o $(BUILD)/cpu/debug_launch -lcmocka -lm
+	@$(BUILD)/cpu/debug_launch > /dev/null
+	@echo "== CPU tests: ok"
+
+# Promise 1 on the CUDA side: every .cu builds with warnings as errors.
+$(BUILD)/sm%/.stamp: $(ALL_CU) $(HEADERS)
+	@mkdir -p $(BUILD)/sm$*
+	@for f in $(ALL_CU); do \
+	  echo "nvcc sm_$* $$f"; \
+	  $(NVCC) $(NVFLAGS) -arch=sm_$* -Xptxas -v $$f -o $(BUILD)/sm$*/$$(basename $$f .cu) -lcublas \
+	    2> $(BUILD)/sm$*/$$(basename $$f .cu).ptxas || { cat $(BUILD)/sm$*/$$(basename $$f .cu).ptxas; exit 1; }; done
+	@touch $@
+cu-compile: $(foreach a,$(ARCHS),$(BUILD)/sm$(a)/.stamp)
+	@echo "== nvcc build: ok"
+
+# Promise 2: register-tile kernels use no stack and never spill.
+ptxas-check: cu-compile
+	@scripts/ptxas-check.sh $(BUILD)/sm90/*.ptxas $(BUILD)/sm80/*.ptxas
+
+# The nvcc build of the GPU tests also runs here: on a machine without a GPU
+# it checks the CPU launch path of the CUDA build against the references.
+gpu-tests-cpu: cu-compile
+	@for t in $(GPU_TESTS); do $(BUILD)/sm90/$$(basename $$t .cu) --cpu-only || exit 1; done
+
+gpu-tests: cu-compile
+	@for t in $(GPU_TESTS); do $(BUILD)/sm90/$$(basename $$t .cu) || exit 1; done
+
+bench: cu-compile
+	@for b in $(BENCHES); do $(BUILD)/sm90/$$(basename $$b .cu) || exit 1; done
+
+examples: c11
+	@for e in $(EXAMPLES); do echo "-- $$e (CPU)"; $(BUILD)/c11/$$(basename $$e .cu) || exit 1; done
+
+run:
+	@if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory ARCHS=90 bench; \
+	else echo "no GPU here: running the examples on the CPU"; $(MAKE) --no-print-directory examples; fi
+
+clean:
+	rm -rf $(BUILD)

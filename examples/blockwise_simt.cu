@@ -1,0 +1,35 @@
+/* Tiles inside a SIMT kernel (Warp's "Tiles and SIMT Code"): 12 threads in
+ * blocks of 4; each block turns its threads' indices into a tile, sums it and
+ * stores the sum at its first thread's index.
+ *   GPU: [6 0 0 0 22 0 0 0 38 0 0 0]
+ *   CPU: [0 1 2 3 4 5 6 7 8 9 10 11]   (block_dim is 1 there: each tile holds
+ *                                       one thread's value)
+ * See blockwise_atomic.cu for the version that agrees on both targets. */
+#include "example_util.h"
+
+#define TILE_DIM 4
+#define N (TILE_DIM * 3)
+
+TILE_KERNEL(blockwise, TILE_DIM, int *out) {
+    int i = tile_tid(0);
+    tile_from_thread(t, i);
+    tile_sum(s, t);
+    tile_store(tile_array1(out, N), s, i);
+}
+
+int main(int argc, char **argv) {
+    tile_exec ex = example_target(argc, argv);
+    int out[N] = {0};
+    int *d = (int *)tile_alloc(ex, sizeof(out));
+    if (!d) return 1;
+    if (example_check(tile_copy_to(ex, d, out, sizeof(out)), "copy") ||
+        example_check(tile_launch_simt(ex, blockwise, tile_grid1(N), TILE_DIM, d), "launch") ||
+        example_check(tile_synchronize(ex), "kernel") ||
+        example_check(tile_copy_from(ex, out, d, sizeof(out)), "copy"))
+        return 1;
+    printf("[");
+    for (int i = 0; i < N; ++i) printf(i ? " %d" : "%d", out[i]);
+    printf("]\n");
+    tile_free(ex, d);
+    return 0;
+}

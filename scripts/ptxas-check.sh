@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Promise 2: every kernel in tests, examples and benches compiles to 0 bytes of
+# stack frame and no spills. Reads nvcc -Xptxas -v logs; prints the offenders.
+set -u
+bad=0; n=0
+for f in "$@"; do
+  [ -f "$f" ] || continue
+  # pair each "Function properties for X" with its following stack line
+  out=$(awk '/Function properties for/ {fn=$NF} /bytes stack frame/ {
+          if ($1 != 0 || $5 != 0 || $9 != 0) print FILENAME ": " fn ": " $0; n++ }
+          END { print "#" n }' "$f")
+  cnt=$(echo "$out" | tail -1 | tr -d '#'); n=$((n + cnt))
+  off=$(echo "$out" | sed '$d')
+  if [ -n "$off" ]; then echo "$off"; bad=1; fi
+done
+if [ $n -eq 0 ]; then echo "ptxas check: no kernels found"; exit 1; fi
+if [ $bad -ne 0 ]; then echo "ptxas check: FAILED (stack frame or spills above)"; exit 1; fi
+echo "== ptxas check: $n functions, 0 bytes stack, 0 spills"
