@@ -92,9 +92,27 @@ TILE_HOST_API int tile_last_cuda_error(void) { return tile__cuda_err; }
 #define tile_block_linear() (tile__k.cpu_block)
 #endif
 #define tile__linear_tid() (tile_block_linear() * TILE_BLOCK_DIM + tile_thread())
-#define tile_tid(k) ((int)((tile__linear_tid() / tile__k.stride[(k)]) % tile__k.dim[(k)]))
-#define tile_block(k) tile_tid(k)
+#define tile_tid(k) tile__coord(&tile__k, tile_block_linear(), TILE_BLOCK_DIM, tile_thread(), (k))
+#define tile_block(k) tile__block_coord(&tile__k, tile_block_linear(), (k))
 #define tile_grid_dim(k) ((int)tile__k.dim[(k)])
+
+/* Coordinates use 32-bit division when the launch allows it, and none at all
+ * for a unit stride: the load addresses of a tile wait on these. */
+TILE_API int tile__coord(const tile_kctx *k, int64_t block, int bd, int tid, int d) {
+    if (k->small) {
+        uint32_t lin = (uint32_t)block * (uint32_t)bd + (uint32_t)tid;
+        uint32_t st = (uint32_t)k->stride[d];
+        uint32_t q = st == 1 ? lin : lin / st;
+        return (int)(d == 0 ? q : q % (uint32_t)k->dim[d]);
+    }
+    int64_t lin = block * bd + tid;
+    return (int)((lin / k->stride[d]) % k->dim[d]);
+}
+TILE_API int tile__block_coord(const tile_kctx *k, int64_t block, int d) {
+    uint32_t b = (uint32_t)block, st = k->bstride[d];
+    uint32_t q = st == 1 ? b : b / st;
+    return (int)(d == 0 ? q : q % (uint32_t)k->dim[d]);
+}
 
 /* ---- kernel definition ---- */
 #define TILE_KERNEL(name, block, ...) TILE_KERNEL_SMEM(name, block, 0, __VA_ARGS__)
@@ -170,10 +188,18 @@ TILE_HOST_API int tile__launch_begin(tile__launch_t *L, tile_exec ex, tile_grid 
         L->k.stride[i] = s;
         s *= L->k.dim[i];
     }
+    {
+        uint32_t bs = 1;
+        for (int i = 3; i >= 0; --i) {
+            L->k.bstride[i] = bs;
+            bs *= (uint32_t)g.d[i];
+        }
+    }
+    L->k.small = s <= (int64_t)UINT32_MAX;
     if (tiled) {
         L->nblocks = total;
     } else {
-        if (total % bd) return TILE_ERR_GRID;
+        if (total % block) return TILE_ERR_GRID; /* the launch block size, also on the CPU */
         L->nblocks = total / bd;
     }
     if (L->nblocks > INT32_MAX) return TILE_ERR_GRID;

@@ -87,6 +87,22 @@ TILE_API tile_array tile_array_row(tile_array a, int64_t i) {
                  tile__g[2] * (arr).stride[2] + tile__g[3] * (arr).stride[3];      \
     } while (0)
 
+/* Is the whole tile inside the array? (uniform across the block: one test
+ * per tile, after which no element needs a bounds check) */
+#define TILE__INSIDE(t, arr, o)                                                    \
+    ((o)[0] >= 0 && (o)[1] >= 0 && (o)[2] >= 0 && (o)[3] >= 0 &&                  \
+     (o)[0] + TILE__D0(t) <= (arr).shape[0] && (o)[1] + TILE__D1(t) <= (arr).shape[1] && \
+     (o)[2] + TILE__D2(t) <= (arr).shape[2] && (o)[3] + TILE__D3(t) <= (arr).shape[3])
+/* global offset of the calling thread's slot s, tile known to be inside */
+#define TILE__GOFF_IN(t, arr, base, s)                                             \
+    ((base) + (int64_t)(TILE__LIN(t, s) / (TILE__D1(t) * TILE__D2(t) * TILE__D3(t))) * (arr).stride[0] + \
+     (int64_t)(TILE__LIN(t, s) / (TILE__D2(t) * TILE__D3(t)) % TILE__D1(t)) * (arr).stride[1] + \
+     (int64_t)(TILE__LIN(t, s) / TILE__D3(t) % TILE__D2(t)) * (arr).stride[2] +   \
+     (int64_t)(TILE__LIN(t, s) % TILE__D3(t)) * (arr).stride[3])
+#define TILE__BASE(arr, o)                                                         \
+    ((arr).base_off + (o)[0] * (arr).stride[0] + (o)[1] * (arr).stride[1] +       \
+     (o)[2] * (arr).stride[2] + (o)[3] * (arr).stride[3])
+
 /* tile_load(t, arr, o0[, o1, ...]): t[i] = arr[o + i], zero outside arr. */
 #define tile_load(t, arr, ...)                                                     \
     do {                                                                           \
@@ -95,12 +111,17 @@ TILE_API tile_array tile_array_row(tile_array a, int64_t i) {
         const TILE_ELEM_T(t) *tile__p = (const TILE_ELEM_T(t) *)tile__a.ptr;       \
         TILE_ASSERT(tile__a.ndim == tile_ndim(t));                                 \
         TILE__WRITE_BEGIN(t);                                                      \
-        TILE__EACH(t, tile__s) {                                                   \
-            int64_t tile__go;                                                      \
-            int tile__ok;                                                          \
-            TILE__GOFF(t, tile__a, tile__o, tile__s, tile__go, tile__ok);          \
-            if (tile__ok) TILE__AT(t, tile__s) = tile__p[tile__go];           \
-            else memset(&TILE__AT(t, tile__s), 0, sizeof((t).v[0]));               \
+        if (TILE__INSIDE(t, tile__a, tile__o)) {                                   \
+            const int64_t tile__b = TILE__BASE(tile__a, tile__o);                  \
+            TILE__EACH(t, tile__s) TILE__AT(t, tile__s) = tile__p[TILE__GOFF_IN(t, tile__a, tile__b, tile__s)]; \
+        } else {                                                                   \
+            TILE__EACH(t, tile__s) {                                               \
+                int64_t tile__go;                                                  \
+                int tile__ok;                                                      \
+                TILE__GOFF(t, tile__a, tile__o, tile__s, tile__go, tile__ok);      \
+                if (tile__ok) TILE__AT(t, tile__s) = tile__p[tile__go];            \
+                else memset(&TILE__AT(t, tile__s), 0, sizeof((t).v[0]));           \
+            }                                                                      \
         }                                                                          \
         TILE__WRITE_END(t);                                                        \
     } while (0)
@@ -112,11 +133,16 @@ TILE_API tile_array tile_array_row(tile_array a, int64_t i) {
         const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
         TILE_ELEM_T(t) *tile__p = (TILE_ELEM_T(t) *)tile__a.ptr;                   \
         TILE_ASSERT(tile__a.ndim == tile_ndim(t));                                 \
-        TILE__EACH(t, tile__s) {                                                   \
-            int64_t tile__go;                                                      \
-            int tile__ok;                                                          \
-            TILE__GOFF(t, tile__a, tile__o, tile__s, tile__go, tile__ok);          \
-            if (tile__ok) tile__p[tile__go] = TILE__AT(t, tile__s);           \
+        if (TILE__INSIDE(t, tile__a, tile__o)) {                                   \
+            const int64_t tile__b = TILE__BASE(tile__a, tile__o);                  \
+            TILE__EACH(t, tile__s) tile__p[TILE__GOFF_IN(t, tile__a, tile__b, tile__s)] = TILE__AT(t, tile__s); \
+        } else {                                                                   \
+            TILE__EACH(t, tile__s) {                                               \
+                int64_t tile__go;                                                  \
+                int tile__ok;                                                      \
+                TILE__GOFF(t, tile__a, tile__o, tile__s, tile__go, tile__ok);      \
+                if (tile__ok) tile__p[tile__go] = TILE__AT(t, tile__s);            \
+            }                                                                      \
         }                                                                          \
     } while (0)
 

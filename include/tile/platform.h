@@ -98,19 +98,6 @@ TILE__DEF_HOST_ATOMIC(u64, uint64_t)
              int64_t *: tile__atomic_add_i64, uint64_t *: tile__atomic_add_u64)((p), (v))
 #endif
 
-/* ---- warp shuffle of any trivially copyable value, 32 bits at a time ---- */
-#if TILE_ON_DEVICE
-#define TILE__SHFL_XOR(dst, src, lanemask)                                          \
-    do {                                                                            \
-        TILE__TYPEOF(src) tile__sv = (src);                                         \
-        unsigned tile__w[(sizeof(tile__sv) + 3) / 4];                               \
-        memcpy(tile__w, &tile__sv, sizeof(tile__sv));                               \
-        TILE__UNROLL for (int tile__q = 0; tile__q < (int)((sizeof(tile__sv) + 3) / 4); ++tile__q) \
-            tile__w[tile__q] = __shfl_xor_sync(0xffffffffu, tile__w[tile__q], (lanemask)); \
-        memcpy(&(dst), tile__w, sizeof(tile__sv));                                  \
-    } while (0)
-#endif
-
 #include <string.h>
 
 #endif /* TILE_PLATFORM_H */

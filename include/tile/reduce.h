@@ -17,7 +17,7 @@
 #include "construct.h"
 
 /* Bytes of the static shared scratch used for cross-warp combines and
- * broadcasts; ceil(block/32) * sizeof(element) must fit. */
+ * broadcasts; 2 * ceil(block/32) * sizeof(element) must fit. */
 #ifndef TILE_SCRATCH_BYTES
 #define TILE_SCRATCH_BYTES 2048
 #endif
@@ -32,6 +32,15 @@ TILE_API unsigned char *tile__scratch(void) {
 #endif
 }
 
+/* Scratch for one cross-warp exchange: two halves used in turn, so one
+ * barrier (after the writes) suffices. A half is written again only two
+ * exchanges later, and every thread has passed the exchange between since it
+ * last read that half. */
+TILE_API unsigned char *tile__scratch_next(tile_kctx *k) {
+    k->scratch_round ^= 1u;
+    return tile__scratch() + (k->scratch_round ? TILE_SCRATCH_BYTES / 2 : 0);
+}
+
 /* dst = the value of src in the lane `delta` above (device only) */
 #if TILE_ON_DEVICE
 #define TILE__SHFL_DOWN(dst, src, delta, mask)                                     \
@@ -42,8 +51,26 @@ TILE_API unsigned char *tile__scratch(void) {
             tile__w[tile__q] = __shfl_down_sync((mask), tile__w[tile__q], (delta)); \
         memcpy(&(dst), tile__w, sizeof(src));                                      \
     } while (0)
+#define TILE__SHFL_XOR(dst, src, lanemask)                                         \
+    do {                                                                           \
+        unsigned tile__w[(sizeof(src) + 3) / 4];                                   \
+        memcpy(tile__w, &(src), sizeof(src));                                      \
+        TILE__UNROLL for (int tile__q = 0; tile__q < (int)((sizeof(src) + 3) / 4); ++tile__q) \
+            tile__w[tile__q] = __shfl_xor_sync(0xffffffffu, tile__w[tile__q], (lanemask)); \
+        memcpy(&(dst), tile__w, sizeof(src));                                      \
+    } while (0)
+#define TILE__SHFL_IDX(dst, src, lane, mask)                                       \
+    do {                                                                           \
+        unsigned tile__w[(sizeof(src) + 3) / 4];                                   \
+        memcpy(tile__w, &(src), sizeof(src));                                      \
+        TILE__UNROLL for (int tile__q = 0; tile__q < (int)((sizeof(src) + 3) / 4); ++tile__q) \
+            tile__w[tile__q] = __shfl_sync((mask), tile__w[tile__q], (lane));      \
+        memcpy(&(dst), tile__w, sizeof(src));                                      \
+    } while (0)
 #else
-#define TILE__SHFL_DOWN(dst, src, delta, mask) memcpy(&(dst), &(src), sizeof(src))
+#define TILE__SHFL_DOWN(dst, src, delta, mask) ((dst) = (src))
+#define TILE__SHFL_IDX(dst, src, lane, mask) ((dst) = (src))
+#define TILE__SHFL_XOR(dst, src, lanemask) ((dst) = (src))
 #endif
 
 #define TILE__OP_ADD(a, b) TILE__G_ADD(a, b)
@@ -70,7 +97,7 @@ TILE_API unsigned char *tile__scratch(void) {
             tile__NE = tile__N < tile__B ? tile__N : tile__B, /* threads holding values */ \
             tile__NW = (tile__NE + 31) / 32                                        \
         };                                                                         \
-        TILE__STATIC_ASSERT(tile__NW * sizeof(tile__T) <= TILE_SCRATCH_BYTES,      \
+        TILE__STATIC_ASSERT(tile__NW * sizeof(tile__T) <= TILE_SCRATCH_BYTES / 2,  \
                             "tile.h: reduction scratch too small: raise TILE_SCRATCH_BYTES"); \
         tile__T tile__acc;                                                         \
         memset(&tile__acc, 0, sizeof(tile__acc));                                  \
@@ -80,23 +107,40 @@ TILE_API unsigned char *tile__scratch(void) {
         }                                                                          \
         if (tile__B > 1) {                                                         \
             int tile__lane = tile_thread() % 32, tile__warp = tile_thread() / 32;  \
-            int tile__act = tile__B - tile__warp * 32 < 32 ? tile__B - tile__warp * 32 : 32; \
-            TILE__UNUSED unsigned tile__mask = tile__act == 32 ? 0xffffffffu : ((1u << tile__act) - 1u); \
-            TILE__UNROLL for (int tile__d = 16; tile__d >= 1; tile__d /= 2) {      \
-                if (tile__d < (tile__B < 32 ? tile__B : 32)) {                     \
+            /* lanes active in this warp: a constant 32 unless the block ends in a \
+             * partial warp */                                                     \
+            int tile__act = (tile__B % 32 == 0 || tile__B - tile__warp * 32 >= 32) ? 32 : tile__B - tile__warp * 32; \
+            TILE__UNUSED unsigned tile__mask = tile__B % 32 == 0 ? 0xffffffffu     \
+                : tile__act == 32 ? 0xffffffffu : ((1u << tile__act) - 1u);        \
+            if (tile__B % 32 == 0 && tile__NE == tile__B) {                        \
+                /* full warps, every lane holds a value: butterfly, all lanes end \
+                 * with the warp's total (bitwise equal: each step is a + b or b + a) */ \
+                TILE__UNROLL for (int tile__d = 16; tile__d >= 1; tile__d /= 2) {  \
                     tile__T tile__o;                                               \
-                    TILE__SHFL_DOWN(tile__o, tile__acc, tile__d, tile__mask);      \
-                    if (tile__lane + tile__d < tile__act && tile_thread() + tile__d < tile__NE) \
-                        tile__acc = op(tile__acc, tile__o);                        \
+                    TILE__SHFL_XOR(tile__o, tile__acc, tile__d);                   \
+                    tile__acc = op(tile__acc, tile__o);                            \
                 }                                                                  \
+            } else {                                                               \
+                /* partial warps or fewer values than threads: fold towards lane 0, \
+                 * ignoring lanes without a value */                               \
+                TILE__UNROLL for (int tile__d = 16; tile__d >= 1; tile__d /= 2) {  \
+                    if (tile__d < (tile__B < 32 ? tile__B : 32)) {                 \
+                        tile__T tile__o;                                           \
+                        TILE__SHFL_DOWN(tile__o, tile__acc, tile__d, tile__mask);  \
+                        if (tile__lane + tile__d < tile__act && tile_thread() + tile__d < tile__NE) \
+                            tile__acc = op(tile__acc, tile__o);                    \
+                    }                                                              \
+                }                                                                  \
+                if (tile__NW == 1) TILE__SHFL_IDX(tile__acc, tile__acc, 0, tile__mask); \
             }                                                                      \
-            tile__T *tile__sc = (tile__T *)tile__scratch();                        \
-            tile_barrier();                                                        \
-            if (tile__lane == 0 && tile__warp < tile__NW) tile__sc[tile__warp] = tile__acc; \
-            tile_barrier();                                                        \
-            tile__acc = tile__sc[0];                                               \
-            for (int tile__w = 1; tile__w < tile__NW; ++tile__w)                   \
-                tile__acc = op(tile__acc, tile__sc[tile__w]);                      \
+            if (tile__NW > 1) {                                                    \
+                tile__T *tile__sc = (tile__T *)tile__scratch_next(&tile__k);       \
+                if (tile__lane == 0 && tile__warp < tile__NW) tile__sc[tile__warp] = tile__acc; \
+                tile_barrier();                                                    \
+                tile__acc = tile__sc[0];                                           \
+                for (int tile__w = 1; tile__w < tile__NW; ++tile__w)               \
+                    tile__acc = op(tile__acc, tile__sc[tile__w]);                  \
+            }                                                                      \
         }                                                                          \
         (out) = tile__acc;                                                         \
     } while (0)

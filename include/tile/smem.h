@@ -13,7 +13,8 @@
  * Overrunning the arena is a broken promise: TILE_ASSERT fires in TILE_DEBUG
  * builds; in every build the launch (CPU) or tile_synchronize (GPU) reports
  * TILE_ERR_SMEM_OVERFLOW, and the allocation aliases the arena's start
- * instead of pointing past it.
+ * instead of pointing past it (on the CPU, a tile larger than the whole arena
+ * aliases a static sink of TILE_MAX_SMEM_BYTES instead).
  */
 #ifndef TILE_SMEM_H
 #define TILE_SMEM_H
@@ -41,6 +42,9 @@ typedef struct tile_kctx {
     int tiled;           /* 1 for tile_launch, 0 for tile_launch_simt */
     int64_t dim[5];      /* logical extent of each dim */
     int64_t stride[5];   /* product of the extents after each dim */
+    uint32_t bstride[4]; /* product of the grid extents after each tile dim */
+    int small;           /* 1 when every linear thread id fits in 32 bits */
+    unsigned scratch_round; /* alternates the reduction scratch halves */
     int64_t cpu_block;   /* linear block index, CPU target */
     unsigned char *smem; /* arena base */
     uint32_t smem_off;   /* bump offset */
@@ -66,6 +70,14 @@ TILE_API void *tile__smem_alloc(tile_kctx *k, size_t bytes) {
     if (off + bytes > k->smem_cap) {
         tile__raise(TILE_ERR_SMEM_OVERFLOW);
         TILE_ASSERT(!"tile.h: shared-memory arena overflow");
+#if !TILE_ON_DEVICE
+        /* CPU: a tile larger than the whole arena (or no arena at all) would
+         * write past the arena's heap buffer; it aliases a static sink instead */
+        if (bytes > k->smem_cap) {
+            static union { max_align_t a; unsigned char b[TILE_MAX_SMEM_BYTES]; } tile__sink;
+            if (bytes <= sizeof(tile__sink.b)) return tile__sink.b;
+        }
+#endif
         return k->smem;
     }
     k->smem_off = (uint32_t)(off + bytes);
