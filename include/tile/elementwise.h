@@ -48,9 +48,9 @@
 /* c = a * k, c = k * a, c = a / k, c = k / a: k a scalar/vector/matrix value,
  * broadcast to every element */
 #define tile_mul_c(c, a, k) TILE__EW1(c, a, TILE__G_MUL(TILE__A(a), (k)))
-#define tile_c_mul(c, k, a) TILE__EW1(c, a, TILE__G_MUL((k), TILE__A(a)))
+#define tile_c_mul(c, k, a) TILE__EW1(c, a, TILE__G_KMUL((k), TILE__A(a)))
 #define tile_div_c(c, a, k) TILE__EW1(c, a, TILE__G_DIV(TILE__A(a), (k)))
-#define tile_c_div(c, k, a) TILE__EW1(c, a, TILE__G_DIV((k), TILE__A(a)))
+#define tile_c_div(c, k, a) TILE__EW1(c, a, TILE__G_KDIV((k), TILE__A(a)))
 /* in place: a += b, a -= b, a *= b, a /= b, a *= k, a /= k */
 #define tile_iadd(a, b) tile_add(a, a, b)
 #define tile_isub(a, b) tile_sub(a, a, b)

@@ -137,8 +137,10 @@ TILE__DEF_MAT_CTORS(mat66d, double, 6)
 /* ---- generic dispatch used by the tile operations ----
  * TILE__G_ADD(a, b) etc. pick tile_<sfx>_add from the operand type.
  * Multiplication and division follow Warp's promotion rule: same types, or
- * one scalar operand and a vector/matrix of that scalar. A mixed pair such as
- * (float, double) converts the second operand to the first's type.
+ * one scalar operand and a vector/matrix of that scalar. A mixed scalar pair
+ * such as (float, double) takes the tile element's type: the first operand's
+ * for tile∘tile and tile∘constant, the second's for constant∘tile (so 7 / t
+ * on a double tile divides in double).
  * Vector x vector has no association and does not compile. */
 #if defined(__cplusplus)
 
@@ -179,6 +181,31 @@ TILE__SCALAR_TYPES_B(TILE__OV_CELL_u64)
 TILE_SCALAR_TYPES(TILE__OV_FULL_S)
 TILE_COMPOUND_TYPES(TILE__OV_FULL_C)
 #define TILE__G_FULL(dst, s) tile__g_full(&(dst), (double)(s))
+/* constant first (k * e, k / e): a scalar pair takes the tile element's type */
+#define TILE__OV_KPAIR_DEF(sa, A, sb, B)                                          \
+    TILE_API A tile__g_kmul(B k, A e) { return tile_##sa##_mul((A)k, e); }       \
+    TILE_API A tile__g_kdiv(B k, A e) { return tile_##sa##_div((A)k, e); }
+#define TILE__OV_KCELL_f32(sb, B) TILE__OV_KPAIR_DEF(f32, float, sb, B)
+#define TILE__OV_KCELL_f64(sb, B) TILE__OV_KPAIR_DEF(f64, double, sb, B)
+#define TILE__OV_KCELL_i32(sb, B) TILE__OV_KPAIR_DEF(i32, int32_t, sb, B)
+#define TILE__OV_KCELL_u32(sb, B) TILE__OV_KPAIR_DEF(u32, uint32_t, sb, B)
+#define TILE__OV_KCELL_i64(sb, B) TILE__OV_KPAIR_DEF(i64, int64_t, sb, B)
+#define TILE__OV_KCELL_u64(sb, B) TILE__OV_KPAIR_DEF(u64, uint64_t, sb, B)
+TILE__SCALAR_TYPES_B(TILE__OV_KCELL_f32)
+TILE__SCALAR_TYPES_B(TILE__OV_KCELL_f64)
+TILE__SCALAR_TYPES_B(TILE__OV_KCELL_i32)
+TILE__SCALAR_TYPES_B(TILE__OV_KCELL_u32)
+TILE__SCALAR_TYPES_B(TILE__OV_KCELL_i64)
+TILE__SCALAR_TYPES_B(TILE__OV_KCELL_u64)
+#define TILE__OV_KCOMPOUND(sfx, S, ssfx, N)                                       \
+    TILE_API tile_##sfx tile__g_kmul(tile_##sfx k, S e) { return tile_##sfx##_mul_s(k, e); } \
+    TILE_API tile_##sfx tile__g_kmul(S k, tile_##sfx e) { return tile_##sfx##_s_mul(k, e); } \
+    TILE_API tile_##sfx tile__g_kdiv(tile_##sfx k, S e) { return tile_##sfx##_div_s(k, e); } \
+    TILE_API tile_##sfx tile__g_kdiv(S k, tile_##sfx e) { return tile_##sfx##_s_div(k, e); }
+TILE_COMPOUND_TYPES(TILE__OV_KCOMPOUND)
+#define TILE__G_KMUL(k, e) tile__g_kmul((k), (e))
+#define TILE__G_KDIV(k, e) tile__g_kdiv((k), (e))
+
 #define TILE__G_ADD(a, b) tile__g_add((a), (b))
 #define TILE__G_SUB(a, b) tile__g_sub((a), (b))
 #define TILE__G_NEG(a) tile__g_neg((a))
@@ -220,6 +247,20 @@ TILE_COMPOUND_TYPES(TILE__DEF_FULL_C)
         double: _Generic((b) TILE_F64_COMPOUND_TYPES(TILE__A_SDIV), default: tile_f64_div), \
         int32_t: tile_i32_div, uint32_t: tile_u32_div, int64_t: tile_i64_div, uint64_t: tile_u64_div \
         TILE_COMPOUND_TYPES(TILE__A_DIVS))((a), (b))
+/* constant first: dispatch on the tile element e; a scalar k converts to
+ * e's scalar type, a vector/matrix k scales by e */
+#define TILE__G_KMUL(k, e)                                                        \
+    _Generic((e),                                                                 \
+        float: _Generic((k) TILE_F32_COMPOUND_TYPES(TILE__A_MULS), default: tile_f32_mul), \
+        double: _Generic((k) TILE_F64_COMPOUND_TYPES(TILE__A_MULS), default: tile_f64_mul), \
+        int32_t: tile_i32_mul, uint32_t: tile_u32_mul, int64_t: tile_i64_mul, uint64_t: tile_u64_mul \
+        TILE_COMPOUND_TYPES(TILE__A_SMUL))((k), (e))
+#define TILE__G_KDIV(k, e)                                                        \
+    _Generic((e),                                                                 \
+        float: _Generic((k) TILE_F32_COMPOUND_TYPES(TILE__A_DIVS), default: tile_f32_div), \
+        double: _Generic((k) TILE_F64_COMPOUND_TYPES(TILE__A_DIVS), default: tile_f64_div), \
+        int32_t: tile_i32_div, uint32_t: tile_u32_div, int64_t: tile_i64_div, uint64_t: tile_u64_div \
+        TILE_COMPOUND_TYPES(TILE__A_SDIV))((k), (e))
 #endif
 
 #endif /* TILE_TYPES_H */
