@@ -61,9 +61,36 @@ TILE_API float tile_hash_unit(uint32_t seed, uint32_t i) {
     TILE__EW(t, (TILE_ELEM_T(t))((int64_t)(lo) +                                   \
                                  (int64_t)(tile_hash32((uint32_t)(seed), (uint32_t)TILE__LIN(t, tile__s)) % \
                                            (uint64_t)((int64_t)(hi) - (int64_t)(lo)))))
+/* lo + span * u with two roundings on both targets: left alone, the device
+ * compiler fuses it into one fma and the GPU's numbers differ from the CPU's
+ * in the last bit (the host compiler does not fuse it). */
+#if TILE_CUDA
+template <class T>
+static TILE_HD __forceinline__ T tile__lerp_rn(T lo, T span, T u) { return lo + span * u; }
+TILE_API float tile__lerp_rn(float lo, float span, float u) {
+#if TILE_ON_DEVICE
+    return __fadd_rn(lo, __fmul_rn(span, u));
+#else
+    return lo + span * u;
+#endif
+}
+TILE_API double tile__lerp_rn(double lo, double span, double u) {
+#if TILE_ON_DEVICE
+    return __dadd_rn(lo, __dmul_rn(span, u));
+#else
+    return lo + span * u;
+#endif
+}
+#define TILE__LERP_RN(lo, hi, u)                                                   \
+    tile__lerp_rn((TILE__TYPEOF((lo) + ((hi) - (lo)) * (u)))(lo),                  \
+                  (TILE__TYPEOF((lo) + ((hi) - (lo)) * (u)))((hi) - (lo)),         \
+                  (TILE__TYPEOF((lo) + ((hi) - (lo)) * (u)))(u))
+#else
+#define TILE__LERP_RN(lo, hi, u) ((lo) + ((hi) - (lo)) * (u))
+#endif
 /* floats uniform in [lo, hi) */
 #define tile_randf(t, seed, lo, hi)                                                \
-    TILE__EW(t, (TILE_ELEM_T(t))((lo) + ((hi) - (lo)) *                            \
+    TILE__EW(t, (TILE_ELEM_T(t))TILE__LERP_RN(lo, hi,                              \
                                  tile_hash_unit((uint32_t)(seed), (uint32_t)TILE__LIN(t, tile__s))))
 
 /* ---- per-thread values <-> tiles (Warp's tile() and untile()) ----
@@ -73,18 +100,35 @@ TILE_API float tile_hash_unit(uint32_t seed, uint32_t i) {
  *   of shape (N, block_dim); tile_from_thread_mat(name, m): (R, C, block_dim).
  * On the CPU block_dim is 1: the tile holds the one thread's value.
  *   thread i passes x = i, block 4 -> t = [0 1 2 3] */
+/* element type for a per-thread value, without const/volatile (x may be a
+ * const local; the tile's slots are assigned) */
+#if defined(__cplusplus)
+template <class A> struct tile__unqual { typedef A type; };
+template <class A> struct tile__unqual<const A> { typedef A type; };
+template <class A> struct tile__unqual<volatile A> { typedef A type; };
+template <class A> struct tile__unqual<const volatile A> { typedef A type; };
+#define TILE__UNQUAL_TYPEOF(x) typename tile__unqual<TILE__TYPEOF(x)>::type
+#else
+#define TILE__UNQUAL_TYPEOF(x) TILE__TYPEOF(((void)0, (x))) /* an rvalue: unqualified */
+#endif
 #define tile_from_thread(name, x)                                                  \
-    tile_reg(TILE__TYPEOF(x), name, TILE_BLOCK_DIM);                               \
+    tile_reg(TILE__UNQUAL_TYPEOF(x), name, TILE_BLOCK_DIM);                        \
     name.v[0] = (x)
+/* (type and extents are named before the tile's struct: inside it, C++ would
+ * take an x spelled `v` for the struct's own member v) */
 #define tile_from_thread_vec(name, x)                                              \
-    tile_reg(TILE__TYPEOF((x).v[0]), name, (int)(sizeof((x).v) / sizeof((x).v[0])), TILE_BLOCK_DIM); \
+    typedef TILE__UNQUAL_TYPEOF((x).v[0]) name##__et;                              \
+    enum { name##__n0 = (int)(sizeof((x).v) / sizeof((x).v[0])) };                \
+    tile_reg(name##__et, name, name##__n0, TILE_BLOCK_DIM);                        \
     do {                                                                           \
         TILE__UNROLL for (int tile__c = 0; tile__c < TILE__D0(name); ++tile__c)    \
             name.v[tile__c] = (x).v[tile__c];                                      \
     } while (0)
 #define tile_from_thread_mat(name, x)                                              \
-    tile_reg(TILE__TYPEOF((x).m[0][0]), name, (int)(sizeof((x).m) / sizeof((x).m[0])), \
-             (int)(sizeof((x).m[0]) / sizeof((x).m[0][0])), TILE_BLOCK_DIM);       \
+    typedef TILE__UNQUAL_TYPEOF((x).m[0][0]) name##__et;                           \
+    enum { name##__n0 = (int)(sizeof((x).m) / sizeof((x).m[0])),                   \
+           name##__n1 = (int)(sizeof((x).m[0]) / sizeof((x).m[0][0])) };          \
+    tile_reg(name##__et, name, name##__n0, name##__n1, TILE_BLOCK_DIM);            \
     do {                                                                           \
         TILE__UNROLL for (int tile__c = 0; tile__c < TILE__D0(name) * TILE__D1(name); ++tile__c) \
             name.v[tile__c] = (x).m[tile__c / TILE__D1(name)][tile__c % TILE__D1(name)]; \
