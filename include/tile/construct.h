@@ -150,8 +150,9 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
 #define tile_view(name, src, shape, offset)                                        \
     TILE__APPLY(TILE__VIEW_, (name, src, TILE__NARGS shape, TILE__PAD4 shape, TILE__PAD4Z offset))
 #define TILE__VIEW_(name, src, nd, d0, d1, d2, d3, o0, o1, o2, o3)                 \
-    TILE__TYPE_S_(TILE_ELEM_T(src) * v, TILE__SHARED, TILE__BD(src), nd, d0, d1, d2, d3, TILE__S0(src), \
-                  TILE__S1(src), TILE__S2(src))                                    \
+    TILE__CAPTURE(name, src);                                                      \
+    TILE__TYPE_S_(name##__et * v, TILE__SHARED, name##__bd, nd, d0, d1, d2, d3, name##__s0, name##__s1, \
+                  name##__s2)                                                      \
     name = {(src).v + TILE__OFF4(src, o0, o1, o2, o3), 0, 0};                      \
     TILE__STATIC_ASSERT(tile_is_shared(src), "tile.h: tile_view needs a shared tile (tile_to_shared first)"); \
     TILE__STATIC_ASSERT(nd == tile_ndim(src), "tile.h: view shape needs the source's number of dims"); \
@@ -171,9 +172,14 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
 #define TILE__SQ_ND(t) (TILE__CNT_BEFORE(t, 3) + TILE__NE1(t, 3) > 0 ? TILE__CNT_BEFORE(t, 3) + TILE__NE1(t, 3) : 1)
 #define tile_squeeze(name, src)                                                    \
     typedef TILE__ARRTYPEOF((src).v) name##__vt;                                    \
-    TILE__TYPE_S_(name##__vt v, tile__kind(src), TILE__BD(src), TILE__SQ_ND(src), TILE__SQ_D(src, 0), \
-                  TILE__SQ_D(src, 1), TILE__SQ_D(src, 2), TILE__SQ_D(src, 3), TILE__SQ_S(src, 0), \
-                  TILE__SQ_S(src, 1), TILE__SQ_S(src, 2))                          \
+    TILE__CAPTURE(name, src);                                                      \
+    enum {                                                                         \
+        name##__q0 = TILE__SQ_D(src, 0), name##__q1 = TILE__SQ_D(src, 1), name##__q2 = TILE__SQ_D(src, 2), \
+        name##__q3 = TILE__SQ_D(src, 3), name##__qs0 = TILE__SQ_S(src, 0), name##__qs1 = TILE__SQ_S(src, 1), \
+        name##__qs2 = TILE__SQ_S(src, 2), name##__qnd = TILE__SQ_ND(src)           \
+    };                                                                             \
+    TILE__TYPE_S_(name##__vt v, name##__kind, name##__bd, name##__qnd, name##__q0, name##__q1, name##__q2, \
+                  name##__q3, name##__qs0, name##__qs1, name##__qs2)               \
     name;                                                                          \
     TILE__RESHAPE_INIT(name, src)
 
@@ -181,7 +187,8 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
  * code generator cannot spell __typeof__ of an array as a declarator) */
 #define tile_reshape(name, src, ...)                                               \
     typedef TILE__ARRTYPEOF((src).v) name##__vt;                                    \
-    TILE__APPLY(TILE__TYPE_, (name##__vt v, tile__kind(src), TILE__BD(src), TILE__NARGS(__VA_ARGS__), \
+    TILE__CAPTURE(name, src);                                                      \
+    TILE__APPLY(TILE__TYPE_, (name##__vt v, name##__kind, name##__bd, TILE__NARGS(__VA_ARGS__), \
                 TILE__PAD4(__VA_ARGS__))) name;                                     \
     TILE__STATIC_ASSERT(!tile_is_shared(src) || TILE__CONTIG(src), "tile.h: reshape of a non-contiguous view"); \
     TILE__RESHAPE_INIT(name, src)

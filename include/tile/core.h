@@ -112,6 +112,19 @@
 #define TILE__OFF4(t, i0, i1, i2, i3) \
     ((i0) * TILE__S0(t) + (i1) * TILE__S1(t) + (i2) * TILE__S2(t) + (i3))
 
+/* Capture a source tile's properties in name##__* constants before a macro
+ * declares a new tile struct from them: inside a struct body C++ looks names
+ * up in the struct first, so a source tile called `v` would otherwise find
+ * the new struct's member. */
+#define TILE__CAPTURE(name, src)                                                  \
+    typedef TILE_ELEM_T(src) name##__et TILE__UNUSED;                             \
+    enum {                                                                        \
+        name##__kind = tile__kind(src), name##__bd = TILE__BD(src), name##__nd = tile_ndim(src), \
+        name##__d0 = TILE__D0(src), name##__d1 = TILE__D1(src), name##__d2 = TILE__D2(src), \
+        name##__d3 = TILE__D3(src), name##__s0 = TILE__S0(src), name##__s1 = TILE__S1(src), \
+        name##__s2 = TILE__S2(src)                                                \
+    }
+
 #define TILE__SAME_SHAPE(a, b)                                                    \
     TILE__STATIC_ASSERT(TILE__D0(a) == TILE__D0(b) && TILE__D1(a) == TILE__D1(b) && \
                             TILE__D2(a) == TILE__D2(b) && TILE__D3(a) == TILE__D3(b) && \

@@ -76,9 +76,9 @@
  * store per slot and one barrier): the cheap explicit way to random access.
  *   tile_to_shared(s, r);  tile_get(s, 3, 4) is now readable by any thread */
 #define tile_to_shared(name, src)                                                  \
-    TILE__SHARED_TYPE_(TILE_ELEM_T(src), TILE__BD(src), tile_ndim(src), TILE__D0(src), \
-                       TILE__D1(src), TILE__D2(src), TILE__D3(src))                \
-    name = {(TILE_ELEM_T(src) *)tile__smem_alloc(&tile__k, sizeof((src).v[0]) * tile_size(src)), 0, 0}; \
+    TILE__CAPTURE(name, src);                                                      \
+    TILE__SHARED_TYPE_(name##__et, name##__bd, name##__nd, name##__d0, name##__d1, name##__d2, name##__d3) \
+    name = {(name##__et *)tile__smem_alloc(&tile__k, sizeof(name##__et) * tile_size(src)), 0, 0}; \
     tile_copy(name, src)
 
 /* ---- element access on shared tiles ----
