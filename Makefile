@@ -15,9 +15,9 @@ GPU_TESTS:= $(wildcard tests/gpu/*.cu)
 BENCHES  := $(wildcard bench/*.cu)
 ALL_CU   := $(EXAMPLES) $(GPU_TESTS) $(BENCHES)
 
-.PHONY: test run deps c11 cpu-tests cu cu-compile ptxas-check gpu-tests bench examples clean
+.PHONY: test run deps c11 compile-fail cpu-tests cu cu-compile ptxas-check gpu-tests bench examples clean
 
-test: deps c11 cpu-tests cu-compile ptxas-check gpu-tests-cpu
+test: deps c11 compile-fail cpu-tests cu-compile ptxas-check gpu-tests-cpu
 	@echo "== all tests passed"
 
 deps:
@@ -34,6 +34,21 @@ c11: $(HEADERS) $(EXAMPLES)
 	@if command -v clang >/dev/null; then for h in $(HEADERS); do \
 	  echo "#include \"$$h\"" | clang $(CFLAGS_C11) -I. -x c -fsyntax-only - || exit 1; done; fi
 	@echo "== C11 build: ok"
+
+# Impossible shapes are compile-time errors: each tests/compile_fail/*.c must
+# fail to compile (as C11 and as CUDA), except ok_control.c, which must build.
+compile-fail:
+	@mkdir -p $(BUILD)
+	@for f in tests/compile_fail/*.c; do \
+	  want=fail; case $$f in *ok_control.c) want=ok;; esac; \
+	  exp=$$(sed -n 's|^/\* expect: \(.*\) \*/$$|\1|p' $$f); \
+	  if $(CC) $(CFLAGS_C11) -fsyntax-only $$f 2>$(BUILD)/cf.log; then got=ok; else got=fail; fi; \
+	  if $(NVCC) $(NVFLAGS) -arch=sm_90 -x cu -c $$f -o /dev/null 2>>$(BUILD)/cf.log; then gotcu=ok; else gotcu=fail; fi; \
+	  if [ $$got != $$want ] || [ $$gotcu != $$want ]; then \
+	    echo "compile-fail: $$f: expected $$want, C11 gave $$got, CUDA gave $$gotcu"; cat $(BUILD)/cf.log; exit 1; fi; \
+	  if [ $$want = fail ] && [ $$(grep -cE "$$exp" $(BUILD)/cf.log) -lt 2 ]; then \
+	    echo "compile-fail: $$f failed, but not with '$$exp' from both compilers:"; cat $(BUILD)/cf.log; exit 1; fi; done
+	@echo "== compile-time errors: ok"
 
 $(BUILD)/cpu/%: tests/cpu/%.c $(HEADERS) tests/cpu/test_util.h
 	@mkdir -p $(BUILD)/cpu

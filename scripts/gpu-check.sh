@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one script for a GPU machine (H100): build, check, test, bench, sanitize.
 #
-#   GIT_COMMIT=$(git rev-parse --short HEAD) scripts/gpu-check.sh
+#   GIT_COMMIT=<sha> scripts/gpu-check.sh   (pass the sha literally: the device machine gets no .git)
 #
 # Runs from the repository root (cds there itself). Every step runs even when
 # an earlier one failed; a PASS/FAIL table comes last, and the exit code is

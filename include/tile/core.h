@@ -51,8 +51,12 @@
 #define TILE__SHARED_TYPE(T, bd, ...) \
     TILE__APPLY(TILE__SHARED_TYPE_, (T, bd, TILE__NARGS(__VA_ARGS__), TILE__PAD4(__VA_ARGS__)))
 
-/* Type names for tiles passed to helper functions (by pointer):
- *   typedef TILE_REG_T(float, 64, 16, 16) my_tile;  // block 64, 16x16 */
+/* Named tile types, for declaring several tiles of one type inside a kernel
+ * (the block size must be TILE_BLOCK_DIM, which exists only there):
+ *   typedef TILE_REG_T(float, TILE_BLOCK_DIM, 16, 16) tile16;
+ *   tile16 a, b;
+ * Code shared between kernels that takes tiles is best written as a macro,
+ * as the library's own operations are: each kernel has its own tile types. */
 #define TILE_REG_T(T, block, ...) TILE__REG_TYPE(T, block, __VA_ARGS__)
 #define TILE_SHARED_T(T, block, ...) TILE__SHARED_TYPE(T, block, __VA_ARGS__)
 

@@ -123,7 +123,7 @@ TILE_API int tile__block_coord(const tile_kctx *k, int64_t block, int d) {
     TILE__STATIC_ASSERT((smem) >= 0 && (smem) <= TILE_MAX_SMEM_BYTES,              \
                         "tile.h: kernel arena exceeds TILE_MAX_SMEM_BYTES");        \
     enum { name##__block = (block), name##__smem = (smem) };                       \
-    static TILE_HD inline void name##__body(TILE__UNUSED tile_kctx tile__k,       \
+    TILE__UNUSED static TILE_HD inline void name##__body(TILE__UNUSED tile_kctx tile__k, \
                                             TILE__UNUSED char (*tile__bd)[block], __VA_ARGS__)
 
 /* ---- launch machinery ---- */

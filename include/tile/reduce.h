@@ -41,32 +41,21 @@ TILE_API unsigned char *tile__scratch_next(tile_kctx *k) {
     return tile__scratch() + (k->scratch_round ? TILE_SCRATCH_BYTES / 2 : 0);
 }
 
-/* dst = the value of src in the lane `delta` above (device only) */
+/* Warp shuffles of any element type; on the host (one thread) they copy. */
 #if TILE_ON_DEVICE
-#define TILE__SHFL_DOWN(dst, src, delta, mask)                                     \
+/* shuffle any trivially copyable value, 32 bits at a time, with one of the
+ * __shfl_*_sync intrinsics */
+#define TILE__SHFL(dst, src, fn, arg, mask)                                        \
     do {                                                                           \
         unsigned tile__w[(sizeof(src) + 3) / 4];                                   \
         memcpy(tile__w, &(src), sizeof(src));                                      \
         TILE__UNROLL for (int tile__q = 0; tile__q < (int)((sizeof(src) + 3) / 4); ++tile__q) \
-            tile__w[tile__q] = __shfl_down_sync((mask), tile__w[tile__q], (delta)); \
+            tile__w[tile__q] = fn((mask), tile__w[tile__q], (arg));                \
         memcpy(&(dst), tile__w, sizeof(src));                                      \
     } while (0)
-#define TILE__SHFL_XOR(dst, src, lanemask)                                         \
-    do {                                                                           \
-        unsigned tile__w[(sizeof(src) + 3) / 4];                                   \
-        memcpy(tile__w, &(src), sizeof(src));                                      \
-        TILE__UNROLL for (int tile__q = 0; tile__q < (int)((sizeof(src) + 3) / 4); ++tile__q) \
-            tile__w[tile__q] = __shfl_xor_sync(0xffffffffu, tile__w[tile__q], (lanemask)); \
-        memcpy(&(dst), tile__w, sizeof(src));                                      \
-    } while (0)
-#define TILE__SHFL_IDX(dst, src, lane, mask)                                       \
-    do {                                                                           \
-        unsigned tile__w[(sizeof(src) + 3) / 4];                                   \
-        memcpy(tile__w, &(src), sizeof(src));                                      \
-        TILE__UNROLL for (int tile__q = 0; tile__q < (int)((sizeof(src) + 3) / 4); ++tile__q) \
-            tile__w[tile__q] = __shfl_sync((mask), tile__w[tile__q], (lane));      \
-        memcpy(&(dst), tile__w, sizeof(src));                                      \
-    } while (0)
+#define TILE__SHFL_DOWN(dst, src, delta, mask) TILE__SHFL(dst, src, __shfl_down_sync, delta, mask)
+#define TILE__SHFL_XOR(dst, src, lanemask) TILE__SHFL(dst, src, __shfl_xor_sync, lanemask, 0xffffffffu)
+#define TILE__SHFL_IDX(dst, src, lane, mask) TILE__SHFL(dst, src, __shfl_sync, lane, mask)
 #else
 #define TILE__SHFL_DOWN(dst, src, delta, mask) ((dst) = (src))
 #define TILE__SHFL_IDX(dst, src, lane, mask) ((dst) = (src))
