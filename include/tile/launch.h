@@ -72,6 +72,7 @@ TILE_HOST_API const char *tile_error_string(int err) {
     case TILE_ERR_NOMEM: return "host memory allocation failed";
     case TILE_ERR_CUDA: return "CUDA runtime error (see tile_last_cuda_error)";
     case TILE_ERR_ARG: return "invalid argument";
+    case TILE_ERR_ALIGN: return "a tile load/store promised 16-byte alignment but was misaligned (scalar tier used)";
     default: return "unknown tile.h error";
     }
 }

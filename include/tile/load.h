@@ -87,64 +87,255 @@ TILE_API tile_array tile_array_row(tile_array a, int64_t i) {
                  tile__g[2] * (arr).stride[2] + tile__g[3] * (arr).stride[3];      \
     } while (0)
 
-/* Is the whole tile inside the array? (uniform across the block: one test
- * per tile, after which no element needs a bounds check) */
-#define TILE__INSIDE(t, arr, o)                                                    \
-    ((o)[0] >= 0 && (o)[1] >= 0 && (o)[2] >= 0 && (o)[3] >= 0 &&                  \
-     (o)[0] + TILE__D0(t) <= (arr).shape[0] && (o)[1] + TILE__D1(t) <= (arr).shape[1] && \
-     (o)[2] + TILE__D2(t) <= (arr).shape[2] && (o)[3] + TILE__D3(t) <= (arr).shape[3])
-/* global offset of the calling thread's slot s, tile known to be inside */
-#define TILE__GOFF_IN(t, arr, base, s)                                             \
-    ((base) + (int64_t)(TILE__LIN(t, s) / (TILE__D1(t) * TILE__D2(t) * TILE__D3(t))) * (arr).stride[0] + \
-     (int64_t)(TILE__LIN(t, s) / (TILE__D2(t) * TILE__D3(t)) % TILE__D1(t)) * (arr).stride[1] + \
-     (int64_t)(TILE__LIN(t, s) / TILE__D3(t) % TILE__D2(t)) * (arr).stride[2] +   \
-     (int64_t)(TILE__LIN(t, s) % TILE__D3(t)) * (arr).stride[3])
+/* ---- the cascade ----
+ * Loads and stores pick one of three tiers, in one place (tile__pick_tier):
+ *  1. TILE_TIER_VECTOR: 16-byte copies. Shared, contiguous tiles of 2+ dims
+ *     whose last dim spans a multiple of 16 bytes; the array's last stride
+ *     is 1, its outer strides are multiples of 16 bytes, the tile's first
+ *     element is 16-byte aligned and the tile lies inside the array.
+ *  2. TILE_TIER_BYTES: thread-striped 4-byte words, for elements larger than
+ *     16 bytes (mat33, mat44, mat66): shared contiguous tiles, 1D too, when
+ *     the array is densely packed, the tile spans its full inner dims (so the
+ *     tile is one contiguous run of memory) and lies inside the array.
+ *  3. TILE_TIER_SCALAR: one element per thread and slot, the thread mapping
+ *     of register tiles (coalesced across a warp); bounds-checked with zero
+ *     padding unless the whole tile is inside, which is tested once per tile.
+ * Register tiles always take tier 3: a thread's slots are BLOCK_DIM
+ * elements apart, so there is nothing wider to load, and the striped
+ * 4-byte loads already move whole 128-byte lines per warp.
+ * The CPU takes the same decisions as the GPU (the tiers differ only in
+ * copy width there), so a test on either target sees the same tier.
+ *
+ * opts (a compile-time constant) of tile_load_ex / tile_store_ex:
+ *   TILE_ALIGNED        promise: contiguous, inside, aligned; skip the checks
+ *   TILE_FORCE_VECTOR / TILE_FORCE_BYTES / TILE_FORCE_SCALAR
+ *                       take that tier; a promise like TILE_ALIGNED. A tier
+ *                       the tile's type cannot take does not compile.
+ * Broken promises assert in TILE_DEBUG builds. The address alignment is
+ * checked always: a misaligned tile falls back to the scalar tier (correct
+ * data) and raises TILE_ERR_ALIGN, reported like an arena overflow. */
+enum tile_tier { TILE_TIER_VECTOR = 1, TILE_TIER_BYTES = 2, TILE_TIER_SCALAR = 3 };
+#define TILE_LOAD_AUTO 0
+#define TILE_ALIGNED 1
+#define TILE_FORCE_VECTOR (TILE_TIER_VECTOR << 4)
+#define TILE_FORCE_BYTES (TILE_TIER_BYTES << 4)
+#define TILE_FORCE_SCALAR (TILE_TIER_SCALAR << 4)
+#define TILE__FORCED(opts) (((opts) >> 4) & 3)
+/* options that promise the tile is inside, contiguous and aligned (forcing
+ * the scalar tier promises nothing: it is the safe one) */
+#define TILE__PROMISED(opts) \
+    (((opts) & TILE_ALIGNED) || TILE__FORCED(opts) == TILE_TIER_VECTOR || TILE__FORCED(opts) == TILE_TIER_BYTES)
+
+/* extent of the tile's last real dim, and bytes of one element */
+#define TILE__DLAST(t) tile_dim(t, tile_ndim(t) - 1)
+#define TILE__ESIZE(t) ((int)sizeof((t).v[0]))
+/* compile-time part of each tier's conditions */
+#define TILE__VEC_CT(t)                                                            \
+    (tile_is_shared(t) && TILE__CONTIG(t) && tile_ndim(t) >= 2 && (TILE__DLAST(t) * TILE__ESIZE(t)) % 16 == 0)
+#define TILE__BYTES_CT(t) \
+    (tile_is_shared(t) && TILE__CONTIG(t) && TILE__ESIZE(t) > 16 && TILE__ESIZE(t) % 4 == 0)
+
+TILE_API int tile__inside(const tile_array *a, const int64_t *o, int d0, int d1, int d2, int d3) {
+    return o[0] >= 0 && o[1] >= 0 && o[2] >= 0 && o[3] >= 0 && o[0] + d0 <= a->shape[0] &&
+           o[1] + d1 <= a->shape[1] && o[2] + d2 <= a->shape[2] && o[3] + d3 <= a->shape[3];
+}
+/* 16-byte rows: last stride 1, outer strides multiples of 16 bytes */
+TILE_API int tile__vec_strides(const tile_array *a, int nd, int esize) {
+    if (a->stride[nd - 1] != 1) return 0;
+    for (int k = 0; k < nd - 1; ++k)
+        if ((a->stride[k] * esize) % 16) return 0;
+    return 1;
+}
+/* the tile is one contiguous run: dense array, tile spans the inner dims */
+TILE_API int tile__run(const tile_array *a, int nd, int d1, int d2, int d3) {
+    const int d[4] = {0, d1, d2, d3};
+    if (a->stride[nd - 1] != 1) return 0;
+    for (int k = 1; k < nd; ++k)
+        if (d[k] != a->shape[k] || a->stride[k - 1] != a->stride[k] * a->shape[k]) return 0;
+    return 1;
+}
+/* Which tier a load or store of a tile at base element `base` takes. */
+TILE_API int tile__pick_tier(const tile_array *a, int64_t base, int inside, int vec_ct, int bytes_ct, int nd,
+                             int d1, int d2, int d3, int esize, int opts) {
+    const int forced = TILE__FORCED(opts), promised = TILE__PROMISED(opts);
+    const uintptr_t addr = (uintptr_t)a->ptr + (uintptr_t)(base * esize);
+    if (vec_ct && (forced == 0 || forced == TILE_TIER_VECTOR) &&
+        (promised || (inside && tile__vec_strides(a, nd, esize)))) {
+        TILE_ASSERT(inside && tile__vec_strides(a, nd, esize));
+        if (addr % 16 == 0) return TILE_TIER_VECTOR;
+        if (promised) { /* a broken promise: correct data, flagged */
+            tile__raise(TILE_ERR_ALIGN);
+            return TILE_TIER_SCALAR;
+        }
+    }
+    if (bytes_ct && (forced == 0 || forced == TILE_TIER_BYTES) &&
+        (promised || (inside && tile__run(a, nd, d1, d2, d3)))) {
+        TILE_ASSERT(inside && tile__run(a, nd, d1, d2, d3));
+        if (addr % 4 == 0) return TILE_TIER_BYTES;
+        if (promised) {
+            tile__raise(TILE_ERR_ALIGN);
+            return TILE_TIER_SCALAR;
+        }
+    }
+    return TILE_TIER_SCALAR;
+}
+
+/* global element offset of the tile's linear element L, tile inside */
+#define TILE__GOFF_L(t, arr, base, L)                                              \
+    ((base) + (int64_t)((L) / (TILE__D1(t) * TILE__D2(t) * TILE__D3(t))) * (arr).stride[0] + \
+     (int64_t)((L) / (TILE__D2(t) * TILE__D3(t)) % TILE__D1(t)) * (arr).stride[1] + \
+     (int64_t)((L) / TILE__D3(t) % TILE__D2(t)) * (arr).stride[2] +               \
+     (int64_t)((L) % TILE__D3(t)) * (arr).stride[3])
 #define TILE__BASE(arr, o)                                                         \
     ((arr).base_off + (o)[0] * (arr).stride[0] + (o)[1] * (arr).stride[1] +       \
      (o)[2] * (arr).stride[2] + (o)[3] * (arr).stride[3])
 
-/* tile_load(t, arr, o0[, o1, ...]): t[i] = arr[o + i], zero outside arr. */
-#define tile_load(t, arr, ...)                                                     \
+/* one 16-byte copy between suitably aligned addresses */
+#if TILE_ON_DEVICE
+#define TILE__COPY16(dst, src) (*(uint4 *)(dst) = *(const uint4 *)(src))
+#else
+#define TILE__COPY16(dst, src) memcpy((dst), (src), 16)
+#endif
+
+/* The cascade for a load (LOAD = 1: global -> tile) or store (0: tile ->
+ * global) of tile t at tile_array arr (lvalue), element offset o[4] and
+ * precomputed base element; sets tier_out. Shared destinations of a load
+ * are bracketed by barriers. */
+#define TILE__MOVE(LOAD, t, arr, o, base, opts, tier_out)                          \
     do {                                                                           \
-        const tile_array tile__a = (arr);                                          \
-        const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
-        const TILE_ELEM_T(t) *tile__p = (const TILE_ELEM_T(t) *)tile__a.ptr;       \
-        TILE_ASSERT(tile__a.ndim == tile_ndim(t));                                 \
-        TILE__WRITE_BEGIN(t);                                                      \
-        if (TILE__INSIDE(t, tile__a, tile__o)) {                                   \
-            const int64_t tile__b = TILE__BASE(tile__a, tile__o);                  \
-            TILE__EACH(t, tile__s) TILE__AT(t, tile__s) = tile__p[TILE__GOFF_IN(t, tile__a, tile__b, tile__s)]; \
+        typedef TILE_ELEM_T(t) tile__E;                                            \
+        TILE__STATIC_ASSERT(TILE__FORCED(opts) != TILE_TIER_VECTOR || TILE__VEC_CT(t), \
+                            "tile.h: this tile cannot take the vector tier (shared, contiguous, 2+ dims, rows of 16-byte multiples)"); \
+        TILE__STATIC_ASSERT(TILE__FORCED(opts) != TILE_TIER_BYTES || TILE__BYTES_CT(t), \
+                            "tile.h: this tile cannot take the byte-copy tier (shared, contiguous, elements > 16 bytes)"); \
+        TILE_ASSERT((arr).ndim == tile_ndim(t));                                   \
+        const int tile__in = TILE__PROMISED(opts) ? 1 : tile__inside(&(arr), (o), TILE__D0(t), TILE__D1(t), TILE__D2(t), TILE__D3(t)); \
+        TILE_ASSERT(!TILE__PROMISED(opts) || tile__inside(&(arr), (o), TILE__D0(t), TILE__D1(t), TILE__D2(t), TILE__D3(t))); \
+        const int tile__tier = tile__pick_tier(&(arr), (base), tile__in, TILE__VEC_CT(t), TILE__BYTES_CT(t), \
+                                               tile_ndim(t), TILE__D1(t), TILE__D2(t), TILE__D3(t), \
+                                               TILE__ESIZE(t), (opts));            \
+        tile__E *tile__g = (tile__E *)(arr).ptr;                                   \
+        if (LOAD) TILE__WRITE_BEGIN(t);                                            \
+        if (TILE__VEC_CT(t) && tile__tier == TILE_TIER_VECTOR) {                   \
+            enum { tile__rb = TILE__DLAST(t) * TILE__ESIZE(t), tile__vr = tile__rb >= 16 ? tile__rb / 16 : 1 }; \
+            const int tile__nv = tile_size(t) / TILE__DLAST(t) * tile__vr;         \
+            for (int tile__i = tile_thread(); tile__i < tile__nv; tile__i += TILE__BD(t)) { \
+                const int tile__r = tile__i / tile__vr, tile__c = tile__i % tile__vr; \
+                char *tile__gp = (char *)(tile__g + TILE__GOFF_L(t, arr, base, tile__r * TILE__DLAST(t))) + tile__c * 16; \
+                char *tile__sp = (char *)&(t).v[0] + tile__r * tile__rb + tile__c * 16; \
+                if (LOAD) TILE__COPY16(tile__sp, tile__gp);                        \
+                else TILE__COPY16(tile__gp, tile__sp);                             \
+            }                                                                      \
+        } else if (TILE__BYTES_CT(t) && tile__tier == TILE_TIER_BYTES) {           \
+            const int tile__nw = tile_size(t) * (TILE__ESIZE(t) / 4);              \
+            uint32_t *tile__gw = (uint32_t *)(tile__g + (base));                   \
+            uint32_t *tile__sw = (uint32_t *)&(t).v[0];                            \
+            for (int tile__i = tile_thread(); tile__i < tile__nw; tile__i += TILE__BD(t)) { \
+                if (LOAD) tile__sw[tile__i] = tile__gw[tile__i];                   \
+                else tile__gw[tile__i] = tile__sw[tile__i];                        \
+            }                                                                      \
+        } else if (tile__in) {                                                     \
+            TILE__EACH(t, tile__s) {                                               \
+                const int64_t tile__go = TILE__GOFF_L(t, arr, base, TILE__LIN(t, tile__s)); \
+                if (LOAD) TILE__AT(t, tile__s) = tile__g[tile__go];                \
+                else tile__g[tile__go] = TILE__AT(t, tile__s);                     \
+            }                                                                      \
         } else {                                                                   \
             TILE__EACH(t, tile__s) {                                               \
                 int64_t tile__go;                                                  \
                 int tile__ok;                                                      \
-                TILE__GOFF(t, tile__a, tile__o, tile__s, tile__go, tile__ok);      \
-                if (tile__ok) TILE__AT(t, tile__s) = tile__p[tile__go];            \
-                else memset(&TILE__AT(t, tile__s), 0, sizeof((t).v[0]));           \
+                TILE__GOFF(t, arr, o, tile__s, tile__go, tile__ok);                \
+                if (tile__ok) {                                                    \
+                    if (LOAD) TILE__AT(t, tile__s) = tile__g[tile__go];            \
+                    else tile__g[tile__go] = TILE__AT(t, tile__s);                 \
+                } else if (LOAD) {                                                 \
+                    memset(&TILE__AT(t, tile__s), 0, sizeof(tile__E));             \
+                }                                                                  \
             }                                                                      \
         }                                                                          \
-        TILE__WRITE_END(t);                                                        \
+        if (LOAD) TILE__WRITE_END(t);                                              \
+        (tier_out) = tile__tier;                                                   \
     } while (0)
 
-/* tile_store(arr, t, o0[, ...]): arr[o + i] = t[i] where inside arr. */
-#define tile_store(arr, t, ...)                                                    \
-    do {                                                                           \
+/* tile_load(t, arr, o0[, o1, ...]): t[i] = arr[o + i], zero outside arr.
+ * tile_load_ex(t, arr, opts, o0[, ...]) does the same with options and is an
+ * expression: the tier it took.
+ *   int tier = tile_load_ex(s, tile_array2(a, 64, 64), TILE_LOAD_AUTO, 0, 0);
+ *   // s shared 16x16 f32, a 16-byte aligned: tier == TILE_TIER_VECTOR */
+#define tile_load(t, arr, ...) ((void)tile_load_ex(t, arr, TILE_LOAD_AUTO, __VA_ARGS__))
+#define tile_load_ex(t, arr, opts, ...)                                            \
+    __extension__({                                                                \
         const tile_array tile__a = (arr);                                          \
         const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
-        TILE_ELEM_T(t) *tile__p = (TILE_ELEM_T(t) *)tile__a.ptr;                   \
-        TILE_ASSERT(tile__a.ndim == tile_ndim(t));                                 \
-        if (TILE__INSIDE(t, tile__a, tile__o)) {                                   \
-            const int64_t tile__b = TILE__BASE(tile__a, tile__o);                  \
-            TILE__EACH(t, tile__s) tile__p[TILE__GOFF_IN(t, tile__a, tile__b, tile__s)] = TILE__AT(t, tile__s); \
-        } else {                                                                   \
-            TILE__EACH(t, tile__s) {                                               \
-                int64_t tile__go;                                                  \
-                int tile__ok;                                                      \
-                TILE__GOFF(t, tile__a, tile__o, tile__s, tile__go, tile__ok);      \
-                if (tile__ok) tile__p[tile__go] = TILE__AT(t, tile__s);            \
-            }                                                                      \
-        }                                                                          \
-    } while (0)
+        int tile__tr;                                                              \
+        TILE__MOVE(1, t, tile__a, tile__o, TILE__BASE(tile__a, tile__o), opts, tile__tr); \
+        tile__tr;                                                                  \
+    })
+/* tile_store(arr, t, o0[, ...]): arr[o + i] = t[i] where inside arr;
+ * tile_store_ex(arr, t, opts, o0[, ...]) likewise, returning the tier. */
+#define tile_store(arr, t, ...) ((void)tile_store_ex(arr, t, TILE_LOAD_AUTO, __VA_ARGS__))
+#define tile_store_ex(arr, t, opts, ...)                                           \
+    __extension__({                                                                \
+        const tile_array tile__a = (arr);                                          \
+        const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
+        int tile__tr;                                                              \
+        TILE__MOVE(0, t, tile__a, tile__o, TILE__BASE(tile__a, tile__o), opts, tile__tr); \
+        tile__tr;                                                                  \
+    })
+
+/* ---- windows (Composable Kernel's tile window) ----
+ * A window is a view plus an origin whose base offset is kept up to date, so
+ * moving it in a loop costs a few adds and loads skip the offset products.
+ *   tile_window w = tile_window_at(tile_array2(A, M, K), i * 16, 0);
+ *   for (k = 0; k < K; k += 16) {
+ *       tile_load_window(a, w);          // a = A[i*16 .. +16, k .. k+16]
+ *       tile_window_move(&w, 0, 16);
+ *   } */
+typedef struct tile_window {
+    tile_array a;
+    int64_t origin[4];
+    int64_t base; /* a.base_off + origin . strides */
+} tile_window;
+TILE_API void tile_window_set4(tile_window *w, int64_t o0, int64_t o1, int64_t o2, int64_t o3) {
+    w->origin[0] = o0;
+    w->origin[1] = o1;
+    w->origin[2] = o2;
+    w->origin[3] = o3;
+    w->base = TILE__BASE(w->a, w->origin);
+}
+TILE_API void tile_window_move4(tile_window *w, int64_t d0, int64_t d1, int64_t d2, int64_t d3) {
+    w->origin[0] += d0;
+    w->origin[1] += d1;
+    w->origin[2] += d2;
+    w->origin[3] += d3;
+    w->base += d0 * w->a.stride[0] + d1 * w->a.stride[1] + d2 * w->a.stride[2] + d3 * w->a.stride[3];
+}
+TILE_API tile_window tile_window_at4(tile_array a, int64_t o0, int64_t o1, int64_t o2, int64_t o3) {
+    tile_window w;
+    w.a = a;
+    tile_window_set4(&w, o0, o1, o2, o3);
+    return w;
+}
+#define tile_window_at(arr, ...) TILE__APPLY(tile_window_at4, (arr, TILE__PAD4Z(__VA_ARGS__)))
+#define tile_window_set(w, ...) TILE__APPLY(tile_window_set4, (w, TILE__PAD4Z(__VA_ARGS__)))
+#define tile_window_move(w, ...) TILE__APPLY(tile_window_move4, (w, TILE__PAD4Z(__VA_ARGS__)))
+/* loads and stores through a window; the _ex forms take opts and return the tier */
+#define tile_load_window_ex(t, w, opts)                                            \
+    __extension__({                                                                \
+        const tile_window tile__w = (w);                                           \
+        int tile__tr;                                                              \
+        TILE__MOVE(1, t, tile__w.a, tile__w.origin, tile__w.base, opts, tile__tr); \
+        tile__tr;                                                                  \
+    })
+#define tile_store_window_ex(w, t, opts)                                           \
+    __extension__({                                                                \
+        const tile_window tile__w = (w);                                           \
+        int tile__tr;                                                              \
+        TILE__MOVE(0, t, tile__w.a, tile__w.origin, tile__w.base, opts, tile__tr); \
+        tile__tr;                                                                  \
+    })
+#define tile_load_window(t, w) ((void)tile_load_window_ex(t, w, TILE_LOAD_AUTO))
+#define tile_store_window(w, t) ((void)tile_store_window_ex(w, t, TILE_LOAD_AUTO))
 
 /* tile_atomic_add(arr, t, o0[, ...]): arr[o + i] += t[i] atomically (scalar
  * element types), outside elements dropped. With a one-element reduction

@@ -32,7 +32,8 @@ enum tile_error {
     TILE_ERR_SMEM_OVERFLOW = 6,  /* kernel allocated more than its arena */
     TILE_ERR_NOMEM = 7,          /* host allocation failed */
     TILE_ERR_CUDA = 8,           /* other CUDA error: tile_last_cuda_error() */
-    TILE_ERR_ARG = 9             /* invalid argument to a host call */
+    TILE_ERR_ARG = 9,            /* invalid argument to a host call */
+    TILE_ERR_ALIGN = 10          /* a tile promised aligned was not (scalar tier used) */
 };
 
 /* What a kernel body knows about its launch. Passed by value; the body's copy

@@ -272,10 +272,10 @@ static void test_error_strings(void **state) {
     (void)state;
     const int codes[] = {TILE_OK,     TILE_ERR_BLOCK_DIM, TILE_ERR_GRID,          TILE_ERR_DEVICE,
                          TILE_ERR_NO_CUDA, TILE_ERR_SMEM, TILE_ERR_SMEM_OVERFLOW, TILE_ERR_NOMEM,
-                         TILE_ERR_CUDA, TILE_ERR_ARG, 10, -1, 1000};
+                         TILE_ERR_CUDA, TILE_ERR_ARG, TILE_ERR_ALIGN, 11, -1, 1000};
     const int n = (int)(sizeof(codes) / sizeof(codes[0]));
-    const int known = 10;
-    /* the codes are 0..9 */
+    const int known = 11;
+    /* the codes are 0..10 */
     for (int i = 0; i < known; ++i) assert_int_equal(codes[i], i);
     for (int i = 0; i < n; ++i) {
         const char *s = tile_error_string(codes[i]);
@@ -286,8 +286,8 @@ static void test_error_strings(void **state) {
             if (i < known || j < known) assert_string_not_equal(s, tile_error_string(codes[j]));
     }
     /* every unknown code gives the same "unknown" text */
-    assert_string_equal(tile_error_string(10), tile_error_string(-1));
-    assert_string_equal(tile_error_string(10), tile_error_string(1000));
+    assert_string_equal(tile_error_string(11), tile_error_string(-1));
+    assert_string_equal(tile_error_string(11), tile_error_string(1000));
 }
 
 /* ---- the arena at launch: declared and dynamic bytes -------------------- */
