@@ -32,6 +32,30 @@ TILE_API unsigned char *tile__scratch(void) {
 #endif
 }
 
+/* TILE_STATIC_SMEM(bytes): a 16-byte aligned static shared buffer of a
+ * compile-time size, for operations that stage a whole tile (scans, sorts)
+ * without the user budgeting arena bytes; it shows in ptxas' smem count.
+ * Operations asking for the same size share one buffer (they run one after
+ * another, separated by barriers). On the CPU a block has one thread, which
+ * holds the whole tile in its slots, so nothing is staged: the C build gets
+ * a null pointer it never uses. The one C++ piece besides the launch wrapper:
+ * a shared array whose size is a compile-time expression needs a template
+ * under nvcc; C has no way to declare static storage inside an expression. */
+#if TILE_CUDA
+template <unsigned long BYTES>
+static __host__ __device__ __forceinline__ unsigned char *tile__static_smem(void) {
+#if TILE_ON_DEVICE
+    __shared__ __align__(16) unsigned char tile__buf[BYTES > 0 ? BYTES : 16];
+    return tile__buf;
+#else
+    return 0;
+#endif
+}
+#define TILE_STATIC_SMEM(bytes) tile__static_smem<(unsigned long)(bytes)>()
+#else
+#define TILE_STATIC_SMEM(bytes) ((unsigned char *)0)
+#endif
+
 /* Scratch for one cross-warp exchange: two halves used in turn, so one
  * barrier (after the writes) suffices. A half is written again only two
  * exchanges later, and every thread has passed the exchange between since it
