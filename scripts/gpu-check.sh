@@ -144,11 +144,13 @@ for f in "${BENCH_SRCS[@]}"; do
   { echo "==== $n (rc=$rc)"; cat "$TMP/$n.txt"; } >> "$BENCHTXT"
   if grep -q 'no GPU' "$TMP/$n.txt"; then record "bench $n" FAIL "skipped: the bench saw no GPU"
   else record "bench $n: runs, results correct" "$(status_of $rc)" "rc=$rc"; fi
-  tgt=$(grep -E 'target >=' "$TMP/$n.txt" | tail -1)
-  if [ -n "$tgt" ]; then
-    case "$tgt" in *PASS) st=PASS ;; *) st=FAIL ;; esac
-    record "bench $n: target" "$st" "${tgt%:*}"
-  fi
+  # every target line of the bench is a step of its own
+  tgt=$(grep -E 'target >=' "$TMP/$n.txt")
+  while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    case "$line" in *PASS) st=PASS ;; *) st=FAIL ;; esac
+    record "bench $n: target" "$st" "${line%:*}"
+  done <<< "$tgt"
   tab=$(sed -n '/^variant /,/^(GB\/s/p' "$TMP/$n.txt")
   [ -n "$tab$tgt" ] && BENCH_LINES+="== $n"$'\n'"$tab"$'\n'"$tgt"$'\n'
   if [ -f "$TMP/$n.csv" ]; then
