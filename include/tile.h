@@ -21,5 +21,6 @@
 #include "tile/construct.h"
 #include "tile/reduce.h"
 #include "tile/load.h"
+#include "tile/indexed.h"
 
 #endif /* TILE_H */

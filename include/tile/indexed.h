@@ -1,0 +1,300 @@
+/* tile/indexed.h - gathers and scatters: indexed loads and stores between
+ * global arrays and tiles, writing a tile into part of a shared tile, reading
+ * one element in every thread, and scatters into shared tiles.
+ *
+ * All operations are cooperative (every thread of the block calls them, never
+ * in a divergent branch) and take register and shared tiles alike. Register
+ * tiles stay in registers: every slot loop is fully unrolled with constant
+ * slot indices; where an element must be picked by a run-time index, the
+ * slots are visited in turn and compared (no dynamic register indexing).
+ *
+ *   tile_load_indexed(t, arr, idx, axis, o...)   gather rows/columns of a global array
+ *   tile_store_indexed(arr, t, idx, axis, o...)  scatter them back
+ *   tile_atomic_add_indexed(arr, t, idx, axis, o...)
+ *   tile_assign(dst, src, o...)                  dst[o + i] = src[i], dst shared
+ *   tile_extract(t, i...)                        one element, in every thread
+ *   tile_scatter_add(dst, idx, values)           dst[idx[i]] += values[i], dst shared
+ *   tile_scatter_masked(dst, idx, values, mask)  dst[idx[i]] = values[i] where mask[i]
+ */
+#ifndef TILE_INDEXED_H
+#define TILE_INDEXED_H
+
+#include "load.h"
+
+/* ---- helpers ---- */
+/* is x (an unevaluated expression) of an integer type? A constant. */
+#if defined(__cplusplus)
+template <class A> struct tile__is_int { enum { value = 0 }; };
+#define TILE__DEF_IS_INT(T) \
+    template <> struct tile__is_int<T> { enum { value = 1 }; };
+TILE__DEF_IS_INT(char)
+TILE__DEF_IS_INT(signed char)
+TILE__DEF_IS_INT(unsigned char)
+TILE__DEF_IS_INT(short)
+TILE__DEF_IS_INT(unsigned short)
+TILE__DEF_IS_INT(int)
+TILE__DEF_IS_INT(unsigned)
+TILE__DEF_IS_INT(long)
+TILE__DEF_IS_INT(unsigned long)
+TILE__DEF_IS_INT(long long)
+TILE__DEF_IS_INT(unsigned long long)
+#define TILE__IS_INT(x) (tile__is_int<typename tile__unqual<TILE__TYPEOF(x)>::type>::value)
+#else
+#define TILE__IS_INT(x)                                                            \
+    _Generic((x), char: 1, signed char: 1, unsigned char: 1, short: 1, unsigned short: 1, int: 1, \
+             unsigned: 1, long: 1, unsigned long: 1, long long: 1, unsigned long long: 1, default: 0)
+#endif
+
+/* coordinate k (a constant 0..3) of linear element L of tile t */
+#define TILE__COORD(t, L, k)                                                       \
+    ((k) == 0   ? (L) / (TILE__D1(t) * TILE__D2(t) * TILE__D3(t))                 \
+     : (k) == 1 ? (L) / (TILE__D2(t) * TILE__D3(t)) % TILE__D1(t)                 \
+     : (k) == 2 ? (L) / TILE__D3(t) % TILE__D2(t)                                 \
+                : (L) % TILE__D3(t))
+
+/* ---- indexed loads and stores ----
+ * The coordinate of element i of t along `axis` (a compile-time constant)
+ * is idx[i_axis] + o_axis; along every other dim k it is o_k + i_k.
+ *
+ * Reading idx[i_axis] for any i needs random access to idx:
+ *  - t with extent 1 in every dim but `axis` (1D gathers): element i of t
+ *    needs idx[i], which the same thread holds in the same slot. No arena,
+ *    no barrier, register or shared idx.
+ *  - shared idx: read in place.
+ *  - register idx otherwise: copied to the arena for the duration of the
+ *    call (TILE_SMEM_BYTES(index type, extent) of free arena; one barrier
+ *    before the accesses and one after, released before returning). */
+#define TILE__IDX_DIRECT(t, axis) (tile_size(t) == tile_dim(t, axis))
+#define TILE__IDX_STAGED(t, idx, axis) (!tile_is_shared(idx) && !TILE__IDX_DIRECT(t, axis))
+#define TILE__IDX_CHECKS(t, idx, axis)                                             \
+    TILE__STATIC_ASSERT((axis) >= 0 && (axis) < tile_ndim(t), "tile.h: axis must be one of the tile's dims"); \
+    TILE__STATIC_ASSERT(tile_size(idx) == tile_dim(t, axis),                       \
+                        "tile.h: the index tile length must equal the tile extent on axis"); \
+    TILE__STATIC_ASSERT(TILE__BD(idx) == TILE__BD(t), "tile.h: tile shapes differ"); \
+    TILE__STATIC_ASSERT(TILE__IS_INT((idx).v[0]), "tile.h: index tiles hold integers")
+/* declares tile__imk (arena mark) and tile__ib (the staged copy of a
+ * register idx, or 0); no barrier */
+#define TILE__IDX_STAGE(t, idx, axis)                                              \
+    const int tile__imk = tile_smem_mark();                                        \
+    TILE_ELEM_T(idx) *tile__ib = 0;                                                \
+    if (TILE__IDX_STAGED(t, idx, axis)) {                                          \
+        tile__ib = (TILE_ELEM_T(idx) *)tile__smem_alloc(&tile__k, sizeof(TILE_ELEM_T(idx)) * tile_size(idx)); \
+        TILE__EACH(idx, tile__s) tile__ib[TILE__LIN(idx, tile__s)] = TILE__AT(idx, tile__s); \
+    }
+/* the index for the calling thread's slot s of t (the arms not taken index
+ * with constants, so a register idx is never indexed at run time) */
+#define TILE__IDX_OF(t, idx, axis, s)                                              \
+    (TILE__IDX_DIRECT(t, axis) ? TILE__AT(idx, TILE__IDX_DIRECT(t, axis) ? (s) : 0) \
+     : tile_is_shared(idx)                                                         \
+         ? (idx).v[tile_is_shared(idx) ? TILE__OFF(idx, TILE__COORD(t, TILE__LIN(t, s), axis)) : 0] \
+         : tile__ib[TILE__COORD(t, TILE__LIN(t, s), axis)])
+/* global element offset and in-bounds flag of the calling thread's slot s */
+#define TILE__IGOFF(t, arr, o, axis, s, ival, gout, okout)                         \
+    do {                                                                           \
+        const int tile__L = TILE__LIN(t, s);                                       \
+        const int64_t tile__iv = (int64_t)(ival);                                  \
+        const int64_t tile__g0 = (o)[0] + ((axis) == 0 ? tile__iv : (int64_t)TILE__COORD(t, tile__L, 0)); \
+        const int64_t tile__g1 = (o)[1] + ((axis) == 1 ? tile__iv : (int64_t)TILE__COORD(t, tile__L, 1)); \
+        const int64_t tile__g2 = (o)[2] + ((axis) == 2 ? tile__iv : (int64_t)TILE__COORD(t, tile__L, 2)); \
+        const int64_t tile__g3 = (o)[3] + ((axis) == 3 ? tile__iv : (int64_t)TILE__COORD(t, tile__L, 3)); \
+        (okout) = tile__g0 >= 0 && tile__g0 < (arr).shape[0] && tile__g1 >= 0 && tile__g1 < (arr).shape[1] && \
+                  tile__g2 >= 0 && tile__g2 < (arr).shape[2] && tile__g3 >= 0 && tile__g3 < (arr).shape[3]; \
+        (gout) = (arr).base_off + tile__g0 * (arr).stride[0] + tile__g1 * (arr).stride[1] + \
+                 tile__g2 * (arr).stride[2] + tile__g3 * (arr).stride[3];          \
+    } while (0)
+/* one gather/scatter over t's slots; BODY(t, p, go, ok, s) moves one element;
+ * WRITES: t is written (barriers around a shared t) */
+#define TILE__INDEXED(WRITES, BODY, t, arr, idx, axis, ...)                        \
+    do {                                                                           \
+        const tile_array tile__a = (arr);                                          \
+        const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
+        TILE_ELEM_T(t) *tile__p = (TILE_ELEM_T(t) *)tile__a.ptr;                   \
+        TILE__IDX_CHECKS(t, idx, axis);                                            \
+        TILE_ASSERT(tile__a.ndim == tile_ndim(t));                                 \
+        TILE__IDX_STAGE(t, idx, axis);                                             \
+        /* one barrier serves both: the staged indices are visible, nobody */     \
+        /* still reads a shared t that is about to be written */                  \
+        if (TILE__IDX_STAGED(t, idx, axis) || ((WRITES) && tile_is_shared(t))) tile_barrier(); \
+        TILE__EACH(t, tile__s) {                                                   \
+            int64_t tile__go;                                                      \
+            int tile__ok;                                                          \
+            TILE__IGOFF(t, tile__a, tile__o, axis, tile__s, TILE__IDX_OF(t, idx, axis, tile__s), tile__go, tile__ok); \
+            BODY(t, tile__p, tile__go, tile__ok, tile__s);                         \
+        }                                                                          \
+        /* a written shared t is complete; the staged copy is no longer read */   \
+        if (TILE__IDX_STAGED(t, idx, axis) || ((WRITES) && tile_is_shared(t))) tile_barrier(); \
+        tile__k.smem_off = (uint32_t)tile__imk;                                    \
+    } while (0)
+#define TILE__IX_LOAD(t, p, go, ok, s)                                             \
+    if (ok) TILE__AT(t, s) = (p)[go];                                              \
+    else memset(&TILE__AT(t, s), 0, sizeof((t).v[0]))
+#define TILE__IX_STORE(t, p, go, ok, s) \
+    if (ok) (p)[go] = TILE__AT(t, s)
+#define TILE__IX_ATOMIC(t, p, go, ok, s) \
+    if (ok) TILE__ATOMIC_ADD(&(p)[go], TILE__AT(t, s))
+
+/* tile_load_indexed(t, arr, idx, axis, o0[, o1, ...]): tile_load where the
+ * coordinate along `axis` (a constant) comes from the integer tile idx
+ * (register or shared, tile_size(idx) == tile_dim(t, axis)):
+ *   t[i] = arr[o_0 + i_0, ..., idx[i_axis] + o_axis, ..., o_n + i_n]
+ * Elements whose coordinates fall outside arr (negative or past the end
+ * indices, offsets partly outside) read zero. Any element type.
+ * Arena: none for 1D gathers or a shared idx; otherwise a register idx takes
+ * TILE_SMEM_BYTES(index type, tile_dim(t, axis)) during the call.
+ * Barriers: one before and one after when t is shared (a shared write) or a
+ * register idx is staged; a register t gathered in 1D or through a shared
+ * idx needs none.
+ *
+ * Suppose A is the 4x3 array [[0 1 2] [10 11 12] [20 21 22] [30 31 32]] and
+ * idx the i32 tile [3 -1 0]:
+ *   tile_load_indexed(t, tile_array2(A, 4, 3), idx, 0, 0, 0);   // t (3, 3)
+ *   t = [[30 31 32] [0 0 0] [0 1 2]]                            // rows 3, -1 (zeros), 0
+ *   tile_load_indexed(u, tile_array2(A, 4, 3), idx, 1, 1, -1);  // u (2, 3)
+ *   u = [[12 0 0] [22 0 0]]      // rows 1, 2; columns 3-1, -1-1, 0-1
+ *   tile_load_indexed(g, tile_array1(v, n), idx, 0, 0);         // g (3) = [v[3] 0 v[0]] */
+#define tile_load_indexed(t, arr, idx, axis, ...) TILE__INDEXED(1, TILE__IX_LOAD, t, arr, idx, axis, __VA_ARGS__)
+/* tile_store_indexed(arr, t, idx, axis, o0[, ...]): the inverse scatter,
+ *   arr[o_0 + i_0, ..., idx[i_axis] + o_axis, ...] = t[i]
+ * elements outside arr dropped. When idx repeats an index, one of the
+ * elements written there wins (which one is unspecified).
+ *   idx = [2 -1 0], t (3) = [5 6 7], v = [0 0 0 0]:
+ *   tile_store_indexed(tile_array1(v, 4), t, idx, 0, 0);   // v = [7 0 5 0] */
+#define tile_store_indexed(arr, t, idx, axis, ...) TILE__INDEXED(0, TILE__IX_STORE, t, arr, idx, axis, __VA_ARGS__)
+/* tile_atomic_add_indexed(arr, t, idx, axis, o0[, ...]): the scatter with
+ * atomic adds (scalar element types, and any other type TILE__ATOMIC_ADD
+ * takes); repeated indices add every element.
+ *   idx = [1 1 3], t (3) = [5 6 7], v = [0 0 0 0]:
+ *   tile_atomic_add_indexed(tile_array1(v, 4), t, idx, 0, 0);   // v = [0 11 0 7] */
+#define tile_atomic_add_indexed(arr, t, idx, axis, ...) \
+    TILE__INDEXED(0, TILE__IX_ATOMIC, t, arr, idx, axis, __VA_ARGS__)
+
+/* ---- tile_assign(dst, src, o0[, o1, ...]) ----
+ * Write tile src (register or shared, the same number of dims as dst) into
+ * shared tile dst at offset o: dst[o + i] = src[i]. Parts of src that fall
+ * outside dst are dropped; the rest of dst keeps its values. src must not
+ * overlap the part of dst it is written to. Barriers like every shared write
+ * (one before, one after).
+ *   dst (4, 4) all zero, src (2, 3) = [[1 2 3] [4 5 6]]:
+ *   tile_assign(dst, src, 1, 2);
+ *   dst = [[0 0 0 0] [0 0 1 2] [0 0 4 5] [0 0 0 0]]   // 3 and 6 fell off */
+#define tile_assign(dst, src, ...)                                                 \
+    do {                                                                           \
+        TILE__STATIC_ASSERT(tile_is_shared(dst), "tile.h: tile_assign writes into a shared tile"); \
+        TILE__STATIC_ASSERT(tile_ndim(src) == tile_ndim(dst), "tile.h: tile_assign needs tiles of one number of dims"); \
+        TILE__STATIC_ASSERT(TILE__BD(src) == TILE__BD(dst), "tile.h: tile shapes differ"); \
+        const int tile__ao[4] = {TILE__PAD4Z(__VA_ARGS__)};                        \
+        /* wholly inside: no per-element test */                                  \
+        const int tile__ain = tile__ao[0] >= 0 && tile__ao[1] >= 0 && tile__ao[2] >= 0 && tile__ao[3] >= 0 && \
+                              tile__ao[0] + TILE__D0(src) <= TILE__D0(dst) &&      \
+                              tile__ao[1] + TILE__D1(src) <= TILE__D1(dst) &&      \
+                              tile__ao[2] + TILE__D2(src) <= TILE__D2(dst) &&      \
+                              tile__ao[3] + TILE__D3(src) <= TILE__D3(dst);        \
+        TILE__WRITE_BEGIN(dst);                                                    \
+        TILE__EACH(src, tile__s) {                                                 \
+            const int tile__L = TILE__LIN(src, tile__s);                           \
+            const int tile__i0 = tile__ao[0] + TILE__COORD(src, tile__L, 0);       \
+            const int tile__i1 = tile__ao[1] + TILE__COORD(src, tile__L, 1);       \
+            const int tile__i2 = tile__ao[2] + TILE__COORD(src, tile__L, 2);       \
+            const int tile__i3 = tile__ao[3] + TILE__COORD(src, tile__L, 3);       \
+            if (tile__ain || (tile__i0 >= 0 && tile__i0 < TILE__D0(dst) && tile__i1 >= 0 && \
+                              tile__i1 < TILE__D1(dst) && tile__i2 >= 0 && tile__i2 < TILE__D2(dst) && \
+                              tile__i3 >= 0 && tile__i3 < TILE__D3(dst)))          \
+                (dst).v[TILE__OFF4(dst, tile__i0, tile__i1, tile__i2, tile__i3)] = TILE__AT(src, tile__s); \
+        }                                                                          \
+        TILE__WRITE_END(dst);                                                      \
+    } while (0)
+
+/* ---- tile_extract(t, i0[, i1, ...]) ----
+ * The element of t at a multi-index (one index per dim, run-time values the
+ * same in every thread), as a value in every thread: an expression.
+ * tile_extract(t) with no index is the value of a one-element tile (shape
+ * (1) or (1, 1), ...), whichever thread holds it.
+ *  - shared t: a read, no barrier.
+ *  - register t: the owner thread (linear index % block) picks its slot by
+ *    comparing against every slot index in turn, writes the value to the
+ *    reduction scratch (TILE_SCRATCH_BYTES, as the reductions), one barrier,
+ *    every thread reads it. Cooperative. With block_dim 1 (the CPU) the
+ *    thread's own slot is returned, no scratch.
+ *
+ * Suppose t (2, 3) = [[1 2 3] [4 5 6]], register or shared:
+ *   float x = tile_extract(t, 1, 2);   // 6 in every thread
+ *   tile_reg(float, one, 1); tile_load(one, arr, 5);
+ *   float y = tile_extract(one);       // arr[5] in every thread (tile_value
+ *                                      // reads it only in the thread holding it) */
+#define tile_extract(...) TILE__APPLY(TILE__EXTRACT_, (TILE__XNARGS(__VA_ARGS__), TILE__PAD5Z(__VA_ARGS__)))
+#define TILE__XNARGS(...) TILE__XNARGS_(__VA_ARGS__, 5, 4, 3, 2, 1, 0)
+#define TILE__XNARGS_(a, b, c, d, e, n, ...) n
+#define TILE__PAD5Z(...) TILE__PAD5Z_(__VA_ARGS__, 0, 0, 0, 0, 0)
+#define TILE__PAD5Z_(a, b, c, d, e, ...) a, b, c, d, e
+#define TILE__EXTRACT_(nargs, t, i0, i1, i2, i3)                                   \
+    __extension__({                                                                \
+        TILE__STATIC_ASSERT((nargs) == 1 ? tile_size(t) == 1 : (nargs)-1 == tile_ndim(t), \
+                            "tile.h: tile_extract takes one index per dim (none for a one-element tile)"); \
+        typedef TILE_ELEM_T(t) tile__xT;                                           \
+        TILE__STATIC_ASSERT(sizeof(tile__xT) <= TILE_SCRATCH_BYTES / 2,            \
+                            "tile.h: extract scratch too small: raise TILE_SCRATCH_BYTES"); \
+        const int tile__xi0 = (i0), tile__xi1 = (i1), tile__xi2 = (i2), tile__xi3 = (i3); \
+        TILE_ASSERT(tile__xi0 >= 0 && tile__xi0 < TILE__D0(t) && tile__xi1 >= 0 && tile__xi1 < TILE__D1(t) && \
+                    tile__xi2 >= 0 && tile__xi2 < TILE__D2(t) && tile__xi3 >= 0 && tile__xi3 < TILE__D3(t)); \
+        tile__xT tile__xv;                                                         \
+        if (tile_is_shared(t)) {                                                   \
+            tile__xv = (t).v[tile_is_shared(t) ? TILE__OFF4(t, tile__xi0, tile__xi1, tile__xi2, tile__xi3) : 0]; \
+        } else {                                                                   \
+            const int tile__xl =                                                   \
+                ((tile__xi0 * TILE__D1(t) + tile__xi1) * TILE__D2(t) + tile__xi2) * TILE__D3(t) + tile__xi3; \
+            const int tile__xs = tile__xl / TILE__BD(t);                           \
+            tile__xv = (t).v[0];                                                   \
+            TILE__UNROLL for (int tile__q = 1; tile__q < tile_slots(t); ++tile__q) \
+                if (tile__q == tile__xs) tile__xv = (t).v[tile_is_shared(t) ? 0 : tile__q]; \
+            if (TILE__BD(t) > 1) {                                                 \
+                tile__xT *tile__xp = (tile__xT *)tile__scratch_next(&tile__k);     \
+                if (tile_thread() == tile__xl % TILE__BD(t)) *tile__xp = tile__xv; \
+                tile_barrier();                                                    \
+                tile__xv = *tile__xp;                                              \
+            }                                                                      \
+        }                                                                          \
+        tile__xv;                                                                  \
+    })
+
+/* ---- scatters into shared tiles ----
+ * tile_scatter_add(dst, idx, values): dst[idx[i]] += values[i] for every
+ * element i of idx, with shared-memory atomics (scalar element types, and any
+ * other type TILE__ATOMIC_ADD takes). dst is
+ * a shared tile (a view too); idx holds integer linear (row-major) indices
+ * into dst, values (dst's element type) has idx's shape, both any storage.
+ * Indices outside [0, tile_size(dst)), -1 among them, are skipped. Repeated
+ * indices add every value. Barriers like every shared write.
+ *   dst (5) = [0 0 0 0 0], idx = [1 4 1 -1 9 1], values = [1 2 3 4 5 6]:
+ *   tile_scatter_add(dst, idx, values);   // dst = [0 10 0 0 2]
+ * tile_scatter_masked(dst, idx, values, mask): dst[idx[i]] = values[i] where
+ * mask[i] != 0 (mask a scalar tile of idx's shape), any element type, same
+ * skipping. When two written elements hit one slot, one of them wins (which
+ * one is unspecified); the others are lost.
+ *   same dst, idx and values, mask = [1 1 0 1 1 0]:
+ *   tile_scatter_masked(dst, idx, values, mask);   // dst = [0 1 0 0 2]
+ *   (with mask all ones, dst[1] would be 1, 3 or 6: a collision) */
+#define TILE__SCATTER(dst, idx, values, BODY)                                      \
+    do {                                                                           \
+        TILE__STATIC_ASSERT(tile_is_shared(dst), "tile.h: scatters write into a shared tile"); \
+        TILE__SAME_SHAPE(idx, values);                                             \
+        TILE__STATIC_ASSERT(TILE__BD(idx) == TILE__BD(dst), "tile.h: tile shapes differ"); \
+        TILE__STATIC_ASSERT(TILE__IS_INT((idx).v[0]), "tile.h: index tiles hold integers"); \
+        TILE__WRITE_BEGIN(dst);                                                    \
+        TILE__EACH(idx, tile__s) {                                                 \
+            const int64_t tile__j = (int64_t)TILE__AT(idx, tile__s);               \
+            if (tile__j >= 0 && tile__j < tile_size(dst)) { BODY; }                \
+        }                                                                          \
+        TILE__WRITE_END(dst);                                                      \
+    } while (0)
+#define TILE__SC_SLOT(dst) (dst).v[TILE__OFF(dst, (int)tile__j)]
+#define tile_scatter_add(dst, idx, values)                                         \
+    TILE__SCATTER(dst, idx, values, TILE_ELEM_T(dst) tile__sv = TILE__AT(values, tile__s); \
+                  TILE__ATOMIC_ADD(&TILE__SC_SLOT(dst), tile__sv))
+#define tile_scatter_masked(dst, idx, values, mask)                                \
+    do {                                                                           \
+        TILE__SAME_SHAPE(idx, mask);                                               \
+        TILE__SCATTER(dst, idx, values,                                            \
+                      if (TILE__AT(mask, tile__s) != 0) TILE__SC_SLOT(dst) = TILE__AT(values, tile__s)); \
+    } while (0)
+
+#endif /* TILE_INDEXED_H */
