@@ -50,6 +50,8 @@ typedef struct tile_kctx {
     unsigned char *smem; /* arena base */
     uint32_t smem_off;   /* bump offset */
     uint32_t smem_cap;   /* arena bytes */
+    uint32_t async_groups; /* asynchronous copy groups committed (async.h) */
+    unsigned char async_init, async_open, async_armed, async_phase; /* sm_90 bulk-copy ring (async.h) */
 } tile_kctx;
 
 #if TILE_CUDA
