@@ -92,7 +92,9 @@ TILE_API tile_array tile_array_row(tile_array a, int64_t i) {
  *  1. TILE_TIER_VECTOR: 16-byte copies. Shared, contiguous tiles of 2+ dims
  *     whose last dim spans a multiple of 16 bytes; the array's last stride
  *     is 1, its outer strides are multiples of 16 bytes, the tile's first
- *     element is 16-byte aligned and the tile lies inside the array.
+ *     element is 16-byte aligned in the array and in shared memory (a
+ *     contiguous view may start anywhere in its parent) and the tile lies
+ *     inside the array.
  *  2. TILE_TIER_BYTES: thread-striped 4-byte words, for elements larger than
  *     16 bytes (mat33, mat44, mat66): shared contiguous tiles, 1D too, when
  *     the array is densely packed, the tile spans its full inner dims (so the
@@ -154,11 +156,13 @@ TILE_API int tile__run(const tile_array *a, int nd, int d1, int d2, int d3) {
         if (d[k] != a->shape[k] || a->stride[k - 1] != a->stride[k] * a->shape[k]) return 0;
     return 1;
 }
-/* Which tier a load or store of a tile at base element `base` takes. */
-TILE_API int tile__pick_tier(const tile_array *a, int64_t base, int inside, int vec_ct, int bytes_ct, int nd,
-                             int d1, int d2, int d3, int esize, int opts) {
+/* Which tier a load or store of a tile at base element `base` takes; `sh` is
+ * the shared tile's address (0 for a register tile): a copy is aligned when
+ * both of its sides are. */
+TILE_API int tile__pick_tier(const tile_array *a, int64_t base, uintptr_t sh, int inside, int vec_ct, int bytes_ct,
+                             int nd, int d1, int d2, int d3, int esize, int opts) {
     const int forced = TILE__FORCED(opts), promised = TILE__PROMISED(opts);
-    const uintptr_t addr = (uintptr_t)a->ptr + (uintptr_t)(base * esize);
+    const uintptr_t addr = ((uintptr_t)a->ptr + (uintptr_t)(base * esize)) | sh;
     if (vec_ct && (forced == 0 || forced == TILE_TIER_VECTOR) &&
         (promised || (inside && tile__vec_strides(a, nd, esize)))) {
         TILE_ASSERT(inside && tile__vec_strides(a, nd, esize));
@@ -190,12 +194,61 @@ TILE_API int tile__pick_tier(const tile_array *a, int64_t base, int inside, int 
     ((arr).base_off + (o)[0] * (arr).stride[0] + (o)[1] * (arr).stride[1] +       \
      (o)[2] * (arr).stride[2] + (o)[3] * (arr).stride[3])
 
-/* one 16-byte copy between suitably aligned addresses */
+/* address of a shared tile's first element, 0 for a register tile (on the
+ * device its shared-window offset: same alignment, and ptxas keeps it cheap) */
 #if TILE_ON_DEVICE
-#define TILE__COPY16(dst, src) (*(uint4 *)(dst) = *(const uint4 *)(src))
+#define TILE__SHADDR(t) (tile_is_shared(t) ? (uintptr_t)__cvta_generic_to_shared(&(t).v[0]) : (uintptr_t)0)
 #else
-#define TILE__COPY16(dst, src) memcpy((dst), (src), 16)
+#define TILE__SHADDR(t) (tile_is_shared(t) ? (uintptr_t)(const void *)&(t).v[0] : (uintptr_t)0)
 #endif
+
+/* Copy n items of type VT per block: thread tid moves items tid + k*bd.
+ * Batches of CH: every load of a batch is issued before its stores, so CH
+ * copies per thread are in flight instead of one (the trip count is a
+ * constant, so the loops unroll). SRC(i) and DST(i) give item i's address. */
+#define TILE__BATCHED(n, bd, CH, VT, SRC, DST)                                     \
+    do {                                                                           \
+        enum { tile__K = ((n) + (bd)-1) / (bd) };                                  \
+        TILE__UNROLL for (int tile__k0 = 0; tile__k0 < tile__K; tile__k0 += (CH)) { \
+            VT tile__tmp[CH];                                                      \
+            memset(tile__tmp, 0, sizeof(tile__tmp)); /* unused entries: quiet */   \
+            TILE__UNROLL for (int tile__j = 0; tile__j < (CH); ++tile__j) {        \
+                const int tile__i = tile_thread() + (tile__k0 + tile__j) * (bd);   \
+                if (tile__k0 + tile__j < tile__K && ((n) % (bd) == 0 || tile__i < (n))) \
+                    TILE__RAW_COPY(&tile__tmp[tile__j], SRC(tile__i), VT);         \
+            }                                                                      \
+            TILE__UNROLL for (int tile__j = 0; tile__j < (CH); ++tile__j) {        \
+                const int tile__i = tile_thread() + (tile__k0 + tile__j) * (bd);   \
+                if (tile__k0 + tile__j < tile__K && ((n) % (bd) == 0 || tile__i < (n))) \
+                    TILE__RAW_COPY(DST(tile__i), &tile__tmp[tile__j], VT);         \
+            }                                                                      \
+        }                                                                          \
+    } while (0)
+/* item addresses of the vector tier (global, shared) and the byte tier */
+#define TILE__VGP(i)                                                               \
+    ((char *)(tile__g + tile__goff_lin(tile__ap, tile__base, (i) / tile__vr * tile__dl, tile__d1, tile__d2, tile__d3)) + \
+     (i) % tile__vr * 16)
+#define TILE__VSP(i) (tile__sb + (i) / tile__vr * tile__rb + (i) % tile__vr * 16)
+#define TILE__WGP(i) (tile__gw + (i))
+#define TILE__WSP(i) (tile__sw + (i))
+/* global element offset of a tile's linear element L (tile inside) */
+TILE_API int64_t tile__goff_lin(const tile_array *a, int64_t base, int L, int d1, int d2, int d3) {
+    return base + (int64_t)(L / (d1 * d2 * d3)) * a->stride[0] + (int64_t)(L / (d2 * d3) % d1) * a->stride[1] +
+           (int64_t)(L / d3 % d2) * a->stride[2] + (int64_t)(L % d3) * a->stride[3];
+}
+/* a raw copy of one VT: a typed access on the device (so the load is as wide
+ * as VT), memcpy on the host (strict aliasing: the bytes are any type) */
+#if TILE_ON_DEVICE
+#define TILE__RAW_COPY(dst, src, VT) (*(VT *)(dst) = *(const VT *)(src))
+#else
+#define TILE__RAW_COPY(dst, src, VT) memcpy((dst), (src), sizeof(VT))
+#endif
+#if TILE_ON_DEVICE
+typedef uint4 tile__v16;
+#else
+typedef struct { uint32_t w[4]; } tile__v16;
+#endif
+
 
 /* The cascade for a load (LOAD = 1: global -> tile) or store (0: tile ->
  * global) of tile t at tile_array arr (lvalue), element offset o[4] and
@@ -211,29 +264,30 @@ TILE_API int tile__pick_tier(const tile_array *a, int64_t base, int inside, int 
         TILE_ASSERT((arr).ndim == tile_ndim(t));                                   \
         const int tile__in = TILE__PROMISED(opts) ? 1 : tile__inside(&(arr), (o), TILE__D0(t), TILE__D1(t), TILE__D2(t), TILE__D3(t)); \
         TILE_ASSERT(!TILE__PROMISED(opts) || tile__inside(&(arr), (o), TILE__D0(t), TILE__D1(t), TILE__D2(t), TILE__D3(t))); \
-        const int tile__tier = tile__pick_tier(&(arr), (base), tile__in, TILE__VEC_CT(t), TILE__BYTES_CT(t), \
-                                               tile_ndim(t), TILE__D1(t), TILE__D2(t), TILE__D3(t), \
-                                               TILE__ESIZE(t), (opts));            \
+        const int tile__tier = tile__pick_tier(&(arr), (base), TILE__SHADDR(t), tile__in, TILE__VEC_CT(t), \
+                                               TILE__BYTES_CT(t), tile_ndim(t), TILE__D1(t), TILE__D2(t), \
+                                               TILE__D3(t), TILE__ESIZE(t), (opts));            \
         tile__E *tile__g = (tile__E *)(arr).ptr;                                   \
         if (LOAD) TILE__WRITE_BEGIN(t);                                            \
         if (TILE__VEC_CT(t) && tile__tier == TILE_TIER_VECTOR) {                   \
             enum { tile__rb = TILE__DLAST(t) * TILE__ESIZE(t), tile__vr = tile__rb >= 16 ? tile__rb / 16 : 1 }; \
-            const int tile__nv = tile_size(t) / TILE__DLAST(t) * tile__vr;         \
-            for (int tile__i = tile_thread(); tile__i < tile__nv; tile__i += TILE__BD(t)) { \
-                const int tile__r = tile__i / tile__vr, tile__c = tile__i % tile__vr; \
-                char *tile__gp = (char *)(tile__g + TILE__GOFF_L(t, arr, base, tile__r * TILE__DLAST(t))) + tile__c * 16; \
-                char *tile__sp = (char *)&(t).v[0] + tile__r * tile__rb + tile__c * 16; \
-                if (LOAD) TILE__COPY16(tile__sp, tile__gp);                        \
-                else TILE__COPY16(tile__gp, tile__sp);                             \
-            }                                                                      \
+            enum { tile__nv = tile_size(t) / TILE__DLAST(t) * tile__vr };          \
+            enum { tile__dl = TILE__DLAST(t), tile__d1 = TILE__D1(t), tile__d2 = TILE__D2(t), tile__d3 = TILE__D3(t) }; \
+            const tile_array *tile__ap = &(arr);                                   \
+            const int64_t tile__base = (base);                                     \
+            char *tile__sb = (char *)&(t).v[0];                                    \
+            if (LOAD)                                                              \
+                TILE__BATCHED(tile__nv, TILE__BD(t), 8, tile__v16, TILE__VGP, TILE__VSP); \
+            else                                                                   \
+                TILE__BATCHED(tile__nv, TILE__BD(t), 8, tile__v16, TILE__VSP, TILE__VGP); \
         } else if (TILE__BYTES_CT(t) && tile__tier == TILE_TIER_BYTES) {           \
-            const int tile__nw = tile_size(t) * (TILE__ESIZE(t) / 4);              \
+            enum { tile__nw = tile_size(t) * (TILE__ESIZE(t) / 4) };               \
             uint32_t *tile__gw = (uint32_t *)(tile__g + (base));                   \
             uint32_t *tile__sw = (uint32_t *)&(t).v[0];                            \
-            for (int tile__i = tile_thread(); tile__i < tile__nw; tile__i += TILE__BD(t)) { \
-                if (LOAD) tile__sw[tile__i] = tile__gw[tile__i];                   \
-                else tile__gw[tile__i] = tile__sw[tile__i];                        \
-            }                                                                      \
+            if (LOAD)                                                              \
+                TILE__BATCHED(tile__nw, TILE__BD(t), 16, uint32_t, TILE__WGP, TILE__WSP); \
+            else                                                                   \
+                TILE__BATCHED(tile__nw, TILE__BD(t), 16, uint32_t, TILE__WSP, TILE__WGP); \
         } else if (tile__in) {                                                     \
             TILE__EACH(t, tile__s) {                                               \
                 const int64_t tile__go = TILE__GOFF_L(t, arr, base, TILE__LIN(t, tile__s)); \
@@ -241,6 +295,10 @@ TILE_API int tile__pick_tier(const tile_array *a, int64_t base, int inside, int 
                 else tile__g[tile__go] = TILE__AT(t, tile__s);                     \
             }                                                                      \
         } else {                                                                   \
+            /* one zero value, assigned whole (a memset per element becomes \
+             * byte stores) */                                                     \
+            tile__E tile__zero;                                                    \
+            memset(&tile__zero, 0, sizeof(tile__zero));                            \
             TILE__EACH(t, tile__s) {                                               \
                 int64_t tile__go;                                                  \
                 int tile__ok;                                                      \
@@ -249,7 +307,7 @@ TILE_API int tile__pick_tier(const tile_array *a, int64_t base, int inside, int 
                     if (LOAD) TILE__AT(t, tile__s) = tile__g[tile__go];            \
                     else tile__g[tile__go] = TILE__AT(t, tile__s);                 \
                 } else if (LOAD) {                                                 \
-                    memset(&TILE__AT(t, tile__s), 0, sizeof(tile__E));             \
+                    TILE__AT(t, tile__s) = tile__zero;                             \
                 }                                                                  \
             }                                                                      \
         }                                                                          \
@@ -337,9 +395,11 @@ TILE_API tile_window tile_window_at4(tile_array a, int64_t o0, int64_t o1, int64
 #define tile_load_window(t, w) ((void)tile_load_window_ex(t, w, TILE_LOAD_AUTO))
 #define tile_store_window(w, t) ((void)tile_store_window_ex(w, t, TILE_LOAD_AUTO))
 
-/* tile_atomic_add(arr, t, o0[, ...]): arr[o + i] += t[i] atomically (scalar
- * element types), outside elements dropped. With a one-element reduction
- * result, one thread adds the block's total: CPU and GPU agree. */
+/* tile_atomic_add(arr, t, o0[, ...]): arr[o + i] += t[i] atomically, outside
+ * elements dropped. Scalars take one atomic; vectors and matrices one per
+ * component (tile_atomic_add_ptr). With a one-element reduction result, one
+ * thread adds the block's total: CPU and GPU agree (a block-summed mat33f
+ * tile added into a zeroed global mat33f gives the same matrix on both). */
 #define tile_atomic_add(arr, t, ...)                                               \
     do {                                                                           \
         const tile_array tile__a = (arr);                                          \
