@@ -54,6 +54,10 @@ $(BUILD)/cpu/%: tests/cpu/%.c $(HEADERS) tests/cpu/test_util.h
 	@mkdir -p $(BUILD)/cpu
 	$(CC) $(CFLAGS_C11) -Itests/cpu $< -o $@ -lcmocka -lm
 
+# headers shared by CPU and GPU tests (tests/*.h) rebuild both
+TEST_HEADERS := $(wildcard tests/*.h)
+$(patsubst tests/cpu/%.c,$(BUILD)/cpu/%,$(CPU_TESTS)) $(foreach a,$(ARCHS),$(BUILD)/sm$(a)/.stamp): $(TEST_HEADERS)
+
 cpu-tests: $(patsubst tests/cpu/%.c,$(BUILD)/cpu/%,$(CPU_TESTS))
 	@for t in $^; do echo "-- $$t"; $$t || exit 1; done
 	@$(CC) $(CFLAGS_C11) -DTILE_DEBUG -Itests/cpu tests/cpu/test_launch.c -o $(BUILD)/cpu/debug_launch -lcmocka -lm
