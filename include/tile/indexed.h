@@ -268,18 +268,26 @@ TILE__DEF_IS_INT(unsigned long long)
  *   tile_scatter_add(dst, idx, values);   // dst = [0 10 0 0 2]
  * tile_scatter_masked(dst, idx, values, mask): dst[idx[i]] = values[i] where
  * mask[i] != 0 (mask a scalar tile of idx's shape), any element type, same
- * skipping. When two written elements hit one slot, one of them wins (which
- * one is unspecified); the others are lost.
+ * skipping. When several written elements hit one slot, the one with the
+ * highest linear index wins, as in a sequential loop (on both targets).
  *   same dst, idx and values, mask = [1 1 0 1 1 0]:
  *   tile_scatter_masked(dst, idx, values, mask);   // dst = [0 1 0 0 2]
- *   (with mask all ones, dst[1] would be 1, 3 or 6: a collision) */
-#define TILE__SCATTER(dst, idx, values, BODY)                                      \
+ *   (with mask all ones, dst[1] would be 6: the last writer wins) */
+/* CLAIM runs for every valid index first (then a barrier), BODY after */
+#define TILE__SCATTER(dst, idx, values, HAS_CLAIM, CLAIM, BODY)                    \
     do {                                                                           \
         TILE__STATIC_ASSERT(tile_is_shared(dst), "tile.h: scatters write into a shared tile"); \
         TILE__SAME_SHAPE(idx, values);                                             \
         TILE__STATIC_ASSERT(TILE__BD(idx) == TILE__BD(dst), "tile.h: tile shapes differ"); \
         TILE__STATIC_ASSERT(TILE__IS_INT((idx).v[0]), "tile.h: index tiles hold integers"); \
         TILE__WRITE_BEGIN(dst);                                                    \
+        if (TILE__BD(dst) > 1 && (HAS_CLAIM)) {                                    \
+            TILE__EACH(idx, tile__s) {                                             \
+                const int64_t tile__j = (int64_t)TILE__AT(idx, tile__s);           \
+                if (tile__j >= 0 && tile__j < tile_size(dst)) { CLAIM; }           \
+            }                                                                      \
+            tile_barrier();                                                        \
+        }                                                                          \
         TILE__EACH(idx, tile__s) {                                                 \
             const int64_t tile__j = (int64_t)TILE__AT(idx, tile__s);               \
             if (tile__j >= 0 && tile__j < tile_size(dst)) { BODY; }                \
@@ -288,13 +296,27 @@ TILE__DEF_IS_INT(unsigned long long)
     } while (0)
 #define TILE__SC_SLOT(dst) (dst).v[TILE__OFF(dst, (int)tile__j)]
 #define tile_scatter_add(dst, idx, values)                                         \
-    TILE__SCATTER(dst, idx, values, TILE_ELEM_T(dst) tile__sv = TILE__AT(values, tile__s); \
+    TILE__SCATTER(dst, idx, values, 0, (void)0, TILE_ELEM_T(dst) tile__sv = TILE__AT(values, tile__s); \
                   TILE__ATOMIC_ADD(&TILE__SC_SLOT(dst), tile__sv))
+#define TILE__OWN(dst) ((int *)TILE_STATIC_SMEM(TILE__BD(dst) > 1 ? tile_size(dst) * sizeof(int) : 16))
+/* Collisions resolve as a sequential loop would: of the elements aimed at
+ * one slot, the one with the highest linear index wins. Writers first claim
+ * slots with an atomic max in a static shared owner array (4 bytes per dst
+ * element), so a multi-word element is never torn and no two threads write
+ * one slot. On the CPU one thread writes in order. */
 #define tile_scatter_masked(dst, idx, values, mask)                                \
     do {                                                                           \
         TILE__SAME_SHAPE(idx, mask);                                               \
-        TILE__SCATTER(dst, idx, values,                                            \
-                      if (TILE__AT(mask, tile__s) != 0) TILE__SC_SLOT(dst) = TILE__AT(values, tile__s)); \
+        if (TILE__BD(dst) > 1) {                                                   \
+            tile_barrier();                                                        \
+            for (int tile__q = tile_thread(); tile__q < tile_size(dst); tile__q += TILE__BD(dst)) \
+                TILE__OWN(dst)[tile__q] = -1;                                           \
+        }                                                                          \
+        TILE__SCATTER(dst, idx, values, 1,                                         \
+                      if (TILE__AT(mask, tile__s) != 0) tile__atomic_max_i32(TILE__OWN(dst) + (int)tile__j, TILE__LIN(idx, tile__s)), \
+                      if (TILE__AT(mask, tile__s) != 0 &&                          \
+                          (TILE__BD(dst) == 1 || TILE__OWN(dst)[(int)tile__j] == TILE__LIN(idx, tile__s))) \
+                          TILE__SC_SLOT(dst) = TILE__AT(values, tile__s));         \
     } while (0)
 
 #endif /* TILE_INDEXED_H */

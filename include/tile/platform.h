@@ -98,6 +98,15 @@ TILE__DEF_HOST_ATOMIC(u64, uint64_t)
              int64_t *: tile__atomic_add_i64, uint64_t *: tile__atomic_add_u64)((p), (v))
 #endif
 
+/* *p = max(*p, v) atomically (int); a plain max on the host. */
+TILE_API void tile__atomic_max_i32(int *p, int v) {
+#if TILE_ON_DEVICE
+    atomicMax(p, v);
+#else
+    if (v > *p) *p = v;
+#endif
+}
+
 #include <string.h>
 
 #endif /* TILE_PLATFORM_H */

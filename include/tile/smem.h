@@ -59,10 +59,11 @@ static __device__ int tile__dev_err;
 #endif
 static int tile__host_err;
 
-/* Record the first error a kernel meets; host calls report it. */
+/* Record an error a kernel meets (the largest code when several); host calls
+ * report it. */
 TILE_API void tile__raise(int code) {
 #if TILE_ON_DEVICE
-    atomicCAS(&tile__dev_err, 0, code);
+    atomicMax(&tile__dev_err, code); /* one operand: cheap on cold paths (a CAS made ptxas spill) */
 #else
     if (!tile__host_err) tile__host_err = code;
 #endif
