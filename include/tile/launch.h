@@ -150,8 +150,11 @@ __global__ void __launch_bounds__(B) tile__kernel(tile_kctx k, A... a) {
 }
 template <auto F, int B, class... A>
 static int tile__gpu_launch(tile__launch_t *L, A... a) {
-    cudaError_t e = cudaSuccess;
-    if (L->smem > 48 * 1024)
+    /* static shared memory (scratch, TILE_STATIC_SMEM) counts against the
+     * 48 KiB default too: raise the dynamic limit when the two together pass it */
+    cudaFuncAttributes fa;
+    cudaError_t e = cudaFuncGetAttributes(&fa, tile__kernel<F, B, A...>);
+    if (e == cudaSuccess && L->smem + fa.sharedSizeBytes > 48 * 1024)
         e = cudaFuncSetAttribute(tile__kernel<F, B, A...>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  (int)L->smem);
     if (e == cudaSuccess) {
