@@ -277,17 +277,17 @@ typedef struct { uint32_t w[4]; } tile__v16;
             const int64_t tile__base = (base);                                     \
             char *tile__sb = (char *)&(t).v[0];                                    \
             if (LOAD)                                                              \
-                TILE__BATCHED(tile__nv, TILE__BD(t), 8, tile__v16, TILE__VGP, TILE__VSP); \
+                TILE__BATCHED(tile__nv, TILE__BD(t), 4, tile__v16, TILE__VGP, TILE__VSP); \
             else                                                                   \
-                TILE__BATCHED(tile__nv, TILE__BD(t), 8, tile__v16, TILE__VSP, TILE__VGP); \
+                TILE__BATCHED(tile__nv, TILE__BD(t), 4, tile__v16, TILE__VSP, TILE__VGP); \
         } else if (TILE__BYTES_CT(t) && tile__tier == TILE_TIER_BYTES) {           \
             enum { tile__nw = tile_size(t) * (TILE__ESIZE(t) / 4) };               \
             uint32_t *tile__gw = (uint32_t *)(tile__g + (base));                   \
             uint32_t *tile__sw = (uint32_t *)&(t).v[0];                            \
             if (LOAD)                                                              \
-                TILE__BATCHED(tile__nw, TILE__BD(t), 16, uint32_t, TILE__WGP, TILE__WSP); \
+                TILE__BATCHED(tile__nw, TILE__BD(t), 8, uint32_t, TILE__WGP, TILE__WSP); \
             else                                                                   \
-                TILE__BATCHED(tile__nw, TILE__BD(t), 16, uint32_t, TILE__WSP, TILE__WGP); \
+                TILE__BATCHED(tile__nw, TILE__BD(t), 8, uint32_t, TILE__WSP, TILE__WGP); \
         } else if (tile__in) {                                                     \
             TILE__EACH(t, tile__s) {                                               \
                 const int64_t tile__go = TILE__GOFF_L(t, arr, base, TILE__LIN(t, tile__s)); \
