@@ -20,6 +20,7 @@
 #include "tile/elementwise.h"
 #include "tile/construct.h"
 #include "tile/reduce.h"
+#include "tile/sort.h"
 #include "tile/load.h"
 #include "tile/async.h"
 #include "tile/indexed.h"

@@ -1,0 +1,462 @@
+/* sort_bench - block radix sort of tiles: tile.h's tile_sort / tile_sort_pairs
+ * next to CUB's BlockRadixSort.
+ *
+ * Kernels under test: one block of 256 threads per tile of 4096 f32 keys (16
+ * per thread): tile_load of a register tile, tile_sort (keys) or
+ * tile_sort_pairs with a register tile of u32 values, tile_store.
+ * Peer (the same tile, the same run): cub::BlockLoad<BLOCK_LOAD_WARP_TRANSPOSE>
+ * + cub::BlockRadixSort<float, 256, 16 [, uint32_t]>::SortBlockedToStriped +
+ * cub::BlockStore<BLOCK_STORE_STRIPED> (CUB's own block-sort example), keys and
+ * keys + values. Diagnostic: CUB keys with a striped load (BLOCK_LOAD_STRIPED,
+ * no transpose: equal keys are indistinguishable, so the input order does not
+ * matter for a keys-only sort; the same shortcut tile_sort takes), and
+ * cudaMemcpy device-to-device of the keys as a bandwidth reference.
+ *
+ * Bytes: 1 GiB of keys (2^28 f32 = 65536 tiles), read once and written once;
+ * pairs also read and write 1 GiB of u32 values. GB/s = bytes moved / median
+ * time.
+ *
+ * Input: keys m * 2^-23 for m = (hash >> 8) - 2^23, never 0 (m = 0 becomes 1):
+ * both signs, in [-1, 1), a few equal keys per tile (stability matters);
+ * values = the global index of the key. Computed on the device, a sample
+ * recomputed on the host. (tile_sort orders -0.0 before +0.0 while CUB treats
+ * them as equal keys; the input has no zeros, so both must agree bit for bit.)
+ *
+ * Checks (every tile of every variant, same run): keys sorted ascending by
+ * bits; the same multiset as the input tile (two 64-bit checksums per tile);
+ * tile keys == CUB keys == CUB striped-load keys bit for bit; pairs: keys ==
+ * the keys-only result, every value a distinct index of the same tile whose
+ * input key is the output key (a permutation, exactly), equal keys with
+ * increasing indices (stable), and tile values == CUB values. Outputs are
+ * poisoned before the checked run; the timed runs must reproduce them.
+ *
+ *   sort_bench [CSV] [--csv PATH] [--iters N] [--warmup N] [--small]
+ *              [--commit SHA] [--strict]
+ *   --small: 64 MiB of keys instead of 1 GiB; --iters: timed reps (20)
+ *   commit: --commit, else $GIT_COMMIT, else -DGIT_COMMIT=..., else "unknown"
+ * Exit: 0 ok (also with no GPU: "no GPU: bench skipped"); 1 a CUDA error or a
+ * wrong result; 2 bad arguments; 3 a target missed under --strict. Target
+ * lines (tile/CUB >= 1.00, keys and pairs) are printed and written to the CSV.
+ */
+#include <tile.h>
+#include <cub/cub.cuh>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <vector>
+
+#define THREADS 256
+#define IPT 16
+#define TILE_N (THREADS * IPT)
+
+#ifndef GIT_COMMIT
+#define GIT_COMMIT "unknown"
+#endif
+
+/* ---- the kernels under test ---- */
+TILE_KERNEL(tile_sort_keys, THREADS, const float *in, float *out) {
+    const int64_t base = (int64_t)tile_block(0) * TILE_N;
+    tile_reg(float, k, TILE_N); /* 16 keys per thread, striped */
+    tile_load(k, tile_array1(in + base, TILE_N), 0);
+    tile_sort(k);
+    tile_store(tile_array1(out + base, TILE_N), k, 0);
+}
+TILE_KERNEL(tile_sort_kv, THREADS, const float *in, const uint32_t *vin, float *out, uint32_t *vout) {
+    const int64_t base = (int64_t)tile_block(0) * TILE_N;
+    tile_reg(float, k, TILE_N);
+    tile_reg(uint32_t, v, TILE_N);
+    tile_load(k, tile_array1(in + base, TILE_N), 0);
+    tile_load(v, tile_array1(vin + base, TILE_N), 0);
+    tile_sort_pairs(k, v);
+    tile_store(tile_array1(out + base, TILE_N), k, 0);
+    tile_store(tile_array1(vout + base, TILE_N), v, 0);
+}
+
+/* ---- the CUB peers ---- */
+template <cub::BlockLoadAlgorithm LOAD>
+__global__ void __launch_bounds__(THREADS) cub_sort_keys(const float *__restrict__ in, float *__restrict__ out) {
+    typedef cub::BlockLoad<float, THREADS, IPT, LOAD> Load;
+    typedef cub::BlockRadixSort<float, THREADS, IPT> Sort;
+    typedef cub::BlockStore<float, THREADS, IPT, cub::BLOCK_STORE_STRIPED> Store;
+    __shared__ union {
+        typename Load::TempStorage load;
+        typename Sort::TempStorage sort;
+        typename Store::TempStorage store;
+    } tmp;
+    const size_t base = (size_t)blockIdx.x * TILE_N;
+    float k[IPT];
+    Load(tmp.load).Load(in + base, k);
+    __syncthreads();
+    Sort(tmp.sort).SortBlockedToStriped(k);
+    Store(tmp.store).Store(out + base, k);
+}
+__global__ void __launch_bounds__(THREADS) cub_sort_kv(const float *__restrict__ in, const uint32_t *__restrict__ vin,
+                                                       float *__restrict__ out, uint32_t *__restrict__ vout) {
+    typedef cub::BlockLoad<float, THREADS, IPT, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadK;
+    typedef cub::BlockLoad<uint32_t, THREADS, IPT, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadV;
+    typedef cub::BlockRadixSort<float, THREADS, IPT, uint32_t> Sort;
+    typedef cub::BlockStore<float, THREADS, IPT, cub::BLOCK_STORE_STRIPED> StoreK;
+    typedef cub::BlockStore<uint32_t, THREADS, IPT, cub::BLOCK_STORE_STRIPED> StoreV;
+    __shared__ union {
+        typename LoadK::TempStorage lk;
+        typename LoadV::TempStorage lv;
+        typename Sort::TempStorage sort;
+        typename StoreK::TempStorage sk;
+        typename StoreV::TempStorage sv;
+    } tmp;
+    const size_t base = (size_t)blockIdx.x * TILE_N;
+    float k[IPT];
+    uint32_t v[IPT];
+    LoadK(tmp.lk).Load(in + base, k);
+    __syncthreads();
+    LoadV(tmp.lv).Load(vin + base, v);
+    __syncthreads();
+    Sort(tmp.sort).SortBlockedToStriped(k, v);
+    StoreK(tmp.sk).Store(out + base, k);
+    StoreV(tmp.sv).Store(vout + base, v);
+}
+
+/* ---- input ---- */
+static __host__ __device__ float key_of(uint32_t seed, uint32_t i) {
+    int32_t m = (int32_t)(tile_hash32(seed, i) >> 8) - (1 << 23);
+    if (m == 0) m = 1;
+    return (float)m * (1.0f / 8388608.0f);
+}
+__global__ void fill_input(float *a, uint32_t *v, size_t n, uint32_t seed) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        a[i] = key_of(seed, (uint32_t)i);
+        v[i] = (uint32_t)i;
+    }
+}
+
+/* ---- host helpers ---- */
+#define CK(call)                                                                        \
+    do {                                                                                \
+        cudaError_t ck_e = (call);                                                      \
+        if (ck_e != cudaSuccess) {                                                      \
+            fprintf(stderr, "CUDA error %s (%d) at %s:%d: %s\n", cudaGetErrorName(ck_e),  \
+                    (int)ck_e, __FILE__, __LINE__, #call);                              \
+            fprintf(stderr, "  %s\n", cudaGetErrorString(ck_e));                        \
+            return 1;                                                                   \
+        }                                                                               \
+    } while (0)
+#define TK(call)                                                                        \
+    do {                                                                                \
+        int tk_e = (call);                                                              \
+        if (tk_e != TILE_OK) {                                                          \
+            fprintf(stderr, "tile.h error %d at %s:%d: %s: %s (cuda %d: %s)\n", tk_e,    \
+                    __FILE__, __LINE__, #call, tile_error_string(tk_e),                 \
+                    tile_last_cuda_error(),                                             \
+                    cudaGetErrorString((cudaError_t)tile_last_cuda_error()));           \
+            return 1;                                                                   \
+        }                                                                               \
+    } while (0)
+
+struct Opts {
+    const char *csv = nullptr;
+    const char *commit = nullptr;
+    int iters = 20, warmup = 3;
+    bool small = false, strict = false;
+};
+static int usage(const char *argv0) {
+    fprintf(stderr, "usage: %s [CSV] [--csv PATH] [--iters N] [--warmup N] [--small] [--commit SHA] [--strict]\n",
+            argv0);
+    return 2;
+}
+static int parse(int argc, char **argv, Opts *o) {
+    for (int k = 1; k < argc; ++k) {
+        const char *s = argv[k];
+        if (!strcmp(s, "--csv") && k + 1 < argc) o->csv = argv[++k];
+        else if (!strcmp(s, "--commit") && k + 1 < argc) o->commit = argv[++k];
+        else if (!strcmp(s, "--iters") && k + 1 < argc) o->iters = atoi(argv[++k]);
+        else if (!strcmp(s, "--warmup") && k + 1 < argc) o->warmup = atoi(argv[++k]);
+        else if (!strcmp(s, "--small")) o->small = true;
+        else if (!strcmp(s, "--strict")) o->strict = true;
+        else if (!strcmp(s, "-h") || !strcmp(s, "--help")) return usage(argv[0]);
+        else if (s[0] != '-' && !o->csv) o->csv = s;
+        else return usage(argv[0]);
+    }
+    if (o->iters < 1 || o->iters > 100000 || o->warmup < 0) return usage(argv[0]);
+    return 0;
+}
+struct Stat {
+    double median, min, max;
+};
+static Stat stats(std::vector<float> v) {
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    Stat s;
+    s.median = n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + (double)v[n / 2]);
+    s.min = v[0];
+    s.max = v[n - 1];
+    return s;
+}
+
+/* the order of keys: their bits as ordered unsigned integers */
+static uint32_t ord(float f) {
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+/* per tile: sorted, and the same multiset as the input (sum and sum of
+ * squares of a mixed key, mod 2^64) */
+static long check_keys(const char *what, const float *in, const float *out, long tiles) {
+    long bad = 0, unsorted = 0, perm = 0;
+    for (long t = 0; t < tiles; ++t) {
+        const float *a = in + (size_t)t * TILE_N, *b = out + (size_t)t * TILE_N;
+        uint64_t s1 = 0, s2 = 0, q1 = 0, q2 = 0;
+        int ok = 1;
+        for (int i = 0; i < TILE_N; ++i) {
+            uint64_t x = ord(a[i]) * 0x9e3779b97f4a7c15ull + 1, y = ord(b[i]) * 0x9e3779b97f4a7c15ull + 1;
+            s1 += x;
+            q1 += x * x;
+            s2 += y;
+            q2 += y * y;
+            if (i && ord(b[i]) < ord(b[i - 1])) ok = 0;
+        }
+        if (!ok) ++unsorted;
+        if (s1 != s2 || q1 != q2) ++perm;
+        if ((!ok || s1 != s2 || q1 != q2) && bad++ < 5)
+            fprintf(stderr, "  %s: tile %ld: %s\n", what, t, !ok ? "not sorted" : "not a permutation of the input");
+    }
+    printf("check %-28s %ld tiles: %ld unsorted, %ld not a permutation: %s\n", what, tiles, unsorted, perm,
+           bad ? "FAIL" : "ok");
+    return bad;
+}
+/* pairs: values are distinct indices of the tile, carry their keys, stable */
+static long check_pairs(const char *what, const float *in, const float *out, const uint32_t *vout, long tiles) {
+    long bad = 0;
+    std::vector<unsigned char> seen(TILE_N);
+    for (long t = 0; t < tiles; ++t) {
+        const size_t base = (size_t)t * TILE_N;
+        std::fill(seen.begin(), seen.end(), 0);
+        int ok = 1;
+        for (int i = 0; i < TILE_N && ok; ++i) {
+            const uint32_t g = vout[base + i];
+            if (g < base || g >= base + TILE_N || seen[g - base]) { ok = 0; break; }
+            seen[g - base] = 1;
+            if (memcmp(&in[g], &out[base + i], 4) != 0) ok = 0;
+            if (i && ord(out[base + i]) == ord(out[base + i - 1]) && g < vout[base + i - 1]) ok = 0; /* stable */
+        }
+        if (!ok && bad++ < 5) fprintf(stderr, "  %s: tile %ld: values are not the stable permutation\n", what, t);
+    }
+    printf("check %-28s %ld tiles, values = stable permutation: %s\n", what, tiles, bad ? "FAIL" : "ok");
+    return bad;
+}
+static long check_same(const char *what, const void *a, const void *b, size_t bytes) {
+    const bool same = !memcmp(a, b, bytes);
+    printf("check %-28s %s\n", what, same ? "ok" : "FAIL");
+    return !same;
+}
+
+static int run(const Opts &o) {
+    const long tiles = o.small ? (1L << 12) : (1L << 16); /* 64 MiB or 1 GiB of keys */
+    const size_t n = (size_t)tiles * TILE_N, kb = n * sizeof(float), vb = n * sizeof(uint32_t);
+    const uint32_t seed = 2027u;
+
+    cudaDeviceProp prop;
+    int dev = 0;
+    CK(cudaSetDevice(dev));
+    CK(cudaGetDeviceProperties(&prop, dev));
+    int memclk_khz = 0, buswidth = 0;
+    CK(cudaDeviceGetAttribute(&memclk_khz, cudaDevAttrMemoryClockRate, dev));
+    CK(cudaDeviceGetAttribute(&buswidth, cudaDevAttrGlobalMemoryBusWidth, dev));
+    char date[64];
+    time_t now = time(nullptr);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    const char *commit = o.commit ? o.commit : getenv("GIT_COMMIT") ? getenv("GIT_COMMIT") : GIT_COMMIT;
+    printf("sort_bench: tile.h %s, commit %s, %s\n", TILE_VERSION_STRING, commit, date);
+    printf("device: %s (sm_%d%d, %d SMs, L2 %d MiB, %.0f GB/s theoretical DRAM)\n", prop.name, prop.major,
+           prop.minor, prop.multiProcessorCount, prop.l2CacheSize >> 20,
+           2.0 * memclk_khz * 1e3 * (buswidth / 8) / 1e9);
+    printf("size: %ld tiles x %d f32 keys (%d threads x %d) = %.0f MiB of keys (+ %.0f MiB of u32 values for "
+           "pairs); %d warm-up, %d timed reps each\n",
+           tiles, TILE_N, THREADS, IPT, kb / 1048576.0, vb / 1048576.0, o.warmup, o.iters);
+
+    float *d_in, *d_tk, *d_ck, *d_cs, *d_tpk, *d_cpk, *d_copy;
+    uint32_t *d_vin, *d_tpv, *d_cpv;
+    CK(cudaMalloc(&d_in, kb));
+    CK(cudaMalloc(&d_vin, vb));
+    CK(cudaMalloc(&d_tk, kb));
+    CK(cudaMalloc(&d_ck, kb));
+    CK(cudaMalloc(&d_cs, kb));
+    CK(cudaMalloc(&d_tpk, kb));
+    CK(cudaMalloc(&d_cpk, kb));
+    CK(cudaMalloc(&d_tpv, vb));
+    CK(cudaMalloc(&d_cpv, vb));
+    CK(cudaMalloc(&d_copy, kb));
+    fill_input<<<prop.multiProcessorCount * 8, 256>>>(d_in, d_vin, n, seed);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+
+    const tile_exec ex = TILE_GPU(dev);
+    enum { V_TK, V_CK, V_CS, V_TP, V_CP, V_COPY, V };
+    const char *names[V] = {"tile sort keys", "cub sort keys (peer)", "cub keys striped (diag)",
+                            "tile sort pairs", "cub sort pairs (peer)", "cudaMemcpy d2d keys"};
+    const double bytes[V] = {2.0 * kb, 2.0 * kb, 2.0 * kb, 2.0 * (kb + vb), 2.0 * (kb + vb), 2.0 * kb};
+    auto launch = [&](int v) -> int {
+        switch (v) {
+        case V_TK: TK(tile_launch(ex, tile_sort_keys, tile_grid1(tiles), THREADS, (const float *)d_in, d_tk)); break;
+        case V_CK: cub_sort_keys<cub::BLOCK_LOAD_WARP_TRANSPOSE><<<(unsigned)tiles, THREADS>>>(d_in, d_ck); break;
+        case V_CS: cub_sort_keys<cub::BLOCK_LOAD_STRIPED><<<(unsigned)tiles, THREADS>>>(d_in, d_cs); break;
+        case V_TP:
+            TK(tile_launch(ex, tile_sort_kv, tile_grid1(tiles), THREADS, (const float *)d_in, (const uint32_t *)d_vin,
+                           d_tpk, d_tpv));
+            break;
+        case V_CP: cub_sort_kv<<<(unsigned)tiles, THREADS>>>(d_in, d_vin, d_cpk, d_cpv); break;
+        default: CK(cudaMemcpyAsync(d_copy, d_in, kb, cudaMemcpyDeviceToDevice, 0)); break;
+        }
+        CK(cudaGetLastError());
+        return 0;
+    };
+
+    for (int w = 0; w < o.warmup; ++w)
+        for (int v = 0; v < V; ++v)
+            if (launch(v)) return 1;
+    TK(tile_synchronize(ex));
+    CK(cudaDeviceSynchronize());
+
+    /* ---- correctness: poison outputs, one run each, check every tile ---- */
+    float *outs_k[5] = {d_tk, d_ck, d_cs, d_tpk, d_cpk};
+    for (float *p : outs_k) CK(cudaMemset(p, 0xff, kb)); /* NaN */
+    CK(cudaMemset(d_tpv, 0xff, vb));
+    CK(cudaMemset(d_cpv, 0xff, vb));
+    CK(cudaMemset(d_copy, 0, kb));
+    for (int v = 0; v < V; ++v)
+        if (launch(v)) return 1;
+    TK(tile_synchronize(ex));
+    CK(cudaDeviceSynchronize());
+
+    std::vector<float> h_in(n), h_tk(n), h_ck(n), h_cs(n), h_tpk(n), h_cpk(n);
+    std::vector<uint32_t> h_tpv(n), h_cpv(n), h_vin(n);
+    CK(cudaMemcpy(h_in.data(), d_in, kb, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h_vin.data(), d_vin, vb, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h_tk.data(), d_tk, kb, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h_ck.data(), d_ck, kb, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h_cs.data(), d_cs, kb, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h_tpk.data(), d_tpk, kb, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h_cpk.data(), d_cpk, kb, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h_tpv.data(), d_tpv, vb, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h_cpv.data(), d_cpv, vb, cudaMemcpyDeviceToHost));
+    long bad = 0, zeros = 0, hash_bad = 0, vin_bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+        zeros += h_in[i] == 0.0f;
+        vin_bad += h_vin[i] != (uint32_t)i;
+    }
+    for (size_t i = 0; i < n; i += 4093) hash_bad += h_in[i] != key_of(seed, (uint32_t)i);
+    printf("check %-28s %zu keys, %ld zeros, %ld of %zu sampled differ from the host hash, values %s: %s\n", "input",
+           n, zeros, hash_bad, (n + 4092) / 4093, vin_bad ? "wrong" : "ok",
+           hash_bad || zeros || vin_bad ? "FAIL" : "ok");
+    bad += hash_bad + zeros + vin_bad;
+    bad += check_keys("tile keys", h_in.data(), h_tk.data(), tiles);
+    bad += check_keys("cub keys", h_in.data(), h_ck.data(), tiles);
+    bad += check_same("tile keys == cub keys", h_tk.data(), h_ck.data(), kb);
+    bad += check_same("cub striped == cub keys", h_cs.data(), h_ck.data(), kb);
+    bad += check_same("tile pairs keys == tile keys", h_tpk.data(), h_tk.data(), kb);
+    bad += check_same("cub pairs keys == cub keys", h_cpk.data(), h_ck.data(), kb);
+    bad += check_pairs("tile pairs", h_in.data(), h_tpk.data(), h_tpv.data(), tiles);
+    bad += check_pairs("cub pairs", h_in.data(), h_cpk.data(), h_cpv.data(), tiles);
+    bad += check_same("tile values == cub values", h_tpv.data(), h_cpv.data(), vb);
+    {
+        std::vector<float> h_copy(n);
+        CK(cudaMemcpy(h_copy.data(), d_copy, kb, cudaMemcpyDeviceToHost));
+        bad += check_same("memcpy d2d", h_copy.data(), h_in.data(), kb);
+    }
+
+    /* ---- timing: variants interleaved, one event pair around each launch ---- */
+    std::vector<cudaEvent_t> ev(2 * V * o.iters);
+    for (auto &e : ev) CK(cudaEventCreate(&e));
+    for (int it = 0; it < o.iters; ++it)
+        for (int v = 0; v < V; ++v) {
+            CK(cudaEventRecord(ev[2 * (it * V + v)], 0));
+            if (launch(v)) return 1;
+            CK(cudaEventRecord(ev[2 * (it * V + v) + 1], 0));
+        }
+    CK(cudaEventSynchronize(ev.back()));
+    TK(tile_synchronize(ex));
+    std::vector<float> ms[V];
+    for (int it = 0; it < o.iters; ++it)
+        for (int v = 0; v < V; ++v) {
+            float t = 0;
+            CK(cudaEventElapsedTime(&t, ev[2 * (it * V + v)], ev[2 * (it * V + v) + 1]));
+            ms[v].push_back(t);
+        }
+    for (auto &e : ev) CK(cudaEventDestroy(e));
+
+    /* the timed runs reproduce the checked results bit for bit */
+    {
+        std::vector<float> t1(n), t2(n);
+        std::vector<uint32_t> t3(n);
+        CK(cudaMemcpy(t1.data(), d_tk, kb, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(t2.data(), d_tpk, kb, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(t3.data(), d_tpv, vb, cudaMemcpyDeviceToHost));
+        bool same = !memcmp(t1.data(), h_tk.data(), kb) && !memcmp(t2.data(), h_tpk.data(), kb) &&
+                    !memcmp(t3.data(), h_tpv.data(), vb);
+        printf("check %-28s %s\n", "repeat runs identical", same ? "ok" : "FAIL");
+        bad += !same;
+    }
+
+    Stat st[V];
+    double gbs[V];
+    for (int v = 0; v < V; ++v) {
+        st[v] = stats(ms[v]);
+        gbs[v] = bytes[v] / (st[v].median * 1e-3) / 1e9;
+    }
+    const double rk = st[V_CK].median / st[V_TK].median, rp = st[V_CP].median / st[V_TP].median;
+    const bool pk = rk >= 1.0, pp = rp >= 1.0;
+
+    printf("\n%-26s %10s %10s %10s %9s %8s\n", "variant", "median_ms", "min_ms", "max_ms", "GB/s", "vs_peer");
+    for (int v = 0; v < V; ++v) {
+        const int peer = v <= V_CS ? V_CK : v <= V_CP ? V_CP : V_COPY;
+        printf("%-26s %10.4f %10.4f %10.4f %9.1f %8.3f\n", names[v], st[v].median, st[v].min, st[v].max, gbs[v],
+               st[peer].median / st[v].median);
+    }
+    printf("(GB/s: bytes read + written / median time, 1e9 B/s; keys %.0f MiB each way, pairs %.0f MiB)\n",
+           kb / 1048576.0, (kb + vb) / 1048576.0);
+    printf("correctness: %s\n", bad ? "FAIL" : "PASS");
+    printf("tile sort keys / CUB = %.2f (target >= 1.00): %s\n", rk, pk ? "PASS" : "FAIL");
+    printf("tile sort pairs / CUB = %.2f (target >= 1.00): %s\n", rp, pp ? "PASS" : "FAIL");
+
+    if (o.csv) {
+        FILE *f = fopen(o.csv, "w");
+        if (!f) {
+            fprintf(stderr, "cannot write %s\n", o.csv);
+            return 1;
+        }
+        fprintf(f, "date,commit,device,variant,tiles,tile_n,threads,bytes_moved,iters,median_ms,min_ms,max_ms,gbps,"
+                   "ratio_vs_peer,correct,target\n");
+        for (int v = 0; v < V; ++v) {
+            const int peer = v <= V_CS ? V_CK : v <= V_CP ? V_CP : V_COPY;
+            const char *target = v == V_TK ? (pk ? "PASS" : "FAIL") : v == V_TP ? (pp ? "PASS" : "FAIL") : "";
+            fprintf(f, "%s,%s,\"%s\",%s,%ld,%d,%d,%.0f,%d,%.5f,%.5f,%.5f,%.2f,%.4f,%s,%s\n", date, commit, prop.name,
+                    names[v], tiles, TILE_N, THREADS, bytes[v], o.iters, st[v].median, st[v].min, st[v].max, gbs[v],
+                    st[peer].median / st[v].median, bad ? "FAIL" : "PASS", target);
+        }
+        if (fclose(f) != 0) {
+            fprintf(stderr, "cannot write %s\n", o.csv);
+            return 1;
+        }
+        printf("csv: %s\n", o.csv);
+    }
+
+    for (void *p : {(void *)d_in, (void *)d_vin, (void *)d_tk, (void *)d_ck, (void *)d_cs, (void *)d_tpk,
+                    (void *)d_cpk, (void *)d_tpv, (void *)d_cpv, (void *)d_copy})
+        CK(cudaFree(p));
+    if (bad) return 1;
+    if (o.strict && !(pk && pp)) return 3;
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, nullptr, _IOLBF, 0);
+    Opts o;
+    if (int e = parse(argc, argv, &o)) return e;
+    if (tile_gpu_count() == 0) {
+        printf("no GPU: bench skipped\n");
+        return 0;
+    }
+    return run(o);
+}

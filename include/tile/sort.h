@@ -1,0 +1,640 @@
+/* tile/sort.h - block-wide sorts of whole tiles: an LSD radix sort.
+ *
+ * tile_sort(keys) sorts a tile ascending, in place. tile_sort_pairs(keys,
+ * values) sorts keys the same way and moves each value with its key. Both
+ * are cooperative (every thread of the block calls them, never in a
+ * divergent branch) and take register or shared tiles (views too), keys and
+ * values each either kind.
+ *
+ * Suppose k holds [3 1 2 1] (i32) and v holds [10 11 12 13]:
+ *   tile_sort(k)               k = [1 1 2 3]
+ *   tile_sort_pairs(k, v)      k = [1 1 2 3], v = [11 13 12 10]
+ *
+ * Keys: f32, f64, i32, u32, i64, u64. Values: any element type (scalars,
+ * vectors, matrices, user structs), one tile of the same length and block
+ * size as the keys; keys and values must not share memory.
+ * Length: any tile length n (not only powers of two) with ceil(n / block) *
+ * block <= 65535; any block size. A tile of 2+ dims is sorted as its
+ * row-major flattening (element (i, j) of an R x C tile is element i*C + j):
+ * reshape it, or sort each row as a 1D tile, to sort rows separately.
+ *
+ * Order: ascending by a total order. Integers in their natural order.
+ * Floating point by the bits (IEEE 754 totalOrder):
+ *   -NaN < -inf < ... < -1 < ... < -0.0 < +0.0 < ... < 1 < ... < +inf < +NaN
+ * -0.0 comes before +0.0 (they are different keys), NaNs sort to the ends by
+ * their sign bit (among themselves by payload), so the result is
+ * deterministic for every input: the same bits on the GPU and the CPU.
+ * (cub::BlockRadixSort instead treats -0.0 and +0.0 as equal keys.)
+ * Stable: keys with the same bits keep their input (linear) order, so the
+ * values of equal keys stay in input order.
+ *
+ * How it runs on the GPU (block of B threads, n keys, S = ceil(n / B)):
+ *  - keys map to unsigned integers whose unsigned order is the order above
+ *    (floats: negative ones have all bits flipped, others the sign bit;
+ *    signed integers: the sign bit flipped);
+ *  - a block AND / OR of all keys tells which 4-bit digits differ between
+ *    keys; passes over digits that are the same in every key are skipped
+ *    (small integers, keys of one sign, all-equal tiles cost few or no
+ *    passes); a tile whose keys are all equal is left as it is;
+ *  - thread t owns the contiguous chunk [t*S, t*S + S) of the current order;
+ *    a pass counts the chunk's digits in per-thread counters in shared
+ *    memory (16 digits as 2 x 16-bit counters in 8 words, one padding word
+ *    against bank conflicts), scans the counters of all threads in
+ *    digit-major order (a raking scan: 9 words per thread, warp shuffles,
+ *    one word per warp across warps), and scatters every key (and value) to
+ *    its rank in a staging buffer, from which the next pass reads its chunk:
+ *    4 barriers per pass, 8 passes for 32-bit keys, 16 for 64-bit keys;
+ *  - a register tile's striped slots (element t + s*B in thread t) go
+ *    through the staging buffer once to become chunks, and the last pass
+ *    reads the sorted tile back striped; a keys-only sort of a register tile
+ *    whose length is a multiple of B skips that first exchange (equal keys
+ *    are indistinguishable, so the first pass may take the slots in any
+ *    order); a shared tile is read in chunks directly and the last pass
+ *    scatters straight into it;
+ *  - chunks of S <= TILE_SORT_REG_CHUNK keys live in registers between
+ *    passes; longer chunks (long tiles, few threads) stay in shared memory,
+ *    in two staging buffers used in turn.
+ *  - chunk positions past the end (n not a multiple of B) are simply not
+ *    counted or scattered: they come last in the chunk order, so they take
+ *    no rank from a real key.
+ * Staging memory (keys, values when sorting pairs, counters) comes from a
+ * static shared buffer (TILE_STATIC_SMEM: nothing to budget) when it fits
+ * TILE_SORT_STATIC_MAX_BYTES, else from the kernel's arena, released before
+ * the sort returns. The decision is made on the size the tile would need as
+ * pairs with values as large as its keys, so a keys-only sort and a pairs
+ * sort of one tile decide alike; static buffers come in size classes
+ * (TILE_SORT_STATIC_MAX_BYTES / 2^k) that sorts in one kernel share.
+ * TILE_SORT_SMEM_BYTES(K, n, block) / TILE_SORT_PAIRS_SMEM_BYTES(K, V, n,
+ * block) give the arena bytes to budget in TILE_KERNEL_SMEM (0 when the
+ * static buffer is used), e.g.
+ *   TILE_KERNEL_SMEM(k, 1024, TILE_SORT_PAIRS_SMEM_BYTES(double, int32_t, 8192, 1024), ...)
+ * A 256-thread sort of 4096 f32 keys (with or without 4-byte values) is
+ * static: 44 KiB. A kernel's static shared memory is limited to 48 KiB in
+ * all, so sorts of different size classes, scans and other static buffers
+ * in one kernel can exceed it (a ptxas error): lower
+ * TILE_SORT_STATIC_MAX_BYTES (more sorts use the arena) in that case. The
+ * sort writes its static buffer only after a barrier, so another operation
+ * sharing the buffer may run right before it.
+ * Registers: with chunks in registers a thread holds its S keys, S packed
+ * counts and S values (256 threads x 16 f32 keys: 74 registers for keys,
+ * 127 for keys + u32 values on sm_90; no stack, no spills).
+ * On the CPU (block_dim 1) the one thread runs the same passes over its
+ * slots, with the staging buffers on its stack (a few times the tile's own
+ * size).
+ */
+#ifndef TILE_SORT_H
+#define TILE_SORT_H
+
+#include "reduce.h"
+
+/* Largest staging buffer taken from static shared memory (which is limited
+ * to 48 KiB per kernel together with the reduction scratch and other static
+ * buffers of the kernel: lower this if they add up). */
+#ifndef TILE_SORT_STATIC_MAX_BYTES
+#define TILE_SORT_STATIC_MAX_BYTES (44 * 1024)
+#endif
+/* Longest per-thread chunk kept in registers between passes. */
+#ifndef TILE_SORT_REG_CHUNK
+#define TILE_SORT_REG_CHUNK 16
+#endif
+
+/* ---- keys as ordered unsigned integers ---- */
+TILE_API uint32_t tile__sort_enc_u32(uint32_t x) { return x; }
+TILE_API uint32_t tile__sort_enc_i32(int32_t x) { return (uint32_t)x ^ 0x80000000u; }
+TILE_API uint32_t tile__sort_enc_f32(float x) {
+    uint32_t b;
+    memcpy(&b, &x, sizeof(b));
+    return b ^ ((0u - (b >> 31)) | 0x80000000u); /* negative: all bits; else the sign */
+}
+TILE_API uint64_t tile__sort_enc_u64(uint64_t x) { return x; }
+TILE_API uint64_t tile__sort_enc_i64(int64_t x) { return (uint64_t)x ^ 0x8000000000000000ull; }
+TILE_API uint64_t tile__sort_enc_f64(double x) {
+    uint64_t b;
+    memcpy(&b, &x, sizeof(b));
+    return b ^ ((0ull - (b >> 63)) | 0x8000000000000000ull);
+}
+TILE_API uint32_t tile__sort_dec_u32(uint32_t k) { return k; }
+TILE_API int32_t tile__sort_dec_i32(uint32_t k) {
+    const uint32_t b = k ^ 0x80000000u;
+    int32_t x;
+    memcpy(&x, &b, sizeof(x));
+    return x;
+}
+TILE_API float tile__sort_dec_f32(uint32_t k) {
+    const uint32_t b = k ^ (((k >> 31) - 1u) | 0x80000000u); /* top bit set: was >= +0 */
+    float x;
+    memcpy(&x, &b, sizeof(x));
+    return x;
+}
+TILE_API uint64_t tile__sort_dec_u64(uint64_t k) { return k; }
+TILE_API int64_t tile__sort_dec_i64(uint64_t k) {
+    const uint64_t b = k ^ 0x8000000000000000ull;
+    int64_t x;
+    memcpy(&x, &b, sizeof(x));
+    return x;
+}
+TILE_API double tile__sort_dec_f64(uint64_t k) {
+    const uint64_t b = k ^ (((k >> 63) - 1u) | 0x8000000000000000ull);
+    double x;
+    memcpy(&x, &b, sizeof(x));
+    return x;
+}
+/* TILE__SORT_ENC(x): the ordered key of x. TILE__SORT_DEC(T, k): the T whose
+ * key is k (T named through a null pointer: no slot's address is taken). */
+#if defined(__cplusplus)
+TILE_API uint32_t tile__sort_enc(float x) { return tile__sort_enc_f32(x); }
+TILE_API uint64_t tile__sort_enc(double x) { return tile__sort_enc_f64(x); }
+TILE_API uint32_t tile__sort_enc(int32_t x) { return tile__sort_enc_i32(x); }
+TILE_API uint32_t tile__sort_enc(uint32_t x) { return tile__sort_enc_u32(x); }
+TILE_API uint64_t tile__sort_enc(int64_t x) { return tile__sort_enc_i64(x); }
+TILE_API uint64_t tile__sort_enc(uint64_t x) { return tile__sort_enc_u64(x); }
+TILE_API float tile__sort_dec(uint32_t k, const float *) { return tile__sort_dec_f32(k); }
+TILE_API double tile__sort_dec(uint64_t k, const double *) { return tile__sort_dec_f64(k); }
+TILE_API int32_t tile__sort_dec(uint32_t k, const int32_t *) { return tile__sort_dec_i32(k); }
+TILE_API uint32_t tile__sort_dec(uint32_t k, const uint32_t *) { return tile__sort_dec_u32(k); }
+TILE_API int64_t tile__sort_dec(uint64_t k, const int64_t *) { return tile__sort_dec_i64(k); }
+TILE_API uint64_t tile__sort_dec(uint64_t k, const uint64_t *) { return tile__sort_dec_u64(k); }
+#define TILE__SORT_ENC(x) tile__sort_enc(x)
+#define TILE__SORT_DEC(T, k) tile__sort_dec((k), (const T *)0)
+#else
+#define TILE__SORT_ENC(x)                                                          \
+    _Generic((x), float: tile__sort_enc_f32, double: tile__sort_enc_f64,           \
+             int32_t: tile__sort_enc_i32, uint32_t: tile__sort_enc_u32,            \
+             int64_t: tile__sort_enc_i64, uint64_t: tile__sort_enc_u64)(x)
+#define TILE__SORT_DEC(T, k)                                                       \
+    _Generic((T *)0, float *: tile__sort_dec_f32, double *: tile__sort_dec_f64,    \
+             int32_t *: tile__sort_dec_i32, uint32_t *: tile__sort_dec_u32,        \
+             int64_t *: tile__sort_dec_i64, uint64_t *: tile__sort_dec_u64)(k)
+#endif
+
+/* ---- warp steps (device); hooks so that tests can run the block algorithm
+ * with simulated threads ---- */
+/* inclusive sum over the lanes in mask */
+TILE_API uint32_t tile__sort_warp_scan(uint32_t x, unsigned mask, int lane) {
+#if TILE_ON_DEVICE
+    TILE__UNROLL for (int d = 1; d < 32; d *= 2) {
+        const uint32_t y = __shfl_up_sync(mask, x, d);
+        if (lane >= d) x += y;
+    }
+#else
+    (void)mask;
+    (void)lane;
+#endif
+    return x;
+}
+/* AND and OR over the act lanes in mask; the result is valid in lane 0 */
+TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int lane, int act) {
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+    (void)lane;
+    (void)act;
+    *a = __reduce_and_sync(mask, *a);
+    *o = __reduce_or_sync(mask, *o);
+#elif TILE_ON_DEVICE
+    TILE__UNROLL for (int d = 16; d >= 1; d /= 2) {
+        const uint32_t x = __shfl_down_sync(mask, *a, d), y = __shfl_down_sync(mask, *o, d);
+        if (lane + d < act) {
+            *a &= x;
+            *o |= y;
+        }
+    }
+#else
+    (void)a;
+    (void)o;
+    (void)mask;
+    (void)lane;
+    (void)act;
+#endif
+}
+#ifndef TILE__SORT_WARP_SCAN
+#define TILE__SORT_WARP_SCAN(x, mask, lane) tile__sort_warp_scan((x), (mask), (lane))
+#endif
+#ifndef TILE__SORT_WARP_ANDOR
+#define TILE__SORT_WARP_ANDOR(a, o, mask, lane, act) tile__sort_warp_andor(&(a), &(o), (mask), (lane), (act))
+#endif
+
+/* hide a value's origin from the compiler (so that it recomputes a counter
+ * address from it instead of keeping 16 addresses live across barriers) */
+#if TILE_ON_DEVICE
+#define TILE__SORT_OPAQUE(x) asm("" : "+r"(x))
+#else
+#define TILE__SORT_OPAQUE(x) ((void)0)
+#endif
+/* compiler-only fence between clearing the counters as words and counting
+ * in their 16-bit halves (no barrier separates the two; the union makes the
+ * aliasing legal, the fence makes sure no alias analysis reorders them) */
+#if TILE_ON_DEVICE
+#define TILE__SORT_FENCE() asm volatile("" ::: "memory")
+#else
+#define TILE__SORT_FENCE() ((void)0)
+#endif
+/* loops over the warps' partial results: unrolled by 8 at most, so that
+ * 32 warps' worth of loads are not all in flight at once */
+#if TILE_ON_DEVICE
+#define TILE__SORT_UNROLL8 _Pragma("unroll 8")
+#else
+#define TILE__SORT_UNROLL8
+#endif
+
+/* ---- staging memory ----
+ * Layout: key buffer(s), value buffer(s), counters (9 words per thread),
+ * warp sums. Buffers hold n elements with one padding element per 128 bytes
+ * (4-, 8- and 16-byte elements) so that chunk reads hit distinct banks:
+ * element e sits at e + e / P. Two of each when chunks stay in shared memory. */
+#define TILE__SORT_A16(x) ((((size_t)(x)) + 15u) & ~(size_t)15u)
+#define TILE__SORT_PERIOD(esz) ((esz) <= 16 && 128 % (esz) == 0 ? 128 / (esz) : 0x40000000)
+#define TILE__SORT_BUFBYTES(esz, n) TILE__SORT_A16(((size_t)(n) + ((size_t)(n)-1) / TILE__SORT_PERIOD(esz)) * (esz))
+#define TILE__SORT_NBUF(n, b) ((((n) + (b)-1) / (b)) <= TILE_SORT_REG_CHUNK ? 1 : 2)
+#define TILE__SORT_BYTES(ksz, vsz, hasv, n, b)                                      \
+    (TILE__SORT_NBUF(n, b) * (TILE__SORT_BUFBYTES(ksz, n) + ((hasv) ? TILE__SORT_BUFBYTES(vsz, n) : 0)) + \
+     (size_t)36 * (size_t)(b) + TILE__SORT_A16(((b) + 31) / 32 * 4))
+/* Where the staging lives is decided on the "sizing bytes": the bytes of a
+ * pairs sort whose values are at least as large as the keys. So a keys-only
+ * sort and a pairs sort of one tile (values no larger than the keys) decide
+ * alike and share one static buffer. Static staging comes in size classes
+ * TILE_SORT_STATIC_MAX_BYTES / 2^k (k = 0..5), so that sorts of different
+ * sizes in one kernel mostly share one buffer too (each distinct size is a
+ * separate static array, and a kernel's static shared memory must fit
+ * 48 KiB). */
+#define TILE__SORT_SIZING(ksz, vsz, n, b) TILE__SORT_BYTES(ksz, (vsz) > (ksz) ? (vsz) : (ksz), 1, n, b)
+#define TILE__SORT_CL(k) (((size_t)(TILE_SORT_STATIC_MAX_BYTES) >> (k)) & ~(size_t)15u)
+#define TILE__SORT_CLASS(bytes)                                                    \
+    ((bytes) <= TILE__SORT_CL(5) ? TILE__SORT_CL(5) : (bytes) <= TILE__SORT_CL(4) ? TILE__SORT_CL(4) \
+     : (bytes) <= TILE__SORT_CL(3) ? TILE__SORT_CL(3) : (bytes) <= TILE__SORT_CL(2) ? TILE__SORT_CL(2) \
+     : (bytes) <= TILE__SORT_CL(1) ? TILE__SORT_CL(1) : TILE__SORT_CL(0))
+#define TILE__SORT_STATIC(sizing) ((size_t)(sizing) <= (size_t)(TILE_SORT_STATIC_MAX_BYTES))
+/* Arena bytes a sort needs on the GPU (0: it uses static shared memory), for
+ * a tile of n keys of type K (and values of type V) in blocks of `block`:
+ *   TILE_SORT_SMEM_BYTES(float, 4096, 256) == 0
+ *   TILE_SORT_PAIRS_SMEM_BYTES(double, double, 4096, 256) == 78880 */
+#define TILE_SORT_SMEM_BYTES(K, n, block)                                          \
+    ((size_t)(TILE__SORT_STATIC(TILE__SORT_SIZING(sizeof(K), sizeof(K), n, block)) ? 0 \
+              : TILE__SORT_BYTES(sizeof(K), 1, 0, n, block)))
+#define TILE_SORT_PAIRS_SMEM_BYTES(K, V, n, block)                                 \
+    ((size_t)(TILE__SORT_STATIC(TILE__SORT_SIZING(sizeof(K), sizeof(V), n, block)) ? 0 \
+              : TILE__SORT_BYTES(sizeof(K), sizeof(V), 1, n, block)))
+
+#ifndef TILE__SORT_BUF
+#if TILE_ON_DEVICE
+#define TILE__SORT_BUF(p, bytes, sizing)                                           \
+    const int p##__mark = tile_smem_mark();                                       \
+    unsigned char *const p = TILE__SORT_STATIC(sizing)                             \
+        ? TILE_STATIC_SMEM(TILE__SORT_CLASS((size_t)(sizing)))                    \
+        : (unsigned char *)tile__smem_alloc(&tile__k, (size_t)(bytes))
+#define TILE__SORT_BUF_END(p, sizing)                                              \
+    do {                                                                           \
+        if (!TILE__SORT_STATIC(sizing)) tile_smem_release(p##__mark);              \
+        (void)p##__mark;                                                           \
+    } while (0)
+#else
+#define TILE__SORT_BUF(p, bytes, sizing)                                           \
+    union {                                                                        \
+        max_align_t a;                                                             \
+        unsigned char b[bytes];                                                    \
+    } p##__u;                                                                      \
+    unsigned char *const p = p##__u.b
+#define TILE__SORT_BUF_END(p, sizing) ((void)0)
+#endif
+#endif
+
+/* ---- the sort ---- */
+#define tile_sort(keys) TILE__SORT(keys, keys, 0)
+#define tile_sort_pairs(keys, values) TILE__SORT(keys, values, 1)
+
+#define TILE__SORT(K, V, HASV)                                                     \
+    do {                                                                           \
+        typedef TILE_ELEM_T(K) tile__K;                                            \
+        typedef TILE__TYPEOF(TILE__SORT_ENC((K).v[0])) tile__U;                    \
+        typedef TILE_ELEM_T(V) tile__V;                                            \
+        TILE__STATIC_ASSERT(tile_size(K) == tile_size(V) && TILE__BD(K) == TILE__BD(V), \
+                            "tile.h: tile_sort_pairs: keys and values must be tiles of one length"); \
+        enum {                                                                     \
+            tile__N = tile_size(K),                                                \
+            tile__B = TILE__BD(K),                                                 \
+            tile__S = (tile__N + tile__B - 1) / tile__B,                           \
+            tile__NP = tile__S * tile__B, /* with padding to whole chunks */      \
+            tile__REG = tile__S <= TILE_SORT_REG_CHUNK,                            \
+            tile__NW = (tile__B + 31) / 32,                                        \
+            tile__XP = TILE__SORT_PERIOD(sizeof(tile__U)),                         \
+            tile__VP = TILE__SORT_PERIOD(sizeof(tile__V)),                         \
+            tile__XB = (int)TILE__SORT_BUFBYTES(sizeof(tile__U), tile__N),         \
+            tile__VB = (HASV) ? (int)TILE__SORT_BUFBYTES(sizeof(tile__V), tile__N) : 0, \
+            tile__NBUF = tile__REG ? 1 : 2,                                        \
+            tile__OV = tile__NBUF * tile__XB,                                      \
+            tile__OC = tile__OV + tile__NBUF * tile__VB,                           \
+            tile__OW = tile__OC + 36 * tile__B,                                    \
+            tile__BYTES = tile__OW + (int)TILE__SORT_A16(tile__NW * 4),            \
+            tile__SIZING = (int)TILE__SORT_SIZING(sizeof(tile__U), sizeof(tile__V), tile__N, tile__B), \
+            tile__KSH = tile_is_shared(K),                                         \
+            tile__VSH = (HASV) && tile_is_shared(V),                               \
+            /* keys-only register tile of whole chunks: the first pass takes     \
+             * the slots as they are */                                          \
+            tile__VIRT = tile__REG && !tile__KSH && !(HASV) && tile__N % tile__B == 0 \
+        };                                                                         \
+        TILE__STATIC_ASSERT(sizeof(tile__U) == sizeof(tile__K), "tile.h: tile_sort: keys are f32, f64, i32, u32, i64 or u64"); \
+        TILE__STATIC_ASSERT(tile__NP <= 65535,                                     \
+                            "tile.h: tile_sort: at most 65535 keys (rounded up to a multiple of the block size)"); \
+        TILE__STATIC_ASSERT((size_t)tile__BYTES == TILE__SORT_BYTES(sizeof(tile__U), sizeof(tile__V), HASV, tile__N, tile__B), \
+                            "tile.h: tile_sort: staging size mismatch");          \
+        TILE__STATIC_ASSERT(tile__NW * 16 <= TILE_SCRATCH_BYTES / 2,               \
+                            "tile.h: tile_sort: reduction scratch too small: raise TILE_SCRATCH_BYTES"); \
+        const int tile__t = tile_thread();                                         \
+        const int tile__lane = tile__t & 31, tile__w = tile__t >> 5;               \
+        const int tile__act = (tile__B % 32 == 0 || tile__B - tile__w * 32 >= 32) ? 32 : tile__B - tile__w * 32; \
+        TILE__UNUSED const unsigned tile__mask = tile__act == 32 ? 0xffffffffu : (1u << tile__act) - 1u; \
+        TILE__SORT_BUF(tile__buf, tile__BYTES, tile__SIZING);                      \
+        tile__sort_cw *const tile__cnt = (tile__sort_cw *)(tile__buf + tile__OC);  \
+        uint32_t *const tile__ws = (uint32_t *)(tile__buf + tile__OW);             \
+        tile__U tile__and = (tile__U) ~(tile__U)0, tile__or = 0;                   \
+        if (tile__REG) {                                                           \
+            TILE__SORT_REG_(K, V, HASV);                                           \
+        } else {                                                                   \
+            TILE__SORT_SMEM_(K, V, HASV);                                          \
+        }                                                                          \
+        TILE__SORT_BUF_END(tile__buf, tile__SIZING);                               \
+    } while (0)
+
+/* Block AND / OR of tile__and / tile__or (one barrier); then tile__var (the
+ * bits that differ between keys) and tile__last (the last pass to run). */
+#define TILE__SORT_ANDOR_()                                                        \
+    if (tile__B > 1) {                                                             \
+        uint32_t tile__a0 = (uint32_t)tile__and, tile__o0 = (uint32_t)tile__or;    \
+        uint32_t tile__a1 = (uint32_t)((uint64_t)tile__and >> 32), tile__o1 = (uint32_t)((uint64_t)tile__or >> 32); \
+        TILE__SORT_WARP_ANDOR(tile__a0, tile__o0, tile__mask, tile__lane, tile__act); \
+        if (sizeof(tile__U) == 8) TILE__SORT_WARP_ANDOR(tile__a1, tile__o1, tile__mask, tile__lane, tile__act); \
+        uint32_t *const tile__x = (uint32_t *)tile__scratch_next(&tile__k);        \
+        if (tile__lane == 0) {                                                     \
+            tile__x[4 * tile__w] = tile__a0;                                       \
+            tile__x[4 * tile__w + 1] = tile__o0;                                   \
+            tile__x[4 * tile__w + 2] = tile__a1;                                   \
+            tile__x[4 * tile__w + 3] = tile__o1;                                   \
+        }                                                                          \
+        tile_barrier();                                                            \
+        tile__a0 = tile__a1 = ~0u;                                                 \
+        tile__o0 = tile__o1 = 0u;                                                  \
+        TILE__SORT_UNROLL8 for (int tile__q = 0; tile__q < tile__NW; ++tile__q) {  \
+            tile__a0 &= tile__x[4 * tile__q];                                      \
+            tile__o0 |= tile__x[4 * tile__q + 1];                                  \
+            if (sizeof(tile__U) == 8) {                                            \
+                tile__a1 &= tile__x[4 * tile__q + 2];                              \
+                tile__o1 |= tile__x[4 * tile__q + 3];                              \
+            }                                                                      \
+        }                                                                          \
+        tile__and = (tile__U)(((uint64_t)tile__a1 << 32) | tile__a0);              \
+        tile__or = (tile__U)(((uint64_t)tile__o1 << 32) | tile__o0);               \
+    }                                                                              \
+    const tile__U tile__var = tile__and ^ tile__or;                                \
+    int tile__last = 0;                                                            \
+    TILE__UNROLL for (int tile__q = 0; tile__q < (int)sizeof(tile__U) * 2; ++tile__q) \
+        if ((tile__var >> (4 * tile__q)) & 15u) tile__last = tile__q;
+
+/* Exclusive scan of the counters in digit-major order (words l*B + t):
+ * thread t rakes words 9t .. 9t+8; B2 inside. The high 16-bit halves
+ * (digits 8..15) start after all of the low halves (digits 0..7). */
+#define TILE__SORT_SCAN_()                                                         \
+    do {                                                                           \
+        tile__sort_cw *const tile__seg = tile__cnt + 9 * tile__t;                  \
+        uint32_t tile__sum = 0;                                                    \
+        TILE__UNROLL for (int tile__i = 0; tile__i < 9; ++tile__i) tile__sum += tile__seg[tile__i].w; \
+        uint32_t tile__ex = 0, tile__tot = tile__sum;                              \
+        if (tile__B > 1) {                                                         \
+            const uint32_t tile__inc = TILE__SORT_WARP_SCAN(tile__sum, tile__mask, tile__lane); \
+            if (tile__lane == tile__act - 1) tile__ws[tile__w] = tile__inc;        \
+            tile_barrier();                                                        \
+            uint32_t tile__pre = 0;                                                \
+            tile__tot = 0;                                                         \
+            TILE__SORT_UNROLL8 for (int tile__q = 0; tile__q < tile__NW; ++tile__q) { \
+                const uint32_t tile__y = tile__ws[tile__q];                        \
+                tile__pre += tile__q < tile__w ? tile__y : 0u;                     \
+                tile__tot += tile__y;                                              \
+            }                                                                      \
+            tile__ex = tile__pre + tile__inc - tile__sum;                          \
+        }                                                                          \
+        tile__ex += tile__tot << 16;                                               \
+        TILE__UNROLL for (int tile__i = 0; tile__i < 9; ++tile__i) {               \
+            const uint32_t tile__c = tile__seg[tile__i].w;                         \
+            tile__seg[tile__i].w = tile__ex;                                       \
+            tile__ex += tile__c;                                                   \
+        }                                                                          \
+    } while (0)
+
+/* staging index of element p (unsigned: the compiler sees that a chunk of a
+ * power-of-two length never straddles a padding step) */
+#define TILE__SORT_XI(p) ((p) + (int)((unsigned)(p) / (unsigned)tile__XP))
+#define TILE__SORT_VI(p) ((p) + (int)((unsigned)(p) / (unsigned)tile__VP))
+/* staging index of striped slot j of the calling thread (element t + j*B):
+ * a constant offset from the thread's first one when B is a multiple of the
+ * padding step */
+#define TILE__SORT_XS(j)                                                           \
+    (tile__B % tile__XP == 0 ? TILE__SORT_XI(tile__t) + (j) * (tile__B + tile__B / tile__XP) \
+                             : TILE__SORT_XI(tile__t + (j) * tile__B))
+#define TILE__SORT_VS(j)                                                           \
+    (tile__B % tile__VP == 0 ? TILE__SORT_VI(tile__t) + (j) * (tile__B + tile__B / tile__VP) \
+                             : TILE__SORT_VI(tile__t + (j) * tile__B))
+/* Counters: word l*B + t holds the counts of digits l (low half) and l + 8
+ * (high half) in thread t's chunk; the scan sees words, counting sees
+ * halves (a union: both views may alias). */
+typedef union {
+    uint32_t w;
+    uint16_t h[2];
+} tile__sort_cw;
+#define TILE__SORT_HALF(x) (tile__cnt[((uint32_t)(x)&7u) * (uint32_t)tile__B + (uint32_t)tile__t].h[((uint32_t)(x) >> 3) & 1u])
+/* digit bits of key k in this pass (low 4 bits) */
+#define TILE__SORT_X(k) ((uint32_t)((k) >> tile__bit))
+
+/* A register tile's slots read back striped from a staging buffer (keys
+ * decoded). Slots past the end are zeroed: otherwise the compiler keeps
+ * their old contents alive in registers through the whole sort. */
+#define TILE__SORT_OUTK_(t, buf)                                                   \
+    TILE__UNROLL for (int tile__s = 0; tile__s < tile_slots(t); ++tile__s) {       \
+        if (TILE__VALID(t, tile__s)) TILE__AT(t, tile__s) = TILE__SORT_DEC(tile__K, (buf)[TILE__SORT_XS(tile__s)]); \
+        else memset(&TILE__AT(t, tile__s), 0, sizeof(tile__K));                    \
+    }
+#define TILE__SORT_OUTV_(t, buf)                                                   \
+    TILE__UNROLL for (int tile__s = 0; tile__s < tile_slots(t); ++tile__s) {       \
+        if (TILE__VALID(t, tile__s)) TILE__AT(t, tile__s) = (buf)[TILE__SORT_VS(tile__s)]; \
+        else memset(&TILE__AT(t, tile__s), 0, sizeof(tile__V));                    \
+    }
+
+/* Chunks in registers: keys tile__sk, values tile__sw, counter words and
+ * then ranks tile__sr; one staging buffer. */
+#define TILE__SORT_REG_(K, V, HASV)                                                \
+    enum { tile__RS = tile__REG ? tile__S : 1, tile__RV = (HASV) && tile__REG ? tile__S : 1 }; \
+    tile__U tile__sk[tile__RS];                                                    \
+    uint32_t tile__sr[tile__RS];                                                   \
+    tile__V tile__sw[tile__RV];                                                    \
+    tile__U *const tile__xb = (tile__U *)tile__buf;                                \
+    tile__V *const tile__vb = (tile__V *)(tile__buf + tile__OV);                   \
+    /* read: register tiles in slot order (element t + j*B), shared tiles in   \
+     * chunk order (element t*S + j) */                                        \
+    TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {            \
+        const int tile__p = tile__KSH ? tile__t * tile__S + tile__j : tile__t + tile__j * tile__B; \
+        if (tile__NP == tile__N || tile__p < tile__N) {                            \
+            if (tile__KSH) tile__sk[tile__j] = TILE__SORT_ENC((K).v[TILE__OFF(K, tile__p)]); \
+            else tile__sk[tile__j] = TILE__SORT_ENC((K).v[tile__j]);               \
+            tile__and &= tile__sk[tile__j];                                        \
+            tile__or |= tile__sk[tile__j];                                         \
+        } else {                                                                   \
+            tile__sk[tile__j] = 0;                                                 \
+        }                                                                          \
+    }                                                                              \
+    if (HASV) {                                                                    \
+        TILE__UNROLL for (int tile__j = 0; tile__j < tile__RV; ++tile__j) {        \
+            const int tile__p = tile__VSH ? tile__t * tile__S + tile__j : tile__t + tile__j * tile__B; \
+            if (tile__NP == tile__N || tile__p < tile__N) {                        \
+                if (tile__VSH) tile__sw[tile__j] = (V).v[TILE__OFF(V, tile__p)];   \
+                else tile__sw[tile__j] = (V).v[tile__j];                           \
+            } else {                                                               \
+                memset(&tile__sw[tile__j], 0, sizeof(tile__V));                    \
+            }                                                                      \
+        }                                                                          \
+    }                                                                              \
+    TILE__SORT_ANDOR_();                                                           \
+    if (tile__var != 0) {                                                          \
+        /* register tiles: slots -> chunks through the staging buffer */          \
+        if (tile__B > 1 && ((!tile__KSH && !tile__VIRT) || ((HASV) && !tile__VSH))) { \
+            TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {    \
+                const int tile__p = tile__t + tile__j * tile__B;                   \
+                if (tile__NP == tile__N || tile__p < tile__N) {                    \
+                    if (!tile__KSH && !tile__VIRT) tile__xb[TILE__SORT_XS(tile__j)] = tile__sk[tile__j]; \
+                    if ((HASV) && !tile__VSH) tile__vb[TILE__SORT_VS(tile__j)] = tile__sw[tile__j % tile__RV]; \
+                }                                                                  \
+            }                                                                      \
+            tile_barrier();                                                        \
+            TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {    \
+                const int tile__p = tile__t * tile__S + tile__j;                   \
+                if (tile__NP == tile__N || tile__p < tile__N) {                    \
+                    if (!tile__KSH && !tile__VIRT) tile__sk[tile__j] = tile__xb[TILE__SORT_XI(tile__p)]; \
+                    if ((HASV) && !tile__VSH) tile__sw[tile__j % tile__RV] = tile__vb[TILE__SORT_VI(tile__p)]; \
+                } else if ((HASV) && !tile__VSH) {                                 \
+                    memset(&tile__sw[tile__j % tile__RV], 0, sizeof(tile__V));     \
+                }                                                                  \
+            }                                                                      \
+        }                                                                          \
+        for (int tile__pass = 0; tile__pass <= tile__last; ++tile__pass) {         \
+            const int tile__bit = 4 * tile__pass;                                  \
+            if (((tile__var >> tile__bit) & 15u) == 0) continue;                   \
+            const int tile__fin = tile__pass == tile__last;                        \
+            TILE__UNROLL for (int tile__l = 0; tile__l < 9; ++tile__l) tile__cnt[tile__l * tile__B + tile__t].w = 0; \
+            TILE__SORT_FENCE();                                                    \
+            TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {    \
+                if (tile__NP == tile__N || tile__t * tile__S + tile__j < tile__N) { \
+                    const uint32_t tile__x = TILE__SORT_X(tile__sk[tile__j]);      \
+                    const uint32_t tile__c = TILE__SORT_HALF(tile__x);             \
+                    TILE__SORT_HALF(tile__x) = (uint16_t)(tile__c + 1u);           \
+                    /* the count before this key, and its digit */               \
+                    tile__sr[tile__j] = tile__c | (tile__x & 15u) << 16;           \
+                    TILE__SORT_OPAQUE(tile__sr[tile__j]);                          \
+                } else {                                                           \
+                    tile__sr[tile__j] = 0; /* past the end: not counted */         \
+                }                                                                  \
+            }                                                                      \
+            tile_barrier(); /* B1: counts complete */                             \
+            TILE__SORT_SCAN_(); /* B2 inside */                                    \
+            tile_barrier(); /* B3: prefixes complete */                           \
+            TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {    \
+                const uint32_t tile__x = tile__sr[tile__j] >> 16;                  \
+                tile__sr[tile__j] = (tile__sr[tile__j] & 0xffffu) + TILE__SORT_HALF(tile__x); \
+            }                                                                      \
+            TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {    \
+                const int tile__r = (int)tile__sr[tile__j];                        \
+                if (tile__NP == tile__N || tile__t * tile__S + tile__j < tile__N) { \
+                    if (tile__KSH && tile__fin) (K).v[TILE__OFF(K, tile__r)] = TILE__SORT_DEC(tile__K, tile__sk[tile__j]); \
+                    else tile__xb[TILE__SORT_XI(tile__r)] = tile__sk[tile__j]; \
+                    if (HASV) {                                                    \
+                        if (tile__VSH && tile__fin) (V).v[TILE__OFF(V, tile__r)] = tile__sw[tile__j % tile__RV]; \
+                        else tile__vb[TILE__SORT_VI(tile__r)] = tile__sw[tile__j % tile__RV]; \
+                    }                                                              \
+                }                                                                  \
+            }                                                                      \
+            tile_barrier(); /* B4: scattered */                                   \
+            if (!tile__fin) {                                                      \
+                TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) { \
+                    const int tile__p = tile__t * tile__S + tile__j;               \
+                    if (tile__NP == tile__N || tile__p < tile__N) {                \
+                        tile__sk[tile__j] = tile__xb[TILE__SORT_XI(tile__p)]; \
+                        if (HASV) tile__sw[tile__j % tile__RV] = tile__vb[TILE__SORT_VI(tile__p)]; \
+                    }                                                              \
+                }                                                                  \
+            } else {                                                               \
+                if (!tile__KSH) TILE__SORT_OUTK_(K, tile__xb);                   \
+                if ((HASV) && !tile__VSH) TILE__SORT_OUTV_(V, tile__vb);         \
+            }                                                                      \
+        }                                                                          \
+    }
+
+/* Chunks in shared memory: two key (and value) buffers used in turn; a
+ * pass reads its chunk twice (count, then rank and scatter). */
+#define TILE__SORT_SMEM_(K, V, HASV)                                               \
+    tile__U *tile__xa = (tile__U *)tile__buf, *tile__xz = (tile__U *)(tile__buf + tile__XB); \
+    tile__V *tile__va = (tile__V *)(tile__buf + tile__OV), *tile__vz = (tile__V *)(tile__buf + tile__OV + tile__VB); \
+    tile_barrier(); /* an earlier operation may still read a buffer of this size */ \
+    if (tile__KSH) { /* shared: a plain loop (nothing to keep in registers) */  \
+        for (int tile__p = tile__t; tile__p < tile__N; tile__p += tile__B) {       \
+            const tile__U tile__x = TILE__SORT_ENC((K).v[TILE__OFF(K, tile__p)]);  \
+            tile__xa[TILE__SORT_XI(tile__p)] = tile__x;                            \
+            tile__and &= tile__x;                                                  \
+            tile__or |= tile__x;                                                   \
+        }                                                                          \
+    } else {                                                                       \
+        TILE__EACH(K, tile__s) {                                                   \
+            const tile__U tile__x = TILE__SORT_ENC(TILE__AT(K, tile__s));          \
+            tile__xa[TILE__SORT_XS(tile__s)] = tile__x;                            \
+            tile__and &= tile__x;                                                  \
+            tile__or |= tile__x;                                                   \
+        }                                                                          \
+    }                                                                              \
+    if ((HASV) && tile__VSH) {                                                     \
+        for (int tile__p = tile__t; tile__p < tile__N; tile__p += tile__B)         \
+            tile__va[TILE__SORT_VI(tile__p)] = (V).v[TILE__OFF(V, tile__p)];       \
+    } else if (HASV) {                                                             \
+        TILE__EACH(V, tile__s) { tile__va[TILE__SORT_VS(tile__s)] = TILE__AT(V, tile__s); } \
+    }                                                                              \
+    TILE__SORT_ANDOR_(); /* its barrier also publishes the buffers */             \
+    if (tile__var != 0) {                                                          \
+        for (int tile__pass = 0; tile__pass <= tile__last; ++tile__pass) {         \
+            const int tile__bit = 4 * tile__pass;                                  \
+            if (((tile__var >> tile__bit) & 15u) == 0) continue;                   \
+            const int tile__fin = tile__pass == tile__last;                        \
+            TILE__UNROLL for (int tile__l = 0; tile__l < 9; ++tile__l) tile__cnt[tile__l * tile__B + tile__t].w = 0; \
+            TILE__SORT_FENCE();                                                    \
+            for (int tile__j = 0; tile__j < tile__S; ++tile__j) {                  \
+                const int tile__p = tile__t * tile__S + tile__j;                   \
+                if (tile__NP != tile__N && tile__p >= tile__N) break;              \
+                const tile__U tile__x = tile__xa[TILE__SORT_XI(tile__p)];    \
+                const uint32_t tile__y = TILE__SORT_X(tile__x);                    \
+                TILE__SORT_HALF(tile__y) = (uint16_t)(TILE__SORT_HALF(tile__y) + 1u); \
+            }                                                                      \
+            tile_barrier(); /* B1 */                                               \
+            TILE__SORT_SCAN_(); /* B2 */                                           \
+            tile_barrier(); /* B3 */                                               \
+            for (int tile__j = 0; tile__j < tile__S; ++tile__j) {                  \
+                const int tile__p = tile__t * tile__S + tile__j;                   \
+                if (tile__NP != tile__N && tile__p >= tile__N) break;              \
+                const tile__U tile__x = tile__xa[TILE__SORT_XI(tile__p)];    \
+                const uint32_t tile__y = TILE__SORT_X(tile__x);                    \
+                const int tile__r = TILE__SORT_HALF(tile__y);                      \
+                TILE__SORT_HALF(tile__y) = (uint16_t)(tile__r + 1);                \
+                if (tile__KSH && tile__fin) (K).v[TILE__OFF(K, tile__r)] = TILE__SORT_DEC(tile__K, tile__x); \
+                else tile__xz[TILE__SORT_XI(tile__r)] = tile__x;             \
+                if (HASV) {                                                        \
+                    if (tile__VSH && tile__fin) (V).v[TILE__OFF(V, tile__r)] = tile__va[TILE__SORT_VI(tile__p)]; \
+                    else tile__vz[TILE__SORT_VI(tile__r)] = tile__va[TILE__SORT_VI(tile__p)]; \
+                }                                                                  \
+            }                                                                      \
+            tile_barrier(); /* B4 */                                               \
+            {                                                                      \
+                tile__U *const tile__xt = tile__xa;                                \
+                tile__xa = tile__xz;                                               \
+                tile__xz = tile__xt;                                               \
+                tile__V *const tile__vt = tile__va;                                \
+                tile__va = tile__vz;                                               \
+                tile__vz = tile__vt;                                               \
+            }                                                                      \
+            if (tile__fin) {                                                       \
+                if (!tile__KSH) TILE__SORT_OUTK_(K, tile__xa);                   \
+                if ((HASV) && !tile__VSH) TILE__SORT_OUTV_(V, tile__va);         \
+            }                                                                      \
+        }                                                                          \
+    }
+
+#endif /* TILE_SORT_H */

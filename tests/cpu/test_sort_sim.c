@@ -1,0 +1,382 @@
+/* test_sort_sim.c - the GPU code path of tile_sort / tile_sort_pairs
+ * (block_dim > 1), run on the CPU by a block simulator.
+ *
+ * The CPU target runs kernels with one thread per block, so the per-thread
+ * chunks, the cross-thread counter scan, the warp steps and the barriers of
+ * the sort are only exercised on a GPU. This test compiles the same macros
+ * with TILE_BLOCK_DIM, tile_thread() and tile_barrier() redirected to a
+ * simulated block: B cooperative threads (ucontext coroutines) that run one
+ * at a time, each until it reaches a barrier or a warp step. The order in
+ * which threads run between two barriers is chosen by a policy (ascending,
+ * descending, random), so a thread that reads what another writes without a
+ * barrier in between sees different data under different orders and the
+ * result breaks. Barriers check that every thread arrives at the same line;
+ * warp steps (the sort's two hooks: an inclusive scan and an AND/OR
+ * reduction, see tile/sort.h) check their lane masks and that all lanes of
+ * the warp take part; the AND/OR result is given to lane 0 only (the
+ * weakest guarantee of the device code). A thread left waiting with no
+ * runnable thread is a deadlock. The staging buffer is poisoned before each
+ * run.
+ *
+ * Every configuration (key type, block size, length, register or shared
+ * keys and values, keys only or pairs with the input index as value) runs
+ * on every input pattern of tests/sort_ref.h and is compared with the
+ * stable host reference, keys bit for bit, values exactly.
+ */
+#define _GNU_SOURCE
+#include <ucontext.h>
+/* tile_thread() is a global here that changes at every barrier, so gcc
+ * cannot match the slot-validity tests of a load with those of the sort
+ * and warns about slots that are never read */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- the simulated block: hooks the sort header takes ---- */
+static int sim_tid;
+static uint32_t sim_warp_scan(uint32_t x, unsigned mask, int lane);
+static void sim_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int lane, int act);
+static unsigned char *sim_buf(size_t bytes);
+static void sim_barrier(int line);
+#define TILE__SORT_WARP_SCAN(x, mask, lane) sim_warp_scan((x), (mask), (lane))
+#define TILE__SORT_WARP_ANDOR(a, o, mask, lane, act) sim_warp_andor(&(a), &(o), (mask), (lane), (act))
+#define TILE__SORT_BUF(p, bytes, sizing) unsigned char *const p = sim_buf(bytes)
+#define TILE__SORT_BUF_END(p, sizing) ((void)0)
+
+#include "test_util.h"
+#include "../sort_ref.h"
+
+#undef TILE_BLOCK_DIM
+#define TILE_BLOCK_DIM ((int)sizeof(*tile__bd))
+#undef tile_thread
+#define tile_thread() sim_tid
+#undef tile_barrier
+#define tile_barrier() sim_barrier(__LINE__)
+
+enum { SIM_MAXB = 1024, SIM_STACK = 128 * 1024, SIM_BUF = 1 << 20, SIM_ARENA = 1 << 20 };
+enum { ST_RUN, ST_BAR, ST_WARP, ST_DONE };
+enum { POL_ASC, POL_DESC, POL_RANDOM, SIM_NPOL };
+static const char *const sim_pol_name[SIM_NPOL] = {"ascending", "descending", "random"};
+
+static int sim_B, sim_policy, sim_nerr;
+static char sim_err[256];
+static ucontext_t sim_main, sim_ctx[SIM_MAXB];
+static unsigned char *sim_stacks;
+static int sim_state[SIM_MAXB];
+static int sim_bar_count, sim_bar_line;
+static int sim_wcount[SIM_MAXB / 32], sim_wkind[SIM_MAXB / 32];
+static uint32_t sim_win[SIM_MAXB][2], sim_wout[SIM_MAXB][2];
+static uint64_t sim_rng;
+static void (*sim_fn)(void);
+static union { max_align_t a; unsigned char b[SIM_BUF]; } sim_mem;
+static union { max_align_t a; unsigned char b[SIM_ARENA]; } sim_arena;
+
+static void sim_fail(const char *msg, int line) {
+    if (!sim_nerr++) snprintf(sim_err, sizeof sim_err, "%s (thread %d, line %d)", msg, sim_tid, line);
+}
+static void sim_yield(void) { swapcontext(&sim_ctx[sim_tid], &sim_main); }
+
+static unsigned char *sim_buf(size_t bytes) {
+    if (bytes > SIM_BUF) sim_fail("staging buffer larger than the simulator's", 0);
+    return sim_mem.b;
+}
+static void sim_barrier(int line) {
+    if (sim_bar_count == 0) sim_bar_line = line;
+    else if (line != sim_bar_line) sim_fail("threads wait at different barriers", line);
+    sim_state[sim_tid] = ST_BAR;
+    if (++sim_bar_count == sim_B) {
+        for (int t = 0; t < sim_B; ++t) sim_state[t] = ST_RUN;
+        sim_bar_count = 0;
+    }
+    sim_yield();
+}
+/* lanes of the calling thread's warp */
+static int sim_act(int w) { return sim_B - 32 * w >= 32 ? 32 : sim_B - 32 * w; }
+/* kind 1: inclusive scan, 2: and/or */
+static void sim_warp(int kind, uint32_t x, uint32_t y, unsigned mask, int lane) {
+    const int w = sim_tid / 32, act = sim_act(w);
+    const unsigned want = act == 32 ? 0xffffffffu : (1u << act) - 1u;
+    if (mask != want) sim_fail("warp step with a wrong lane mask", 0);
+    if (lane != sim_tid % 32) sim_fail("warp step with a wrong lane", 0);
+    if (sim_wcount[w] == 0) sim_wkind[w] = kind;
+    else if (sim_wkind[w] != kind) sim_fail("lanes of a warp in different warp steps", 0);
+    sim_win[sim_tid][0] = x;
+    sim_win[sim_tid][1] = y;
+    sim_state[sim_tid] = ST_WARP;
+    if (++sim_wcount[w] == act) {
+        uint32_t s = 0, a = ~0u, o = 0;
+        for (int l = 0; l < act; ++l) {
+            const int t = 32 * w + l;
+            s += sim_win[t][0];
+            a &= sim_win[t][0];
+            o |= sim_win[t][1];
+            sim_wout[t][0] = kind == 1 ? s : 0xdeadbeefu; /* and/or: lane 0 only */
+            sim_wout[t][1] = 0x5eed5eedu;
+            sim_state[t] = ST_RUN;
+        }
+        if (kind == 2) {
+            sim_wout[32 * w][0] = a;
+            sim_wout[32 * w][1] = o;
+        }
+        sim_wcount[w] = 0;
+    }
+    sim_yield();
+}
+static uint32_t sim_warp_scan(uint32_t x, unsigned mask, int lane) {
+    sim_warp(1, x, 0, mask, lane);
+    return sim_wout[sim_tid][0];
+}
+static void sim_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int lane, int act) {
+    if (act != sim_act(sim_tid / 32)) sim_fail("warp and/or with a wrong lane count", 0);
+    sim_warp(2, *a, *o, mask, lane);
+    *a = sim_wout[sim_tid][0];
+    *o = sim_wout[sim_tid][1];
+}
+static void sim_entry(void) {
+    sim_fn();
+    sim_state[sim_tid] = ST_DONE;
+    /* uc_link returns to sim_main */
+}
+/* run fn as a block of B threads under a scheduling policy; 0 on success */
+static int sim_run(int B, int policy, void (*fn)(void)) {
+    if (!sim_stacks) sim_stacks = (unsigned char *)malloc((size_t)SIM_MAXB * SIM_STACK);
+    assert_non_null(sim_stacks);
+    sim_B = B;
+    sim_policy = policy;
+    sim_fn = fn;
+    sim_nerr = 0;
+    sim_bar_count = 0;
+    sim_rng = 12345u + (uint64_t)B;
+    memset(sim_wcount, 0, sizeof sim_wcount);
+    memset(sim_mem.b, 0xa5, sizeof sim_mem.b); /* poison */
+    for (int t = 0; t < B; ++t) {
+        sim_state[t] = ST_RUN;
+        getcontext(&sim_ctx[t]);
+        sim_ctx[t].uc_stack.ss_sp = sim_stacks + (size_t)t * SIM_STACK;
+        sim_ctx[t].uc_stack.ss_size = SIM_STACK;
+        sim_ctx[t].uc_link = &sim_main;
+        makecontext(&sim_ctx[t], sim_entry, 0);
+    }
+    for (;;) {
+        int pick = -1, nrun = 0, ndone = 0;
+        for (int t = 0; t < B; ++t) {
+            if (sim_state[t] == ST_DONE) ++ndone;
+            if (sim_state[t] != ST_RUN) continue;
+            ++nrun;
+            if (policy == POL_ASC && pick < 0) pick = t;
+            if (policy == POL_DESC) pick = t;
+        }
+        if (ndone == B) break;
+        if (nrun == 0) {
+            sim_tid = -1;
+            sim_fail(ndone ? "a thread finished while others wait (divergent barrier)" : "deadlock", 0);
+            return 1;
+        }
+        if (policy == POL_RANDOM) {
+            int k = (int)(sr_rand(&sim_rng) % (uint64_t)nrun);
+            for (int t = 0; t < B; ++t)
+                if (sim_state[t] == ST_RUN && k-- == 0) {
+                    pick = t;
+                    break;
+                }
+        }
+        sim_tid = pick;
+        swapcontext(&sim_main, &sim_ctx[pick]);
+    }
+    return sim_nerr;
+}
+
+/* ---- kernels: every thread of the simulated block runs one ---- */
+static void *g_in, *g_out;
+static int32_t *g_vin, *g_vout;
+static tile_vec3f *g_v3in, *g_v3out;
+
+#define SIM_KERNEL(name, B, ...)                                                   \
+    static void name(void) {                                                       \
+        char(*tile__bd)[B] = 0;                                                    \
+        tile_kctx tile__k;                                                         \
+        memset(&tile__k, 0, sizeof tile__k);                                       \
+        tile__k.smem = sim_arena.b;                                                \
+        tile__k.smem_cap = SIM_ARENA;                                              \
+        (void)tile__bd;                                                            \
+        __VA_ARGS__                                                                \
+    }
+/* register keys, keys only (the last two arguments are unused) */
+#define K_RK(name, T, B, N, KDECL, VDECL)                                          \
+    SIM_KERNEL(name, B, tile_reg(T, k, N); tile_load(k, tile_array1(g_in, N), 0); tile_sort(k); \
+               tile_store(tile_array1(g_out, N), k, 0);)
+/* shared keys, keys only */
+#define K_SK(name, T, B, N, KDECL, VDECL)                                          \
+    SIM_KERNEL(name, B, tile_shared(T, k, N); tile_load(k, tile_array1(g_in, N), 0); tile_sort(k); \
+               tile_store(tile_array1(g_out, N), k, 0);)
+/* pairs: keys and index values, register (R) or shared (S) each */
+#define K_PAIRS(name, T, B, N, KDECL, VDECL)                                       \
+    SIM_KERNEL(name, B, KDECL(T, k, N); VDECL(int32_t, v, N); tile_load(k, tile_array1(g_in, N), 0); \
+               tile_load(v, tile_array1(g_vin, N), 0); tile_sort_pairs(k, v);     \
+               tile_store(tile_array1(g_out, N), k, 0); tile_store(tile_array1(g_vout, N), v, 0);)
+/* pairs with a 12-byte value (vec3f: idx, -idx, 2 idx) */
+#define K_V3(name, T, B, N, KDECL, VDECL)                                          \
+    SIM_KERNEL(name, B, KDECL(T, k, N); VDECL(tile_vec3f, v, N); tile_load(k, tile_array1(g_in, N), 0); \
+               tile_load(v, tile_array1(g_v3in, N), 0); tile_sort_pairs(k, v);    \
+               tile_store(tile_array1(g_out, N), k, 0); tile_store(tile_array1(g_v3out, N), v, 0);)
+/* a 2D register tile (R x C), sorted as its flattening, pairs */
+#define K_2D(name, T, B, R, C)                                                     \
+    SIM_KERNEL(name, B, tile_reg(T, k, R, C); tile_reg(int32_t, v, R, C);         \
+               tile_load(k, tile_array2(g_in, R, C), 0, 0); tile_load(v, tile_array2(g_vin, R, C), 0, 0); \
+               tile_sort_pairs(k, v); tile_store(tile_array2(g_out, R, C), k, 0, 0); \
+               tile_store(tile_array2(g_vout, R, C), v, 0, 0);)
+
+/* kinds of kernel, for the driver */
+enum { KK_KEYS, KK_PAIRS, KK_V3 };
+typedef struct sim_case {
+    const char *name;
+    void (*fn)(void);
+    int type, B, n, kind;
+} sim_case;
+
+/* X(name, T, type, B, N, macro-args...) lists */
+#define CASES(X)                                                                   \
+    /* register keys, keys only: whole chunks (first pass on the slots) and   \
+     * partial ones; REG path (S <= 16) and SMEM path (S > 16) */             \
+    X(rk_f32_32_32, K_RK, KK_KEYS, float, SR_F32, 32, 32, -, -)                          \
+    X(rk_f32_64_1024, K_RK, KK_KEYS, float, SR_F32, 64, 1024, -, -)                      \
+    X(rk_f32_96_1000, K_RK, KK_KEYS, float, SR_F32, 96, 1000, -, -)                      \
+    X(rk_f32_33_257, K_RK, KK_KEYS, float, SR_F32, 33, 257, -, -)                        \
+    X(rk_f32_32_1000, K_RK, KK_KEYS, float, SR_F32, 32, 1000, -, -)                      \
+    X(rk_f32_256_1, K_RK, KK_KEYS, float, SR_F32, 256, 1, -, -)                          \
+    X(rk_u64_64_255, K_RK, KK_KEYS, uint64_t, SR_U64, 64, 255, -, -)                     \
+    X(rk_i32_1024_3000, K_RK, KK_KEYS, int32_t, SR_I32, 1024, 3000, -, -)                \
+    X(rk_f64_32_64, K_RK, KK_KEYS, double, SR_F64, 32, 64, -, -)                         \
+    /* shared keys, keys only */                                              \
+    X(sk_f32_64_1000, K_SK, KK_KEYS, float, SR_F32, 64, 1000, -, -)                      \
+    X(sk_f64_96_2, K_SK, KK_KEYS, double, SR_F64, 96, 2, -, -)                           \
+    X(sk_u32_32_4096, K_SK, KK_KEYS, uint32_t, SR_U32, 32, 4096, -, -)                   \
+    X(sk_i64_256_33, K_SK, KK_KEYS, int64_t, SR_I64, 256, 33, -, -)                      \
+    /* pairs, every storage mix */                                            \
+    X(rr_f32_256_4096, K_PAIRS, KK_PAIRS, float, SR_F32, 256, 4096, tile_reg, tile_reg) \
+    X(rr_f32_96_257, K_PAIRS, KK_PAIRS, float, SR_F32, 96, 257, tile_reg, tile_reg) \
+    X(rr_i32_32_31, K_PAIRS, KK_PAIRS, int32_t, SR_I32, 32, 31, tile_reg, tile_reg) \
+    X(rr_f64_64_1000, K_PAIRS, KK_PAIRS, double, SR_F64, 64, 1000, tile_reg, tile_reg) \
+    X(rr_u64_32_600, K_PAIRS, KK_PAIRS, uint64_t, SR_U64, 32, 600, tile_reg, tile_reg) \
+    X(rr_i64_33_100, K_PAIRS, KK_PAIRS, int64_t, SR_I64, 33, 100, tile_reg, tile_reg) \
+    X(ss_f32_64_3000, K_PAIRS, KK_PAIRS, float, SR_F32, 64, 3000, tile_shared, tile_shared) \
+    X(ss_u32_256_256, K_PAIRS, KK_PAIRS, uint32_t, SR_U32, 256, 256, tile_shared, tile_shared) \
+    X(sr_f32_96_1000, K_PAIRS, KK_PAIRS, float, SR_F32, 96, 1000, tile_shared, tile_reg) \
+    X(rs_i32_64_1000, K_PAIRS, KK_PAIRS, int32_t, SR_I32, 64, 1000, tile_reg, tile_shared) \
+    X(rs_u64_32_257, K_PAIRS, KK_PAIRS, uint64_t, SR_U64, 32, 257, tile_reg, tile_shared) \
+    X(sr_i64_1024_4096, K_PAIRS, KK_PAIRS, int64_t, SR_I64, 1024, 4096, tile_shared, tile_reg) \
+    /* 12-byte values (no bank padding) */                                    \
+    X(v3rr_f32_64_255, K_V3, KK_V3, float, SR_F32, 64, 255, tile_reg, tile_reg)   \
+    X(v3ss_u32_32_700, K_V3, KK_V3, uint32_t, SR_U32, 32, 700, tile_shared, tile_shared)
+
+#define DEF_CASE(name, MAC, kind, T, type, B, N, KD, VD) MAC(k_##name, T, B, N, KD, VD)
+CASES(DEF_CASE)
+K_2D(k_2d_f32_64_24x40, float, 64, 24, 40)
+K_2D(k_2d_i64_96_7x9, int64_t, 96, 7, 9)
+
+static const sim_case sim_cases[] = {
+#define CASE_ROW(name, MAC, kind, T, type, B, N, KD, VD) {#name, k_##name, type, B, N, kind},
+    CASES(CASE_ROW)
+    {"2d_f32_64_24x40", k_2d_f32_64_24x40, SR_F32, 64, 24 * 40, KK_PAIRS},
+    {"2d_i64_96_7x9", k_2d_i64_96_7x9, SR_I64, 96, 7 * 9, KK_PAIRS},
+};
+enum { NCASES = (int)(sizeof(sim_cases) / sizeof(sim_cases[0])) };
+
+/* one case on every pattern under every scheduling policy */
+static void run_case(const sim_case *c) {
+    const int n = c->n, w = sr_type_size[c->type];
+    unsigned char *in = (unsigned char *)malloc((size_t)n * 8), *out = (unsigned char *)malloc((size_t)n * 8);
+    int32_t *vin = (int32_t *)malloc((size_t)n * 4), *vout = (int32_t *)malloc((size_t)n * 4);
+    tile_vec3f *v3in = (tile_vec3f *)malloc((size_t)n * sizeof(tile_vec3f));
+    tile_vec3f *v3out = (tile_vec3f *)malloc((size_t)n * sizeof(tile_vec3f));
+    assert_true(in && out && vin && vout && v3in && v3out);
+    for (int i = 0; i < n; ++i) {
+        vin[i] = i;
+        v3in[i].v[0] = (float)i;
+        v3in[i].v[1] = (float)-i;
+        v3in[i].v[2] = (float)(2 * i);
+    }
+    g_in = in;
+    g_out = out;
+    g_vin = vin;
+    g_vout = vout;
+    g_v3in = v3in;
+    g_v3out = v3out;
+    for (int p = 0; p < SR_NPATTERNS; ++p) {
+        sr_fill(c->type, in, n, p, 7u + (uint64_t)p);
+        for (int pol = 0; pol < SIM_NPOL; ++pol) {
+            memset(out, 0xcd, (size_t)n * (size_t)w);
+            memset(vout, 0xcd, (size_t)n * 4);
+            memset(v3out, 0xcd, (size_t)n * sizeof(tile_vec3f));
+            if (sim_run(c->B, pol, c->fn)) {
+                print_error("%s, %s input, %s order: simulator: %s\n", c->name, sr_pattern_name[p],
+                            sim_pol_name[pol], sim_err);
+                fail();
+            }
+            int32_t *idx = NULL;
+            if (c->kind == KK_PAIRS) idx = vout;
+            if (c->kind == KK_V3) {
+                idx = vout; /* the index from component 0; the others must agree */
+                for (int i = 0; i < n; ++i) {
+                    idx[i] = (int32_t)v3out[i].v[0];
+                    if (v3out[i].v[1] != -v3out[i].v[0] || v3out[i].v[2] != 2 * v3out[i].v[0]) idx[i] = -1;
+                }
+            }
+            long first;
+            long bad = sr_check(c->type, in, n, out, idx, &first);
+            if (bad) {
+                print_error("%s (%s keys, block %d, n %d), %s input, %s order: %ld of %d elements wrong, first at %ld "
+                            "(got key 0x%llx%s)\n",
+                            c->name, sr_type_name[c->type], c->B, n, sr_pattern_name[p], sim_pol_name[pol], bad, n,
+                            first, (unsigned long long)sr_bits(c->type, out, first),
+                            idx ? ", or a wrong index" : "");
+                fail();
+            }
+        }
+    }
+    free(in);
+    free(out);
+    free(vin);
+    free(vout);
+    free(v3in);
+    free(v3out);
+}
+
+static void test_case(void **state) { run_case((const sim_case *)*state); }
+
+/* the simulator itself catches a missing barrier: a kernel that reads what
+ * another thread wrote without one must fail under one of the orders */
+static int g_race_bad;
+SIM_KERNEL(k_race, 64, {
+    int *x = (int *)sim_buf(64 * sizeof(int));
+    x[tile_thread()] = tile_thread();
+    /* no barrier */
+    if (x[(tile_thread() + 1) % 64] != (tile_thread() + 1) % 64) g_race_bad = 1;
+    tile_barrier();
+})
+SIM_KERNEL(k_diverge, 64, {
+    if (tile_thread() < 32) tile_barrier();
+})
+static void test_simulator(void **state) {
+    (void)state;
+    int caught = 0;
+    for (int pol = 0; pol < SIM_NPOL; ++pol) {
+        g_race_bad = 0;
+        assert_int_equal(sim_run(64, pol, k_race), 0);
+        caught |= g_race_bad;
+    }
+    assert_true(caught);
+    assert_int_not_equal(sim_run(64, POL_ASC, k_diverge), 0);
+}
+
+int main(void) {
+    struct CMUnitTest tests[NCASES + 1];
+    tests[0] = (struct CMUnitTest)cmocka_unit_test(test_simulator);
+    for (int i = 0; i < NCASES; ++i) {
+        tests[i + 1] = (struct CMUnitTest)cmocka_unit_test_prestate(test_case, (void *)&sim_cases[i]);
+        tests[i + 1].name = sim_cases[i].name;
+    }
+    return _cmocka_run_group_tests("sort_sim", tests, NCASES + 1, NULL, NULL);
+}
