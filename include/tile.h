@@ -21,6 +21,7 @@
 #include "tile/construct.h"
 #include "tile/reduce.h"
 #include "tile/sort.h"
+#include "tile/scan.h"
 #include "tile/load.h"
 #include "tile/async.h"
 #include "tile/indexed.h"

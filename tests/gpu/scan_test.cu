@@ -1,0 +1,163 @@
+/* tests/gpu/scan_test.cu - the scans (include/tile/scan.h) on the GPU and on
+ * the CPU target of the same nvcc build, every run checked against plain
+ * host loops.
+ *
+ *   scan_test             GPU 0 (when there is one), then the CPU target
+ *   scan_test --cpu-only  the CPU target only (CI machines without a GPU)
+ *   scan_test --quick     every kernel and result, but one data set, two
+ *                         tiles per launch and no repeat run (for
+ *                         compute-sanitizer); combines with --cpu-only
+ *
+ * The kernels, data and references are those of tests/scan_common.h: every
+ * scan (inclusive/exclusive sum, min/max inclusive and exclusive, the generic
+ * _op forms with a non-commutative operation), the six element types, tile
+ * lengths 1 .. 16384 with block sizes 1 .. 1024 (also blocks ending in a
+ * partial warp), 2D-4D tiles (each row scanned on its own), register,
+ * shared and strided-view tiles, in place, staging in static shared memory,
+ * in the arena and inside the destination, chunks longer than
+ * TILE_SCAN_REG_CHUNK. Each kernel runs three tiles per launch on each data
+ * set (mixed signs, floats as reals, all negative); outputs are poisoned
+ * before each launch (NaN bytes for floats, 0xAB for the rest), so an
+ * element the kernel does not write fails. Integers and min/max compare
+ * exactly (u32/u64 sums wrap); float sums of multiples of 1/64 are exact in
+ * any order and compare exactly, float sums of reals within the rounding
+ * bound of the order of the target (left to right on the CPU, chunk + tree
+ * on the GPU, see sc_height). On the GPU each launch is repeated and must
+ * reproduce its output bit for bit.
+ *
+ * Prints one FAIL line per failed check and last the summary
+ * "scan_test: N checks, M failed (targets: gpu+cpu|cpu)"; the exit code is
+ * nonzero on any failure.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tile.h>
+
+typedef struct target {
+    tile_exec ex;
+    int gpu;
+    const char *name;
+} target;
+
+#define SC_LAUNCH(name, T, B, ctx, in, out, nblocks, which) \
+    tile_launch(((const target *)(ctx))->ex, name, tile_grid1(nblocks), B, in, out, which)
+#include "../scan_common.h"
+
+static long g_checks, g_failed, g_printed;
+static int g_quick;
+static const char *g_targets = "cpu";
+enum { MAX_PRINTED = 200 };
+
+#define CHECK(cond, ...)                                                           \
+    do {                                                                           \
+        ++g_checks;                                                                \
+        if (!(cond)) {                                                             \
+            ++g_failed;                                                            \
+            if (++g_printed <= MAX_PRINTED) {                                      \
+                printf("FAIL %s:%d [%s] ", __FILE__, __LINE__, t->name);           \
+                printf(__VA_ARGS__);                                               \
+                printf("\n");                                                      \
+                fflush(stdout);                                                    \
+            }                                                                      \
+        }                                                                          \
+    } while (0)
+
+static const char *cuda_detail(int e) {
+    static char buf[160];
+    buf[0] = 0;
+    if (e == TILE_ERR_CUDA) {
+        int c = tile_last_cuda_error();
+        snprintf(buf, sizeof(buf), " [CUDA error %d: %s]", c, cudaGetErrorString((cudaError_t)c));
+    }
+    return buf;
+}
+#define CHECK_OK(expr, what)                                                       \
+    do {                                                                           \
+        int e_ = (expr);                                                           \
+        CHECK(e_ == TILE_OK, "%s: %s -> %d (%s)%s", what, #expr, e_, tile_error_string(e_), cuda_detail(e_)); \
+    } while (0)
+
+static void run_kernel(const target *t, const sc_kernel *kd) {
+    const int nb = g_quick ? 2 : 3;
+    const size_t es = (size_t)sc_dt_size[kd->dt];
+    const size_t ib = es * kd->in_n * nb, ob = es * kd->out_n * nb;
+    const int poison = kd->dt == SC_F32 || kd->dt == SC_F64 ? 0xFF : 0xAB;
+    void *din = tile_alloc(t->ex, ib), *dout = tile_alloc(t->ex, ob);
+    unsigned char *hout = (unsigned char *)malloc(ob), *hout2 = (unsigned char *)malloc(ob);
+    CHECK(din && dout && hout && hout2, "%s: allocation failed", kd->name);
+    if (!din || !dout || !hout || !hout2) goto done;
+    for (int ds = 0; ds < SC_NDATA; ++ds) {
+        if (!sc_has_data(kd->dt, ds) || (g_quick && ds != SC_DATA_MIXED)) continue;
+        void *in = sc_make_input(kd, ds, nb);
+        char what[160], msg[1200];
+        snprintf(what, sizeof what, "%s [%s]", kd->name, sc_data_name[ds]);
+        CHECK_OK(tile_copy_to(t->ex, din, in, ib), what);
+        memset(hout, poison, ob);
+        CHECK_OK(tile_copy_to(t->ex, dout, hout, ob), what);
+        CHECK_OK(sc_run_all(kd, (void *)t, din, dout, nb), what);
+        CHECK_OK(tile_synchronize(t->ex), what);
+        CHECK_OK(tile_copy_from(t->ex, hout, dout, ob), what);
+        long bad = sc_verify(kd, ds, in, hout, nb, t->gpu ? kd->block : 1, msg, sizeof msg);
+        g_checks += (long)kd->out_n * nb - 1;
+        CHECK(bad == 0, "%s: %ld of %ld elements differ: %s", what, bad, (long)kd->out_n * nb, msg);
+        if (t->gpu && !g_quick) { /* deterministic: a second run gives the same bits */
+            memset(hout2, poison, ob);
+            CHECK_OK(tile_copy_to(t->ex, dout, hout2, ob), what);
+            CHECK_OK(sc_run_all(kd, (void *)t, din, dout, nb), what);
+            CHECK_OK(tile_synchronize(t->ex), what);
+            CHECK_OK(tile_copy_from(t->ex, hout2, dout, ob), what);
+            CHECK(!memcmp(hout, hout2, ob), "%s: a second run differs from the first", what);
+        }
+        free(in);
+    }
+done:
+    free(hout);
+    free(hout2);
+    if (din) tile_free(t->ex, din);
+    if (dout) tile_free(t->ex, dout);
+}
+
+static void run_all(const target *t) {
+    printf("-- target %s\n", t->name);
+    fflush(stdout);
+    const long f0 = g_failed, c0 = g_checks;
+    for (int ki = 0; ki < SC_NKERNELS; ++ki) run_kernel(t, &sc_kernels[ki]);
+    printf("-- target %s: %d kernels, %ld checks, %ld failed\n", t->name, (int)SC_NKERNELS, g_checks - c0,
+           g_failed - f0);
+    fflush(stdout);
+}
+
+int main(int argc, char **argv) {
+    int cpu_only = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--cpu-only") == 0) cpu_only = 1;
+        else if (strcmp(argv[i], "--quick") == 0) g_quick = 1;
+        else {
+            fprintf(stderr, "usage: %s [--cpu-only] [--quick]\n", argv[0]);
+            return 2;
+        }
+    }
+    const int ngpu = cpu_only ? 0 : tile_gpu_count();
+    target targets[2];
+    int nt = 0;
+    if (ngpu > 0) {
+        cudaDeviceProp prop;
+        if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+            printf("scan_test: GPU 0: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
+        targets[nt].ex = TILE_GPU(0);
+        targets[nt].gpu = 1;
+        targets[nt].name = "gpu";
+        ++nt;
+        g_targets = "gpu+cpu";
+    } else {
+        printf("scan_test: %s: running the CPU target only\n", cpu_only ? "--cpu-only" : "no GPU found");
+    }
+    targets[nt].ex = TILE_CPU;
+    targets[nt].gpu = 0;
+    targets[nt].name = "cpu";
+    ++nt;
+    for (int i = 0; i < nt; ++i) run_all(&targets[i]);
+    printf("scan_test: %ld checks, %ld failed (targets: %s)\n", g_checks, g_failed, g_targets);
+    return g_failed ? 1 : 0;
+}
