@@ -23,6 +23,7 @@
 #include "tile/sort.h"
 #include "tile/scan.h"
 #include "tile/load.h"
+#include "tile/stack.h"
 #include "tile/async.h"
 #include "tile/indexed.h"
 

@@ -98,6 +98,64 @@ TILE__DEF_HOST_ATOMIC(u64, uint64_t)
              int64_t *: tile__atomic_add_i64, uint64_t *: tile__atomic_add_u64)((p), (v))
 #endif
 
+/* tile_atomic_fetch_add(p, v): atomically *p += v and return the old *p
+ * (int32_t, uint32_t, int64_t, uint64_t; wrapping like unsigned addition).
+ * For claiming ranges of an output array from many blocks:
+ *   if (tile_thread() == 0) base = tile_atomic_fetch_add(&counter, n); */
+#if TILE_CUDA
+TILE_API int32_t tile__atomic_fetch_add(int32_t *p, int32_t v) {
+#if TILE_ON_DEVICE
+    return (int32_t)atomicAdd((unsigned *)p, (unsigned)v);
+#else
+    int32_t o = *p;
+    *p = (int32_t)((uint32_t)o + (uint32_t)v);
+    return o;
+#endif
+}
+TILE_API uint32_t tile__atomic_fetch_add(uint32_t *p, uint32_t v) {
+#if TILE_ON_DEVICE
+    return (uint32_t)atomicAdd((unsigned *)p, (unsigned)v);
+#else
+    uint32_t o = *p;
+    *p = o + v;
+    return o;
+#endif
+}
+TILE_API int64_t tile__atomic_fetch_add(int64_t *p, int64_t v) {
+#if TILE_ON_DEVICE
+    return (int64_t)atomicAdd((unsigned long long *)p, (unsigned long long)v);
+#else
+    int64_t o = *p;
+    *p = (int64_t)((uint64_t)o + (uint64_t)v);
+    return o;
+#endif
+}
+TILE_API uint64_t tile__atomic_fetch_add(uint64_t *p, uint64_t v) {
+#if TILE_ON_DEVICE
+    return (uint64_t)atomicAdd((unsigned long long *)p, (unsigned long long)v);
+#else
+    uint64_t o = *p;
+    *p = o + v;
+    return o;
+#endif
+}
+#define tile_atomic_fetch_add(p, v) tile__atomic_fetch_add((p), (v))
+#else
+#define TILE__DEF_HOST_FETCH_ADD(sfx, T, U)                                         \
+    TILE_API T tile__atomic_fetch_add_##sfx(T *p, T v) {                            \
+        T o = *p;                                                                   \
+        *p = (T)((U)o + (U)v);                                                      \
+        return o;                                                                   \
+    }
+TILE__DEF_HOST_FETCH_ADD(i32, int32_t, uint32_t)
+TILE__DEF_HOST_FETCH_ADD(u32, uint32_t, uint32_t)
+TILE__DEF_HOST_FETCH_ADD(i64, int64_t, uint64_t)
+TILE__DEF_HOST_FETCH_ADD(u64, uint64_t, uint64_t)
+#define tile_atomic_fetch_add(p, v)                                                 \
+    _Generic((p), int32_t *: tile__atomic_fetch_add_i32, uint32_t *: tile__atomic_fetch_add_u32, \
+             int64_t *: tile__atomic_fetch_add_i64, uint64_t *: tile__atomic_fetch_add_u64)((p), (v))
+#endif
+
 /* *p = max(*p, v) atomically (int); a plain max on the host. */
 TILE_API void tile__atomic_max_i32(int *p, int v) {
 #if TILE_ON_DEVICE

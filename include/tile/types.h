@@ -13,6 +13,7 @@
 #define TILE_TYPES_H
 
 #include "config.h"
+#include "platform.h" /* scalar atomics, for the component-wise ones */
 
 typedef float tile_f32;
 typedef double tile_f64;
@@ -262,5 +263,34 @@ TILE_COMPOUND_TYPES(TILE__DEF_FULL_C)
         int32_t: tile_i32_div, uint32_t: tile_u32_div, int64_t: tile_i64_div, uint64_t: tile_u64_div \
         TILE_COMPOUND_TYPES(TILE__A_SDIV))((k), (e))
 #endif
+
+/* ---- atomic add of any element type ----
+ * tile_atomic_add_ptr(p, v): *p += v atomically, p pointing into global (or
+ * shared) memory. A scalar is one atomic; a vector or matrix is one atomic per
+ * component, so concurrent adds of whole matrices sum correctly (a reader
+ * racing with them may see a partly added matrix). On the CPU a plain add
+ * (blocks run one after another). tile_atomic_add of tiles uses the same.
+ *   tile_atomic_add_ptr(&acc, tile_mat33f_diag(1.0f));   // acc += I */
+#if defined(__cplusplus)
+#define TILE__OV_ATOMIC_C(sfx, S, ssfx, N)                                        \
+    TILE_API void tile__atomic_add(tile_##sfx *p, tile_##sfx v) {                 \
+        S *pp = (S *)p;                                                           \
+        const S *vp = (const S *)&v;                                              \
+        TILE__UNROLL for (int k = 0; k < N; ++k) tile__atomic_add(&pp[k], vp[k]); \
+    }
+TILE_COMPOUND_TYPES(TILE__OV_ATOMIC_C)
+#else
+#define TILE__DEF_ATOMIC_C(sfx, S, ssfx, N)                                       \
+    TILE_API void tile__atomic_add_##sfx(tile_##sfx *p, tile_##sfx v) {           \
+        S *pp = (S *)p;                                                           \
+        const S *vp = (const S *)&v;                                              \
+        for (int k = 0; k < N; ++k) tile__atomic_add_##ssfx(&pp[k], vp[k]);       \
+    }
+TILE_COMPOUND_TYPES(TILE__DEF_ATOMIC_C)
+#undef TILE__ATOMIC_ADD
+#define TILE__A_ATOMIC(sfx, ...) , tile_##sfx * : tile__atomic_add_##sfx
+#define TILE__ATOMIC_ADD(p, v) _Generic((p) TILE__ALL_TYPES(TILE__A_ATOMIC))((p), (v))
+#endif
+#define tile_atomic_add_ptr(p, v) TILE__ATOMIC_ADD((p), (v))
 
 #endif /* TILE_TYPES_H */
