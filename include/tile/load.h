@@ -205,8 +205,10 @@ TILE_API int tile__pick_tier(const tile_array *a, int64_t base, uintptr_t sh, in
 /* Copy n items of type VT per block: thread tid moves items tid + k*bd.
  * Batches of CH: every load of a batch is issued before its stores, so CH
  * copies per thread are in flight instead of one (the trip count is a
- * constant, so the loops unroll). SRC(i) and DST(i) give item i's address. */
-#define TILE__BATCHED(n, bd, CH, VT, SRC, DST)                                     \
+ * constant, so the loops unroll). SRC(i) and DST(i) give item i's address;
+ * GLOAD says which side is global (1: SRC, 0: DST), whose accesses go
+ * through TILE__GRD / TILE__GWR. */
+#define TILE__BATCHED(n, bd, CH, VT, SRC, DST, GLOAD)                              \
     do {                                                                           \
         enum { tile__K = ((n) + (bd)-1) / (bd) };                                  \
         TILE__UNROLL for (int tile__k0 = 0; tile__k0 < tile__K; tile__k0 += (CH)) { \
@@ -215,12 +217,12 @@ TILE_API int tile__pick_tier(const tile_array *a, int64_t base, uintptr_t sh, in
             TILE__UNROLL for (int tile__j = 0; tile__j < (CH); ++tile__j) {        \
                 const int tile__i = tile_thread() + (tile__k0 + tile__j) * (bd);   \
                 if (tile__k0 + tile__j < tile__K && ((n) % (bd) == 0 || tile__i < (n))) \
-                    TILE__RAW_COPY(&tile__tmp[tile__j], SRC(tile__i), VT);         \
+                    TILE__GRD((GLOAD), &tile__tmp[tile__j], SRC(tile__i), VT);     \
             }                                                                      \
             TILE__UNROLL for (int tile__j = 0; tile__j < (CH); ++tile__j) {        \
                 const int tile__i = tile_thread() + (tile__k0 + tile__j) * (bd);   \
                 if (tile__k0 + tile__j < tile__K && ((n) % (bd) == 0 || tile__i < (n))) \
-                    TILE__RAW_COPY(DST(tile__i), &tile__tmp[tile__j], VT);         \
+                    TILE__GWR(!(GLOAD), DST(tile__i), &tile__tmp[tile__j], VT);    \
             }                                                                      \
         }                                                                          \
     } while (0)
@@ -248,7 +250,80 @@ typedef uint4 tile__v16;
 #else
 typedef struct { uint32_t w[4]; } tile__v16;
 #endif
+/* Item copies of TILE__BATCHED: a 16-byte item read from (TILE__GRD) or
+ * written to (TILE__GWR) global memory (G true) goes through an explicit
+ * 128-bit access - nvcc 13 split the plain uint4 assignment into four 32-bit
+ * stores in some kernels (a tile_store_ex whose tier is used), costing 14% of
+ * the copy bandwidth. __ldca / __stwb are the default cache operators: only
+ * the width is forced. Everything else is a plain copy. */
+#if TILE_ON_DEVICE
+#define TILE__GRD(G, dst, src, VT)                                                 \
+    ((G) && sizeof(VT) == 16 ? (void)(*(uint4 *)(dst) = __ldca((const uint4 *)(src))) \
+                             : (void)TILE__RAW_COPY(dst, src, VT))
+#define TILE__GWR(G, dst, src, VT)                                                 \
+    ((G) && sizeof(VT) == 16 ? __stwb((uint4 *)(dst), *(const uint4 *)(src))       \
+                             : (void)TILE__RAW_COPY(dst, src, VT))
+#else
+#define TILE__GRD(G, dst, src, VT) ((void)(G), (void)TILE__RAW_COPY(dst, src, VT))
+#define TILE__GWR(G, dst, src, VT) ((void)(G), (void)TILE__RAW_COPY(dst, src, VT))
+#endif
 
+
+/* The scalar tier when the block size is a multiple of the tile's inner
+ * extent D1*D2*D3 (every 2D tile with a power-of-two row and a block of a
+ * multiple of it; every 1D tile): a thread's slots then share their inner
+ * coordinates and step KR = block / (D1*D2*D3) rows apart. The inner
+ * coordinates, their bounds test and the global offset are computed once per
+ * thread; a slot adds a constant multiple of the row stride and, on a
+ * partial tile, tests its row against a per-thread window [lo, hi) of
+ * in-tile rows. (The general path pays 64-bit index math and four bounds
+ * tests per element: on the H100 a partial-tile copy was issue-bound at a
+ * third of DRAM bandwidth.) */
+#define TILE__ROWSTEP(t) (TILE__BD(t) % (TILE__D1(t) * TILE__D2(t) * TILE__D3(t)) == 0)
+#define TILE__SCALAR_ROWS(LOAD, t, arr, o, base, in, g)                            \
+    do {                                                                           \
+        enum {                                                                     \
+            tile__I3 = TILE__D1(t) * TILE__D2(t) * TILE__D3(t),                    \
+            tile__KR = TILE__ROWSTEP(t) ? TILE__BD(t) / tile__I3 : 1,             \
+            tile__R = TILE__D0(t)                                                  \
+        };                                                                         \
+        const int tile__L0 = tile_thread();                                        \
+        const int tile__i0 = tile__L0 / tile__I3,                                  \
+                  tile__i1 = tile__L0 / (TILE__D2(t) * TILE__D3(t)) % TILE__D1(t), \
+                  tile__i2 = tile__L0 / TILE__D3(t) % TILE__D2(t),                 \
+                  tile__i3 = tile__L0 % TILE__D3(t);                               \
+        const int64_t tile__off0 = (base) + tile__i0 * (arr).stride[0] + tile__i1 * (arr).stride[1] + \
+                                   tile__i2 * (arr).stride[2] + tile__i3 * (arr).stride[3]; \
+        const int64_t tile__step = (int64_t)tile__KR * (arr).stride[0];            \
+        if (in) {                                                                  \
+            TILE__EACH(t, tile__s) {                                               \
+                const int64_t tile__go = tile__off0 + tile__s * tile__step;        \
+                if (LOAD) TILE__AT(t, tile__s) = (g)[tile__go];                    \
+                else (g)[tile__go] = TILE__AT(t, tile__s);                         \
+            }                                                                      \
+        } else {                                                                   \
+            const int64_t tile__c1 = (o)[1] + tile__i1, tile__c2 = (o)[2] + tile__i2, \
+                          tile__c3 = (o)[3] + tile__i3, tile__r0 = (o)[0] + tile__i0; \
+            const int tile__iok = tile__c1 >= 0 && tile__c1 < (arr).shape[1] && tile__c2 >= 0 && \
+                                  tile__c2 < (arr).shape[2] && tile__c3 >= 0 && tile__c3 < (arr).shape[3]; \
+            /* slot s is inside iff lo <= s*KR < hi (clamped to the tile's rows) */ \
+            const int64_t tile__lo64 = -tile__r0, tile__hi64 = (arr).shape[0] - tile__r0; \
+            const int tile__lo = tile__lo64 < 0 ? 0 : tile__lo64 > tile__R ? (int)tile__R : (int)tile__lo64; \
+            const int tile__hi = !tile__iok ? 0 : tile__hi64 < 0 ? 0 : tile__hi64 > tile__R ? (int)tile__R : (int)tile__hi64; \
+            TILE_ELEM_T(t) tile__zero;                                             \
+            memset(&tile__zero, 0, sizeof(tile__zero));                            \
+            TILE__EACH(t, tile__s) {                                               \
+                const int tile__rr = tile__s * tile__KR;                           \
+                if (tile__rr >= tile__lo && tile__rr < tile__hi) {                 \
+                    const int64_t tile__go = tile__off0 + tile__s * tile__step;    \
+                    if (LOAD) TILE__AT(t, tile__s) = (g)[tile__go];                \
+                    else (g)[tile__go] = TILE__AT(t, tile__s);                     \
+                } else if (LOAD) {                                                 \
+                    TILE__AT(t, tile__s) = tile__zero;                             \
+                }                                                                  \
+            }                                                                      \
+        }                                                                          \
+    } while (0)
 
 /* The cascade for a load (LOAD = 1: global -> tile) or store (0: tile ->
  * global) of tile t at tile_array arr (lvalue), element offset o[4] and
@@ -277,17 +352,19 @@ typedef struct { uint32_t w[4]; } tile__v16;
             const int64_t tile__base = (base);                                     \
             char *tile__sb = (char *)&(t).v[0];                                    \
             if (LOAD)                                                              \
-                TILE__BATCHED(tile__nv, TILE__BD(t), 4, tile__v16, TILE__VGP, TILE__VSP); \
+                TILE__BATCHED(tile__nv, TILE__BD(t), 4, tile__v16, TILE__VGP, TILE__VSP, 1); \
             else                                                                   \
-                TILE__BATCHED(tile__nv, TILE__BD(t), 4, tile__v16, TILE__VSP, TILE__VGP); \
+                TILE__BATCHED(tile__nv, TILE__BD(t), 4, tile__v16, TILE__VSP, TILE__VGP, 0); \
         } else if (TILE__BYTES_CT(t) && tile__tier == TILE_TIER_BYTES) {           \
             enum { tile__nw = tile_size(t) * (TILE__ESIZE(t) / 4) };               \
             uint32_t *tile__gw = (uint32_t *)(tile__g + (base));                   \
             uint32_t *tile__sw = (uint32_t *)&(t).v[0];                            \
             if (LOAD)                                                              \
-                TILE__BATCHED(tile__nw, TILE__BD(t), 8, uint32_t, TILE__WGP, TILE__WSP); \
+                TILE__BATCHED(tile__nw, TILE__BD(t), 8, uint32_t, TILE__WGP, TILE__WSP, 1); \
             else                                                                   \
-                TILE__BATCHED(tile__nw, TILE__BD(t), 8, uint32_t, TILE__WSP, TILE__WGP); \
+                TILE__BATCHED(tile__nw, TILE__BD(t), 8, uint32_t, TILE__WSP, TILE__WGP, 0); \
+        } else if (TILE__ROWSTEP(t)) {                                             \
+            TILE__SCALAR_ROWS(LOAD, t, arr, o, base, tile__in, tile__g);           \
         } else if (tile__in) {                                                     \
             TILE__EACH(t, tile__s) {                                               \
                 const int64_t tile__go = TILE__GOFF_L(t, arr, base, TILE__LIN(t, tile__s)); \
