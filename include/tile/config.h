@@ -78,6 +78,9 @@ template <class A> struct tile__type_id { typedef A type; };
 #define TILE__ARRTYPEOF(member) __typeof__(member)
 #endif
 
+#define TILE__STR_(x) #x
+#define TILE__LINESTR TILE__STR_2(__LINE__)
+#define TILE__STR_2(x) TILE__STR_(x)
 #ifndef TILE_ASSERT
 #if defined(TILE_DEBUG)
 #if TILE_ON_DEVICE
@@ -85,7 +88,9 @@ template <class A> struct tile__type_id { typedef A type; };
 #define TILE_ASSERT(c)                                                              \
     do {                                                                            \
         if (!(c)) {                                                                 \
-            printf("tile.h: assertion failed: %s (%s:%d)\n", #c, __FILE__, __LINE__); \
+            /* one literal, no arguments (they would need a stack frame): keep % \
+             * out of asserted conditions */                                  \
+            printf("tile.h: assertion failed: " #c " (" __FILE__ ":" TILE__LINESTR ")\n"); \
             __trap();                                                               \
         }                                                                           \
     } while (0)

@@ -27,9 +27,30 @@
 #define tile_thread() 0
 #endif
 
+/* TILE__COOP(): the entry check of a cooperative operation (barriers, block
+ * reductions, scans, sorts, stack calls), which every thread of the block
+ * must call together, never in a divergent branch. A TILE_DEBUG device build
+ * asserts what it can see cheaply: every lane of the calling warp that exists
+ * in the block is active (__activemask), which catches a call under
+ * `if (tile_thread() < 16)`. Branches that skip whole warps cannot be seen
+ * this way; they are undefined behaviour, as for __syncthreads. */
+#if TILE_ON_DEVICE && defined(TILE_DEBUG)
+static __device__ __forceinline__ unsigned tile__warp_lanes(void) {
+    const unsigned first = threadIdx.x & ~31u, n = blockDim.x - first;
+    return n >= 32 ? 0xffffffffu : (1u << n) - 1u;
+}
+#define TILE__COOP() TILE_ASSERT(__activemask() == tile__warp_lanes() && "cooperative call in a divergent branch")
+#else
+#define TILE__COOP() ((void)0)
+#endif
+
 /* Block-wide barrier. Cooperative: every thread of the block must reach it. */
 #if TILE_ON_DEVICE
-#define tile_barrier() __syncthreads()
+#define tile_barrier()                                                             \
+    do {                                                                           \
+        TILE__COOP();                                                              \
+        __syncthreads();                                                           \
+    } while (0)
 #else
 #define tile_barrier() ((void)0)
 #endif

@@ -285,6 +285,7 @@ TILE_API int tile__isnan_none(uint64_t x) { (void)x; return 0; }
         TILE__STATIC_ASSERT(tile__NW * sizeof(T) <= TILE_STATIC_SMEM_MAX / 2,      \
                             "tile.h: reduction element too large for static shared memory"); \
         if (tile__cB > 1) {                                                        \
+            TILE__COOP(); /* the shuffles below name every lane */                \
             int tile__lane = tile_thread() % 32, tile__warp = tile_thread() / 32;  \
             /* lanes active in this warp: a constant 32 unless the block ends in a \
              * partial warp */                                                     \

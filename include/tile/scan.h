@@ -186,6 +186,7 @@ TILE_API uint64_t tile__scan_highest(uint64_t) { return UINT64_MAX; }
  * dst) SH shared, C contiguous, 0..3 extents, S0..S2 strides. */
 #define TILE__SCAN(dst, src, op, EXCL, INITF, initv)                               \
     do {                                                                           \
+        TILE__COOP();                                                              \
         typedef TILE_ELEM_T(src) tile__T;                                          \
         enum {                                                                     \
             tile__N = tile_size(src),                                              \

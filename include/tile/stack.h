@@ -107,6 +107,7 @@ TILE_API int tile__block_rank(tile_kctx *k, int bd, int flag, int *total) {
         *total = flag;
         return 0;
     }
+    TILE__COOP(); /* the ballot names every lane */
     const int tid = tile_thread(), lane = tid % 32, warp = tid / 32, nw = (bd + 31) / 32;
     const unsigned mask = TILE__WARP_MASK(bd);
     const unsigned bal = __ballot_sync(mask, flag);
