@@ -9,6 +9,7 @@
  * Suppose t holds [0 1 2 ... 255]:
  *   tile_sum(s, t);               tile_value(s) == 32640 in every thread
  *   tile_max(m, t);               tile_value(m) == 255
+ *                                 (min and max of floats: NaN if any element is NaN)
  *   tile_reduce(r, my_op, t);     fold with any TILE_FUNC binary op
  *   tile_argmax(i, t);            tile_value(i) == 255 (an int tile)
  * Suppose a is a 2x3 tile [[1 2 3] [4 5 6]]:
@@ -160,8 +161,12 @@ TILE_API unsigned char *tile__scratch_alt(tile_kctx *k, unsigned char *buf, unsi
                                                              : ((1u << ((B) - (tile_thread() / 32) * 32)) - 1u))
 
 #define TILE__OP_ADD(a, b) TILE__G_ADD(a, b)
-#define TILE__OP_MIN(a, b) ((b) < (a) ? (b) : (a))
-#define TILE__OP_MAX(a, b) ((a) < (b) ? (b) : (a))
+/* min / max propagate NaN (as numpy's min and max): a NaN operand wins, so
+ * the fold is associative and commutative with NaNs too and the GPU's tree
+ * agrees with the CPU's left-to-right order (a plain `b < a ? b : a` keeps or
+ * drops a NaN depending on where it sits). For integers the tests fold away. */
+#define TILE__OP_MIN(a, b) (TILE__ISNAN(a) ? (a) : TILE__ISNAN(b) ? (b) : (b) < (a) ? (b) : (a))
+#define TILE__OP_MAX(a, b) (TILE__ISNAN(a) ? (a) : TILE__ISNAN(b) ? (b) : (a) < (b) ? (b) : (a))
 
 /* Reduce src with binary op into a fresh one-element register tile `name`. */
 #define tile_reduce(name, op, src)                                                 \

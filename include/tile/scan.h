@@ -25,6 +25,8 @@
  *                     tile_scan_exclusive_op(dst, mul, 1, src)   dst = [1 1 2 6]
  *
  * Element types: the sums, min and max take i32 u32 i64 u64 f32 f64.
+ * Float min and max propagate NaN: from the first NaN of a row on, the
+ * inclusive results are NaN (on the GPU and the CPU alike).
  * Integer sums wrap like C's unsigned arithmetic for u32/u64 (signed overflow
  * is the caller's broken promise, as in C). The exclusive sum starts every
  * row at 0; the exclusive max starts at the type's lowest value (-INFINITY,
