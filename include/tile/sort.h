@@ -167,15 +167,43 @@ TILE_API uint64_t tile__sort_dec(uint64_t k, const uint64_t *) { return tile__so
              int64_t *: tile__sort_dec_i64, uint64_t *: tile__sort_dec_u64)(k)
 #endif
 
+/* ---- digit-interleaved keys (32-bit keys, blocks of 1, 16 or 256) ----
+ * The counter of digit d (bits 4p..4p+3 of pass p) for thread t sits at byte
+ * ((d & 7) * B + t) * 4 + (d >> 3) * 2 of the counters: the digit's top bit
+ * at address bit 1, its low three bits at bits L..L+2 (4B = 2^L). For
+ * L = 2, 6 or 10 the key's bits can be stored permuted so that one rotation
+ * and one mask give both fields of every pass: the top bit of digit p moves
+ * to bit 4p, its low bits to 4p+L-1..4p+L+1 (mod 32: 4p+L-1 = 4(p+k)+1, so
+ * the pattern tiles the word). Pass p then takes (rotr(key, 4p-1) & mask)
+ * | 4t as the counter's byte offset (2 instructions instead of 6). */
+#if TILE_ON_DEVICE
+#define TILE__SORT_ROTR32(x, r) __funnelshift_r((x), (x), (r))
+#else
+#define TILE__SORT_ROTR32(x, r) (((x) >> ((r)&31u)) | ((x) << ((32u - ((r)&31u)) & 31u)))
+#endif
+TILE_API uint32_t tile__sort_perm(uint32_t x, unsigned k) {
+    const uint32_t l = x & 0x77777777u;
+    return ((x >> 3) & 0x11111111u) | (l << k) | (l >> (32u - k));
+}
+TILE_API uint32_t tile__sort_unperm(uint32_t e, unsigned k) {
+    const uint32_t l = e & 0xeeeeeeeeu;
+    return ((e & 0x11111111u) << 3) | (l >> k) | (l << (32u - k));
+}
+
 /* ---- warp steps (device); hooks so that tests can run the block algorithm
  * with simulated threads ---- */
 /* inclusive sum over the lanes in mask */
 TILE_API uint32_t tile__sort_warp_scan(uint32_t x, unsigned mask, int lane) {
 #if TILE_ON_DEVICE
-    TILE__UNROLL for (int d = 1; d < 32; d *= 2) {
-        const uint32_t y = __shfl_up_sync(mask, x, d);
-        if (lane >= d) x += y;
-    }
+    (void)lane;
+    /* the shuffle's predicate (source lane in range) guards the add */
+    TILE__UNROLL for (int d = 1; d < 32; d *= 2)
+        asm("{\n\t.reg .u32 r;\n\t.reg .pred p;\n\t"
+            "shfl.sync.up.b32 r|p, %1, %2, 0, %3;\n\t"
+            "@p add.u32 r, r, %1;\n\t"
+            "mov.u32 %0, r;\n\t}"
+            : "=r"(x)
+            : "r"(x), "r"(d), "r"(mask));
 #else
     (void)mask;
     (void)lane;
@@ -328,7 +356,11 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
             tile__VSH = (HASV) && tile_is_shared(V),                               \
             /* keys-only register tile of whole chunks: the first pass takes     \
              * the slots as they are */                                          \
-            tile__VIRT = tile__REG && !tile__KSH && !(HASV) && tile__N % tile__B == 0 \
+            tile__VIRT = tile__REG && !tile__KSH && !(HASV) && tile__N % tile__B == 0, \
+            /* digit-interleaved keys (see tile__sort_perm): 4B = 2^FL */        \
+            tile__FD = sizeof(tile__U) == 4 && (tile__B == 1 || tile__B == 16 || tile__B == 256), \
+            tile__FL = tile__B == 256 ? 10 : tile__B == 16 ? 6 : 2,                \
+            tile__FM = 2 | 7 << tile__FL                                           \
         };                                                                         \
         TILE__STATIC_ASSERT(sizeof(tile__U) == sizeof(tile__K), "tile.h: tile_sort: keys are f32, f64, i32, u32, i64 or u64"); \
         TILE__STATIC_ASSERT(tile__NP <= 65535,                                     \
@@ -339,6 +371,7 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
                             "tile.h: tile_sort: reduction scratch too small: raise TILE_SCRATCH_BYTES"); \
         const int tile__t = tile_thread();                                         \
         const int tile__lane = tile__t & 31, tile__w = tile__t >> 5;               \
+        TILE__UNUSED const uint32_t tile__t4 = (uint32_t)tile__t << 2;            \
         const int tile__act = (tile__B % 32 == 0 || tile__B - tile__w * 32 >= 32) ? 32 : tile__B - tile__w * 32; \
         TILE__UNUSED const unsigned tile__mask = tile__act == 32 ? 0xffffffffu : (1u << tile__act) - 1u; \
         TILE__SORT_BUF(tile__buf, tile__BYTES, tile__SIZING);                      \
@@ -440,13 +473,28 @@ typedef union {
 #define TILE__SORT_HALF(x) (tile__cnt[((uint32_t)(x)&7u) * (uint32_t)tile__B + (uint32_t)tile__t].h[((uint32_t)(x) >> 3) & 1u])
 /* digit bits of key k in this pass (low 4 bits) */
 #define TILE__SORT_X(k) ((uint32_t)((k) >> tile__bit))
+/* digit-interleaved keys: byte offset of key k's counter (rotation rot =
+ * 4 * pass - 1 mod 32), and the counter at byte offset o */
+#define TILE__SORT_FOFF(k, rot) ((TILE__SORT_ROTR32((uint32_t)(k), (rot)) & (uint32_t)tile__FM) | tile__t4)
+#if TILE_ON_DEVICE /* one byte offset (the union's form costs an add) */
+#define TILE__SORT_FCTR(o) (*(uint16_t *)((unsigned char *)tile__cnt + (o)))
+#else /* the union's form (strict aliasing: no barrier separates the views) */
+#define TILE__SORT_FCTR(o) (tile__cnt[(o) >> 2].h[((o) >> 1) & 1u])
+#endif
+/* the counter of key k (internal form) in this pass */
+#define TILE__SORT_CTR(k)                                                          \
+    (*(tile__FD ? &TILE__SORT_FCTR(TILE__SORT_FOFF(k, tile__rot)) : &TILE__SORT_HALF(TILE__SORT_X(k))))
+/* ordered key -> internal form (digit-interleaved when tile__FD), and an
+ * internal key back to its element */
+#define TILE__SORT_IN(x) (tile__FD ? (tile__U)tile__sort_perm((uint32_t)(x), tile__FL - 1) : (x))
+#define TILE__SORT_OUT(k) TILE__SORT_DEC(tile__K, tile__FD ? (tile__U)tile__sort_unperm((uint32_t)(k), tile__FL - 1) : (k))
 
 /* A register tile's slots read back striped from a staging buffer (keys
  * decoded). Slots past the end are zeroed: otherwise the compiler keeps
  * their old contents alive in registers through the whole sort. */
 #define TILE__SORT_OUTK_(t, buf)                                                   \
     TILE__UNROLL for (int tile__s = 0; tile__s < tile_slots(t); ++tile__s) {       \
-        if (TILE__VALID(t, tile__s)) TILE__AT(t, tile__s) = TILE__SORT_DEC(tile__K, (buf)[TILE__SORT_XS(tile__s)]); \
+        if (TILE__VALID(t, tile__s)) TILE__AT(t, tile__s) = TILE__SORT_OUT((buf)[TILE__SORT_XS(tile__s)]); \
         else memset(&TILE__AT(t, tile__s), 0, sizeof(tile__K));                    \
     }
 #define TILE__SORT_OUTV_(t, buf)                                                   \
@@ -468,13 +516,22 @@ typedef union {
      * chunk order (element t*S + j) */                                        \
     TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {            \
         const int tile__p = tile__KSH ? tile__t * tile__S + tile__j : tile__t + tile__j * tile__B; \
-        if (tile__NP == tile__N || tile__p < tile__N) {                            \
-            if (tile__KSH) tile__sk[tile__j] = TILE__SORT_ENC((K).v[TILE__OFF(K, tile__p)]); \
-            else tile__sk[tile__j] = TILE__SORT_ENC((K).v[tile__j]);               \
-            tile__and &= tile__sk[tile__j];                                        \
-            tile__or |= tile__sk[tile__j];                                         \
-        } else {                                                                   \
-            tile__sk[tile__j] = 0;                                                 \
+        if (tile__KSH) {                                                           \
+            if (tile__NP == tile__N || tile__p < tile__N) {                        \
+                const tile__U tile__x = TILE__SORT_ENC((K).v[TILE__OFF(K, tile__p)]); \
+                tile__and &= tile__x;                                              \
+                tile__or |= tile__x;                                               \
+                tile__sk[tile__j] = TILE__SORT_IN(tile__x);                        \
+            } else {                                                               \
+                tile__sk[tile__j] = 0;                                             \
+            }                                                                      \
+        } else { /* a slot past the end: any key (never counted nor moved) */     \
+            const tile__U tile__x = TILE__SORT_ENC((K).v[tile__j]);                \
+            if (tile__NP == tile__N || tile__p < tile__N) {                        \
+                tile__and &= tile__x;                                              \
+                tile__or |= tile__x;                                               \
+            }                                                                      \
+            tile__sk[tile__j] = TILE__SORT_IN(tile__x);                            \
         }                                                                          \
     }                                                                              \
     if (HASV) {                                                                    \
@@ -514,31 +571,47 @@ typedef union {
             const int tile__bit = 4 * tile__pass;                                  \
             if (((tile__var >> tile__bit) & 15u) == 0) continue;                   \
             const int tile__fin = tile__pass == tile__last;                        \
+            TILE__UNUSED const uint32_t tile__rot = (uint32_t)(tile__bit + 31) & 31u; \
             TILE__UNROLL for (int tile__l = 0; tile__l < 9; ++tile__l) tile__cnt[tile__l * tile__B + tile__t].w = 0; \
             TILE__SORT_FENCE();                                                    \
             TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {    \
-                if (tile__NP == tile__N || tile__t * tile__S + tile__j < tile__N) { \
+                if (!(tile__NP == tile__N || tile__t * tile__S + tile__j < tile__N)) { \
+                    tile__sr[tile__j] = 0; /* past the end: not counted */         \
+                } else if (tile__FD) {                                             \
+                    /* the count before this key */                              \
+                    const uint32_t tile__o = TILE__SORT_FOFF(tile__sk[tile__j], tile__rot); \
+                    const uint32_t tile__c = TILE__SORT_FCTR(tile__o);             \
+                    TILE__SORT_FCTR(tile__o) = (uint16_t)(tile__c + 1u);           \
+                    tile__sr[tile__j] = tile__c;                                   \
+                } else {                                                           \
                     const uint32_t tile__x = TILE__SORT_X(tile__sk[tile__j]);      \
                     const uint32_t tile__c = TILE__SORT_HALF(tile__x);             \
                     TILE__SORT_HALF(tile__x) = (uint16_t)(tile__c + 1u);           \
                     /* the count before this key, and its digit */               \
                     tile__sr[tile__j] = tile__c | (tile__x & 15u) << 16;           \
                     TILE__SORT_OPAQUE(tile__sr[tile__j]);                          \
-                } else {                                                           \
-                    tile__sr[tile__j] = 0; /* past the end: not counted */         \
                 }                                                                  \
             }                                                                      \
             tile_barrier(); /* B1: counts complete */                             \
             TILE__SORT_SCAN_(); /* B2 inside */                                    \
             tile_barrier(); /* B3: prefixes complete */                           \
-            TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {    \
-                const uint32_t tile__x = tile__sr[tile__j] >> 16;                  \
-                tile__sr[tile__j] = (tile__sr[tile__j] & 0xffffu) + TILE__SORT_HALF(tile__x); \
+            if (tile__FD) {                                                        \
+                /* recompute each counter's offset (an opaque copy of the       \
+                 * rotation: not 16 offsets kept alive across the barriers) */  \
+                uint32_t tile__rot2 = tile__rot;                                   \
+                TILE__SORT_OPAQUE(tile__rot2);                                     \
+                TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) \
+                    tile__sr[tile__j] += TILE__SORT_FCTR(TILE__SORT_FOFF(tile__sk[tile__j], tile__rot2)); \
+            } else {                                                               \
+                TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) { \
+                    const uint32_t tile__x = tile__sr[tile__j] >> 16;              \
+                    tile__sr[tile__j] = (tile__sr[tile__j] & 0xffffu) + TILE__SORT_HALF(tile__x); \
+                }                                                                  \
             }                                                                      \
             TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {    \
                 const int tile__r = (int)tile__sr[tile__j];                        \
                 if (tile__NP == tile__N || tile__t * tile__S + tile__j < tile__N) { \
-                    if (tile__KSH && tile__fin) (K).v[TILE__OFF(K, tile__r)] = TILE__SORT_DEC(tile__K, tile__sk[tile__j]); \
+                    if (tile__KSH && tile__fin) (K).v[TILE__OFF(K, tile__r)] = TILE__SORT_OUT(tile__sk[tile__j]); \
                     else tile__xb[TILE__SORT_XI(tile__r)] = tile__sk[tile__j]; \
                     if (HASV) {                                                    \
                         if (tile__VSH && tile__fin) (V).v[TILE__OFF(V, tile__r)] = tile__sw[tile__j % tile__RV]; \
@@ -555,11 +628,12 @@ typedef union {
                         if (HASV) tile__sw[tile__j % tile__RV] = tile__vb[TILE__SORT_VI(tile__p)]; \
                     }                                                              \
                 }                                                                  \
-            } else {                                                               \
-                if (!tile__KSH) TILE__SORT_OUTK_(K, tile__xb);                   \
-                if ((HASV) && !tile__VSH) TILE__SORT_OUTV_(V, tile__vb);         \
             }                                                                      \
         }                                                                          \
+        /* after the loop, not in its last pass: the tile's old contents are \
+         * then dead once read (not kept in registers through the passes) */  \
+        if (!tile__KSH) TILE__SORT_OUTK_(K, tile__xb);                           \
+        if ((HASV) && !tile__VSH) TILE__SORT_OUTV_(V, tile__vb);                 \
     }
 
 /* Chunks in shared memory: two key (and value) buffers used in turn; a
@@ -571,14 +645,14 @@ typedef union {
     if (tile__KSH) { /* shared: a plain loop (nothing to keep in registers) */  \
         for (int tile__p = tile__t; tile__p < tile__N; tile__p += tile__B) {       \
             const tile__U tile__x = TILE__SORT_ENC((K).v[TILE__OFF(K, tile__p)]);  \
-            tile__xa[TILE__SORT_XI(tile__p)] = tile__x;                            \
+            tile__xa[TILE__SORT_XI(tile__p)] = TILE__SORT_IN(tile__x);             \
             tile__and &= tile__x;                                                  \
             tile__or |= tile__x;                                                   \
         }                                                                          \
     } else {                                                                       \
         TILE__EACH(K, tile__s) {                                                   \
             const tile__U tile__x = TILE__SORT_ENC(TILE__AT(K, tile__s));          \
-            tile__xa[TILE__SORT_XS(tile__s)] = tile__x;                            \
+            tile__xa[TILE__SORT_XS(tile__s)] = TILE__SORT_IN(tile__x);             \
             tile__and &= tile__x;                                                  \
             tile__or |= tile__x;                                                   \
         }                                                                          \
@@ -595,14 +669,14 @@ typedef union {
             const int tile__bit = 4 * tile__pass;                                  \
             if (((tile__var >> tile__bit) & 15u) == 0) continue;                   \
             const int tile__fin = tile__pass == tile__last;                        \
+            TILE__UNUSED const uint32_t tile__rot = (uint32_t)(tile__bit + 31) & 31u; \
             TILE__UNROLL for (int tile__l = 0; tile__l < 9; ++tile__l) tile__cnt[tile__l * tile__B + tile__t].w = 0; \
             TILE__SORT_FENCE();                                                    \
             for (int tile__j = 0; tile__j < tile__S; ++tile__j) {                  \
                 const int tile__p = tile__t * tile__S + tile__j;                   \
                 if (tile__NP != tile__N && tile__p >= tile__N) break;              \
                 const tile__U tile__x = tile__xa[TILE__SORT_XI(tile__p)];    \
-                const uint32_t tile__y = TILE__SORT_X(tile__x);                    \
-                TILE__SORT_HALF(tile__y) = (uint16_t)(TILE__SORT_HALF(tile__y) + 1u); \
+                TILE__SORT_CTR(tile__x) = (uint16_t)(TILE__SORT_CTR(tile__x) + 1u); \
             }                                                                      \
             tile_barrier(); /* B1 */                                               \
             TILE__SORT_SCAN_(); /* B2 */                                           \
@@ -611,10 +685,9 @@ typedef union {
                 const int tile__p = tile__t * tile__S + tile__j;                   \
                 if (tile__NP != tile__N && tile__p >= tile__N) break;              \
                 const tile__U tile__x = tile__xa[TILE__SORT_XI(tile__p)];    \
-                const uint32_t tile__y = TILE__SORT_X(tile__x);                    \
-                const int tile__r = TILE__SORT_HALF(tile__y);                      \
-                TILE__SORT_HALF(tile__y) = (uint16_t)(tile__r + 1);                \
-                if (tile__KSH && tile__fin) (K).v[TILE__OFF(K, tile__r)] = TILE__SORT_DEC(tile__K, tile__x); \
+                const int tile__r = TILE__SORT_CTR(tile__x);                       \
+                TILE__SORT_CTR(tile__x) = (uint16_t)(tile__r + 1);                 \
+                if (tile__KSH && tile__fin) (K).v[TILE__OFF(K, tile__r)] = TILE__SORT_OUT(tile__x); \
                 else tile__xz[TILE__SORT_XI(tile__r)] = tile__x;             \
                 if (HASV) {                                                        \
                     if (tile__VSH && tile__fin) (V).v[TILE__OFF(V, tile__r)] = tile__va[TILE__SORT_VI(tile__p)]; \
@@ -630,11 +703,9 @@ typedef union {
                 tile__va = tile__vz;                                               \
                 tile__vz = tile__vt;                                               \
             }                                                                      \
-            if (tile__fin) {                                                       \
-                if (!tile__KSH) TILE__SORT_OUTK_(K, tile__xa);                   \
-                if ((HASV) && !tile__VSH) TILE__SORT_OUTV_(V, tile__va);         \
-            }                                                                      \
         }                                                                          \
+        if (!tile__KSH) TILE__SORT_OUTK_(K, tile__xa);                           \
+        if ((HASV) && !tile__VSH) TILE__SORT_OUTV_(V, tile__va);                 \
     }
 
 #endif /* TILE_SORT_H */

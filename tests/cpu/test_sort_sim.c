@@ -249,6 +249,15 @@ typedef struct sim_case {
     X(rk_u64_64_255, K_RK, KK_KEYS, uint64_t, SR_U64, 64, 255, -, -)                     \
     X(rk_i32_1024_3000, K_RK, KK_KEYS, int32_t, SR_I32, 1024, 3000, -, -)                \
     X(rk_f64_32_64, K_RK, KK_KEYS, double, SR_F64, 32, 64, -, -)                         \
+    /* 32-bit keys in blocks of 16 and 256: digit-interleaved keys */        \
+    X(rk_f32_256_4096, K_RK, KK_KEYS, float, SR_F32, 256, 4096, -, -)                    \
+    X(rk_i32_256_3000, K_RK, KK_KEYS, int32_t, SR_I32, 256, 3000, -, -)                  \
+    X(rk_u32_16_256, K_RK, KK_KEYS, uint32_t, SR_U32, 16, 256, -, -)                     \
+    X(rk_f32_16_300, K_RK, KK_KEYS, float, SR_F32, 16, 300, -, -)                        \
+    X(sk_f32_256_5000, K_SK, KK_KEYS, float, SR_F32, 256, 5000, -, -)                    \
+    X(sk_i32_16_250, K_SK, KK_KEYS, int32_t, SR_I32, 16, 250, -, -)                      \
+    X(rr_u32_16_200, K_PAIRS, KK_PAIRS, uint32_t, SR_U32, 16, 200, tile_reg, tile_reg) \
+    X(rs_f32_256_2000, K_PAIRS, KK_PAIRS, float, SR_F32, 256, 2000, tile_reg, tile_shared) \
     /* shared keys, keys only */                                              \
     X(sk_f32_64_1000, K_SK, KK_KEYS, float, SR_F32, 64, 1000, -, -)                      \
     X(sk_f64_96_2, K_SK, KK_KEYS, double, SR_F64, 96, 2, -, -)                           \
