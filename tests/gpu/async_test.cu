@@ -30,102 +30,10 @@
  * "async_test: N checks, M failed (targets: gpu+cpu|cpu)"; exit 1 on failure.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tile.h>
-
-/* ========================================================================
- * check machinery (as in gpu_test.cu)
- * ======================================================================== */
-static long g_checks, g_failed, g_printed;
-static const char *g_target = "-";
-static const char *g_test = "-";
-static const char *g_targets = "cpu";
-static int g_quick;
-enum { MAX_PRINTED = 300 };
-
-static void fail_at(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail_at(const char *file, int line, const char *fmt, ...) {
-    ++g_failed;
-    if (++g_printed > MAX_PRINTED) {
-        if (g_printed == MAX_PRINTED + 1) printf("(further failures are counted, not printed)\n");
-        return;
-    }
-    printf("FAIL %s:%d [%s] %s: ", file, line, g_target, g_test);
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-}
-#define CHECK(cond, ...)                                                           \
-    do {                                                                           \
-        ++g_checks;                                                                \
-        if (!(cond)) fail_at(__FILE__, __LINE__, __VA_ARGS__);                     \
-    } while (0)
-static void summary(void) {
-    printf("async_test: %ld checks, %ld failed (targets: %s)\n", g_checks, g_failed, g_targets);
-    fflush(stdout);
-}
-static void die(const char *file, int line, const char *what) {
-    fail_at(file, line, "fatal: %s", what);
-    summary();
-    exit(1);
-}
-static const char *cuda_detail(int e) {
-    static char buf[160];
-    buf[0] = 0;
-    if (e == TILE_ERR_CUDA) {
-        int c = tile_last_cuda_error();
-        snprintf(buf, sizeof(buf), " [CUDA error %d: %s]", c, cudaGetErrorString((cudaError_t)c));
-    }
-    return buf;
-}
-#define CHECK_ERR_TXT(expr, text, want)                                            \
-    do {                                                                           \
-        int e_ = (expr);                                                           \
-        CHECK(e_ == (want), "%s -> %d (%s), expected %d (%s)%s", text, e_, tile_error_string(e_), \
-              (int)(want), tile_error_string(want), cuda_detail(e_));              \
-    } while (0)
-#define CHECK_ERR(expr, want) CHECK_ERR_TXT(expr, #expr, want)
-
-typedef struct target {
-    tile_exec ex;
-    int gpu;
-    const char *name;
-} target;
-
-static void *halloc_(size_t bytes, const char *file, int line) {
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p) die(file, line, "host calloc failed");
-    return p;
-}
-#define HALLOC(T, n) ((T *)halloc_((size_t)(n) * sizeof(T), __FILE__, __LINE__))
-static void *dalloc_(const target *t, size_t bytes, const char *file, int line) {
-    ++g_checks;
-    void *p = tile_alloc(t->ex, bytes);
-    if (!p) die(file, line, "tile_alloc failed");
-    return p;
-}
-#define DALLOC(T, n) ((T *)dalloc_(t, (size_t)(n) * sizeof(T), __FILE__, __LINE__))
-#define UP(d, h, bytes) CHECK_ERR(tile_copy_to(t->ex, (d), (h), (bytes)), TILE_OK)
-#define DOWN(h, d, bytes) CHECK_ERR(tile_copy_from(t->ex, (h), (d), (bytes)), TILE_OK)
-#define SYNC_OK() CHECK_ERR(tile_synchronize(t->ex), TILE_OK)
-#define RUN_OK(launch)                                                             \
-    do {                                                                           \
-        CHECK_ERR_TXT(launch, #launch, TILE_OK);                                   \
-        SYNC_OK();                                                                 \
-    } while (0)
-static void poison_(const target *t, void *d, size_t bytes, int byte) {
-    unsigned char *tmp = HALLOC(unsigned char, bytes);
-    memset(tmp, byte, bytes);
-    UP(d, tmp, bytes);
-    free(tmp);
-}
-#define POISON(d, bytes) poison_(t, (d), (bytes), 0xAB)
+#include "gpu_check.h"
 
 /* ========================================================================
  * architecture and paths
@@ -314,8 +222,8 @@ static void run_eq_case(const target *t, const eq_case *c, const unsigned char *
                                     TILE_ASYNC_SYNCHRONOUS};
         for (int q = 0; q < 4; ++q) {
             const size_t obytes = (size_t)nb * 2 * n * c->esize;
-            POISON(dout, obytes);
-            POISON(dpaths, (size_t)nb * sizeof(int));
+            POISON(dout, obytes, POISON_I);
+            POISON(dpaths, (size_t)nb * sizeof(int), POISON_I);
             RUN_OK(c->launch(t->ex, nb, da, doffs, opts[q], dout, dpaths));
             DOWN(hout, dout, obytes);
             DOWN(hpaths, dpaths, (size_t)nb * sizeof(int));
@@ -429,7 +337,7 @@ static void test_view_dest(const target *t) {
                         const tile_array dA = tile_array_strided(da, 2, sh, st);
                         float hout[NOUT];
                         int hp[3];
-                        POISON(dout, sizeof(hout));
+                        POISON(dout, sizeof(hout), POISON_I);
                         if (W == 10)
                             RUN_OK(tile_launch(t->ex, view_w10, tile_grid1(1), 64, dA, vr, o0, o1, opts[q], dout, dpaths));
                         else
@@ -571,8 +479,8 @@ static void test_pipeline(const target *t) {
                     unsigned char *da = ddata + shift;
                     const int nblocks = ci == 5 ? 1 : 3;
                     const size_t obytes = (size_t)R * C * es;
-                    POISON(dout, maxbytes);
-                    POISON(dpaths, sizeof(hpaths));
+                    POISON(dout, maxbytes, POISON_I);
+                    POISON(dpaths, sizeof(hpaths), POISON_I);
                     int e = TILE_OK;
                     switch (ci) {
                     case 0: e = PIPE_LAUNCH(pipe_f32, float, nblocks); break;
@@ -699,9 +607,9 @@ static void test_ring(const target *t) {
     float *da = DALLOC(float, AR * 64), *dout = DALLOC(float, NOUT), *dmix = DALLOC(float, NMIX);
     int *dp = DALLOC(int, NP);
     UP(da, ha, AR * 64 * sizeof(float));
-    POISON(dout, NOUT * sizeof(float));
-    POISON(dmix, NMIX * sizeof(float));
-    POISON(dp, sizeof(hp));
+    POISON(dout, NOUT * sizeof(float), POISON_I);
+    POISON(dmix, NMIX * sizeof(float), POISON_I);
+    POISON(dp, sizeof(hp), POISON_I);
     RUN_OK(tile_launch(t->ex, ring, tile_grid1(2), 64, da, dout, dmix, dp));
     DOWN(hout, dout, NOUT * sizeof(float));
     DOWN(hmix, dmix, NMIX * sizeof(float));
@@ -771,15 +679,12 @@ static void test_ring(const target *t) {
  * main
  * ======================================================================== */
 static void run_all(const target *t) {
-    g_target = t->name;
-    printf("-- target %s\n", t->name);
-    fflush(stdout);
-    const long f0 = g_failed, c0 = g_checks;
+    gc_target_begin(t);
     memset(g_paths, 0, sizeof(g_paths));
     {
         g_test = "architecture probe";
         int *d = DALLOC(int, 1), h = -1;
-        POISON(d, sizeof(int));
+        POISON(d, sizeof(int), POISON_I);
         RUN_OK(tile_launch(t->ex, arch_probe, tile_grid1(1), 32, d));
         DOWN(&h, d, sizeof(int));
         tile_free(t->ex, d);
@@ -803,42 +708,12 @@ static void run_all(const target *t) {
               "every cp.async path and the synchronous fallback ran");
         if (g_arch >= 900) CHECK(g_paths[TILE_ASYNC_BULK] > 0, "the bulk copy ran");
     }
-    printf("-- target %s: %ld checks, %ld failed\n", t->name, g_checks - c0, g_failed - f0);
-    fflush(stdout);
+    gc_target_end(t, "");
 }
 
 int main(int argc, char **argv) {
-    int cpu_only = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--cpu-only") == 0) cpu_only = 1;
-        else if (strcmp(argv[i], "--quick") == 0) g_quick = 1;
-        else {
-            fprintf(stderr, "usage: %s [--cpu-only] [--quick]\n", argv[0]);
-            return 2;
-        }
-    }
-    const int ngpu = cpu_only ? 0 : tile_gpu_count();
-    target targets[2];
-    int nt = 0;
-    if (ngpu > 0) {
-        cudaDeviceProp prop;
-        if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-            printf("async_test: GPU 0: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
-        targets[nt].ex = TILE_GPU(0);
-        targets[nt].gpu = 1;
-        targets[nt].name = "gpu";
-        ++nt;
-        g_targets = "gpu+cpu";
-    } else {
-        printf("async_test: %s: running the CPU target only\n", cpu_only ? "--cpu-only" : "no GPU found");
-        g_targets = "cpu";
-    }
-    targets[nt].ex = TILE_CPU;
-    targets[nt].gpu = 0;
-    targets[nt].name = "cpu";
-    ++nt;
-    fflush(stdout);
-    for (int i = 0; i < nt; ++i) run_all(&targets[i]);
-    summary();
-    return g_failed ? 1 : 0;
+    const int rc = gc_start(argc, argv, "async_test", 1, NULL, NULL);
+    if (rc) return rc;
+    for (int i = 0; i < gc_ntargets; ++i) run_all(&gc_targets[i]);
+    return gc_finish();
 }

@@ -20,24 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define GC_MAX_PRINTED 200
+#include "gpu_check.h"
 #include "../cascade_common.h"
 
-static long g_cases, g_failed, g_printed;
-static const char *g_target = "-";
-enum { MAX_PRINTED = 200 };
-
-static void report(const char *msg) {
-    if (++g_printed <= MAX_PRINTED) printf("FAIL [%s] %s\n", g_target, msg);
-    else if (g_printed == MAX_PRINTED + 1) printf("(further failures are counted, not printed)\n");
-    fflush(stdout);
-}
-
-typedef struct target {
-    tile_exec ex;
-    int gpu;
-    const char *name;
-    int dead; /* a CUDA error left the context unusable */
-} target;
+/* a finding of cas_check or of the harness; the case counts as failed once */
+static void report(const char *msg) { fail_print(NULL, 0, "%s", msg); }
 
 /* copy helpers that report (and return nonzero) on failure */
 static int up(const target *t, void *d, const void *h, size_t bytes) {
@@ -129,7 +117,7 @@ static void run_kernel(target *t, int ki, uint64_t seed, int n, cas_stats *st) {
     for (int i = 0; i < n; ++i) {
         if (!broken && cas_check(K, &plans[i], (uint64_t)(uintptr_t)dbuf, init, got, dump, tiers[i], report))
             bad[i] = 1;
-        ++g_cases;
+        ++g_checks;
         g_failed += bad[i] || broken;
     }
     tile_free(t->ex, dbuf);
@@ -145,56 +133,34 @@ static void run_kernel(target *t, int ki, uint64_t seed, int n, cas_stats *st) {
     free(bad);
 }
 
+static int g_ncases = 128;
+static uint64_t g_seed = 0x7e57ca5cadeull; /* tests/cpu/test_cascade.c's default */
+static int parse_opt(int argc, char **argv, int *i) {
+    if (strcmp(argv[*i], "--quick") == 0) g_ncases = 16;
+    else if (strcmp(argv[*i], "--cases") == 0 && *i + 1 < argc) g_ncases = atoi(argv[++*i]);
+    else if (strcmp(argv[*i], "--seed") == 0 && *i + 1 < argc) g_seed = strtoull(argv[++*i], NULL, 0);
+    else return 0;
+    return 1;
+}
+
 int main(int argc, char **argv) {
-    int cpu_only = 0, ncases = 128;
-    uint64_t seed = 0x7e57ca5cadeull; /* tests/cpu/test_cascade.c's default */
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--cpu-only") == 0) cpu_only = 1;
-        else if (strcmp(argv[i], "--quick") == 0) ncases = 16;
-        else if (strcmp(argv[i], "--cases") == 0 && i + 1 < argc) ncases = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
-        else {
-            fprintf(stderr, "usage: %s [--cpu-only] [--quick] [--cases N] [--seed N]\n", argv[0]);
-            return 2;
-        }
-    }
-    if (ncases < 1) ncases = 1;
-    const int ngpu = cpu_only ? 0 : tile_gpu_count();
-    target targets[2];
-    int nt = 0;
-    const char *names = "cpu";
-    if (ngpu > 0) {
-        cudaDeviceProp prop;
-        if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-            printf("cascade_test: GPU 0: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
-        targets[nt].ex = TILE_GPU(0);
-        targets[nt].gpu = 1;
-        targets[nt].name = "gpu";
-        targets[nt].dead = 0;
-        ++nt;
-        names = "gpu+cpu";
-    } else {
-        printf("cascade_test: %s: running the CPU target only\n", cpu_only ? "--cpu-only" : "no GPU found");
-    }
-    targets[nt].ex = TILE_CPU;
-    targets[nt].gpu = 0;
-    targets[nt].name = "cpu";
-    targets[nt].dead = 0;
-    ++nt;
-    printf("cascade_test: seed 0x%llx, %d kernels x %d cases per target\n", (unsigned long long)seed, CAS_NKERNELS,
-           ncases);
+    g_unit = "cases";
+    const int rc = gc_start(argc, argv, "cascade_test", 0, parse_opt, " [--quick] [--cases N] [--seed N]");
+    if (rc) return rc;
+    if (g_ncases < 1) g_ncases = 1;
+    printf("cascade_test: seed 0x%llx, %d kernels x %d cases per target\n", (unsigned long long)g_seed, CAS_NKERNELS,
+           g_ncases);
     fflush(stdout);
     cas_stats st;
     memset(&st, 0, sizeof(st));
-    for (int ti = 0; ti < nt; ++ti) {
-        target *t = &targets[ti];
+    for (int ti = 0; ti < gc_ntargets; ++ti) {
+        target *t = &gc_targets[ti];
         g_target = t->name;
-        const long c0 = g_cases, f0 = g_failed;
-        for (int k = 0; k < CAS_NKERNELS; ++k) run_kernel(t, k, seed, ncases, ti == 0 ? &st : NULL);
-        printf("-- target %s: %ld cases, %ld failed\n", t->name, g_cases - c0, g_failed - f0);
+        const long c0 = g_checks, f0 = g_failed;
+        for (int k = 0; k < CAS_NKERNELS; ++k) run_kernel(t, k, g_seed, g_ncases, ti == 0 ? &st : NULL);
+        printf("-- target %s: %ld cases, %ld failed\n", t->name, g_checks - c0, g_failed - f0);
         fflush(stdout);
     }
     cas_print_stats(&st, "cascade_test: coverage per target");
-    printf("cascade_test: %ld cases, %ld failed (targets: %s)\n", g_cases, g_failed, names);
-    return g_failed ? 1 : 0;
+    return gc_finish();
 }

@@ -19,85 +19,23 @@
  */
 #include <float.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tile.h>
+#define GC_MAX_PRINTED 400
+#include "gpu_check.h"
 
 /* ========================================================================
- * check machinery
+ * element-by-element comparisons; every element counts as one check
  * ======================================================================== */
-static long g_checks, g_failed;
-static long g_printed;
-static const char *g_target = "-";
-static const char *g_test = "-";
-static const char *g_targets = "cpu";
-enum { MAX_PRINTED = 400, MAX_PER_ARRAY = 6 };
-
-static void fail_at(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail_at(const char *file, int line, const char *fmt, ...) {
-    ++g_failed;
-    if (++g_printed > MAX_PRINTED) {
-        if (g_printed == MAX_PRINTED + 1) printf("(further failures are counted, not printed)\n");
-        return;
-    }
-    printf("FAIL %s:%d [%s] %s: ", file, line, g_target, g_test);
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-}
-
-#define CHECK(cond, ...)                                                           \
-    do {                                                                           \
-        ++g_checks;                                                                \
-        if (!(cond)) fail_at(__FILE__, __LINE__, __VA_ARGS__);                     \
-    } while (0)
-
-static void summary(void) {
-    printf("gpu_test: %ld checks, %ld failed (targets: %s)\n", g_checks, g_failed, g_targets);
-    fflush(stdout);
-}
-
-static void die(const char *file, int line, const char *what) {
-    fail_at(file, line, "fatal: %s", what);
-    summary();
-    exit(1);
-}
-
-/* text added to a failed error-code check: the CUDA error behind TILE_ERR_CUDA */
-static const char *cuda_detail(int e) {
-    static char buf[160];
-    buf[0] = 0;
-    if (e == TILE_ERR_CUDA) {
-        int c = tile_last_cuda_error();
-        snprintf(buf, sizeof(buf), " [CUDA error %d: %s]", c, cudaGetErrorString((cudaError_t)c));
-    }
-    return buf;
-}
-
-/* CHECK_ERR_TXT: `text` names the call (macro arguments arrive expanded) */
-#define CHECK_ERR_TXT(expr, text, want)                                            \
-    do {                                                                           \
-        int e_ = (expr);                                                           \
-        CHECK(e_ == (want), "%s -> %d (%s), expected %d (%s)%s", text, e_, tile_error_string(e_), \
-              (int)(want), tile_error_string(want), cuda_detail(e_));              \
-    } while (0)
-#define CHECK_ERR(expr, want) CHECK_ERR_TXT(expr, #expr, want)
-
-/* element-by-element comparisons; every element counts as one check */
 static void check_i32_(const char *f, int l, const char *what, const int32_t *got, const int32_t *exp, long n) {
     long bad = 0;
     for (long i = 0; i < n; ++i) {
         ++g_checks;
         if (got[i] == exp[i]) continue;
-        if (bad++ < MAX_PER_ARRAY) fail_at(f, l, "%s[%ld] = %d, expected %d", what, i, (int)got[i], (int)exp[i]);
-        else ++g_failed;
+        fail_elem(&bad, f, l, "%s[%ld] = %d, expected %d", what, i, (int)got[i], (int)exp[i]);
     }
-    if (bad > MAX_PER_ARRAY) printf("     %s:%d: %s: %ld of %ld elements differ\n", f, l, what, bad, n);
+    fail_elem_total(f, l, what, bad, n);
 }
 static void check_bits32_(const char *f, int l, const char *what, const void *gotp, const void *expp, long n) {
     const uint32_t *got = (const uint32_t *)gotp, *exp = (const uint32_t *)expp;
@@ -108,23 +46,19 @@ static void check_bits32_(const char *f, int l, const char *what, const void *go
         float gf, ef;
         memcpy(&gf, &got[i], 4);
         memcpy(&ef, &exp[i], 4);
-        if (bad++ < MAX_PER_ARRAY)
-            fail_at(f, l, "%s[%ld] = 0x%08x (%.9g), expected 0x%08x (%.9g) bit for bit", what, i, (unsigned)got[i],
-                    (double)gf, (unsigned)exp[i], (double)ef);
-        else ++g_failed;
+        fail_elem(&bad, f, l, "%s[%ld] = 0x%08x (%.9g), expected 0x%08x (%.9g) bit for bit", what, i,
+                  (unsigned)got[i], (double)gf, (unsigned)exp[i], (double)ef);
     }
-    if (bad > MAX_PER_ARRAY) printf("     %s:%d: %s: %ld of %ld elements differ\n", f, l, what, bad, n);
+    fail_elem_total(f, l, what, bad, n);
 }
 static void check_bits64_(const char *f, int l, const char *what, const double *got, const double *exp, long n) {
     long bad = 0;
     for (long i = 0; i < n; ++i) {
         ++g_checks;
         if (memcmp(&got[i], &exp[i], 8) == 0) continue;
-        if (bad++ < MAX_PER_ARRAY)
-            fail_at(f, l, "%s[%ld] = %.17g, expected %.17g bit for bit", what, i, got[i], exp[i]);
-        else ++g_failed;
+        fail_elem(&bad, f, l, "%s[%ld] = %.17g, expected %.17g bit for bit", what, i, got[i], exp[i]);
     }
-    if (bad > MAX_PER_ARRAY) printf("     %s:%d: %s: %ld of %ld elements differ\n", f, l, what, bad, n);
+    fail_elem_total(f, l, what, bad, n);
 }
 /* |got - ref| <= tol[i] when tol is given, else <= atol + rtol * |ref|; NaN fails */
 static void check_f32_(const char *f, int l, const char *what, const float *got, const double *ref, long n,
@@ -134,11 +68,9 @@ static void check_f32_(const char *f, int l, const char *what, const float *got,
         ++g_checks;
         double t = tol ? tol[i] : atol + rtol * fabs(ref[i]);
         if (fabs((double)got[i] - ref[i]) <= t) continue;
-        if (bad++ < MAX_PER_ARRAY)
-            fail_at(f, l, "%s[%ld] = %.9g, expected %.9g (tolerance %.3g)", what, i, (double)got[i], ref[i], t);
-        else ++g_failed;
+        fail_elem(&bad, f, l, "%s[%ld] = %.9g, expected %.9g (tolerance %.3g)", what, i, (double)got[i], ref[i], t);
     }
-    if (bad > MAX_PER_ARRAY) printf("     %s:%d: %s: %ld of %ld elements differ\n", f, l, what, bad, n);
+    fail_elem_total(f, l, what, bad, n);
 }
 static void check_f64_(const char *f, int l, const char *what, const double *got, const double *ref, long n,
                        double rtol, double atol, const double *tol) {
@@ -147,11 +79,9 @@ static void check_f64_(const char *f, int l, const char *what, const double *got
         ++g_checks;
         double t = tol ? tol[i] : atol + rtol * fabs(ref[i]);
         if (fabs(got[i] - ref[i]) <= t) continue;
-        if (bad++ < MAX_PER_ARRAY)
-            fail_at(f, l, "%s[%ld] = %.17g, expected %.17g (tolerance %.3g)", what, i, got[i], ref[i], t);
-        else ++g_failed;
+        fail_elem(&bad, f, l, "%s[%ld] = %.17g, expected %.17g (tolerance %.3g)", what, i, got[i], ref[i], t);
     }
-    if (bad > MAX_PER_ARRAY) printf("     %s:%d: %s: %ld of %ld elements differ\n", f, l, what, bad, n);
+    fail_elem_total(f, l, what, bad, n);
 }
 #define CHECK_I32(what, got, exp, n) check_i32_(__FILE__, __LINE__, what, (const int32_t *)(got), (const int32_t *)(exp), n)
 #define CHECK_BITS32(what, got, exp, n) check_bits32_(__FILE__, __LINE__, what, got, exp, n)
@@ -166,54 +96,8 @@ static void check_f64_(const char *f, int l, const char *what, const double *got
 #define REL1_F64 (4.5e-16)
 
 /* ========================================================================
- * targets, memory, input data
+ * input data
  * ======================================================================== */
-typedef struct target {
-    tile_exec ex;
-    int gpu;
-    const char *name;
-} target;
-
-static void *halloc_(size_t bytes, const char *file, int line) {
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p) die(file, line, "host calloc failed");
-    return p;
-}
-#define HALLOC(T, n) ((T *)halloc_((size_t)(n) * sizeof(T), __FILE__, __LINE__))
-
-static void *dalloc_(const target *t, size_t bytes, const char *file, int line) {
-    ++g_checks;
-    void *p = tile_alloc(t->ex, bytes);
-    if (!p) die(file, line, "tile_alloc failed");
-    return p;
-}
-#define DALLOC(T, n) ((T *)dalloc_(t, (size_t)(n) * sizeof(T), __FILE__, __LINE__))
-
-#define UP(d, h, bytes) CHECK_ERR(tile_copy_to(t->ex, (d), (h), (bytes)), TILE_OK)
-#define DOWN(h, d, bytes) CHECK_ERR(tile_copy_from(t->ex, (h), (d), (bytes)), TILE_OK)
-#define SYNC_OK() CHECK_ERR(tile_synchronize(t->ex), TILE_OK)
-/* launch, expect TILE_OK from the launch and from tile_synchronize */
-#define RUN_OK(launch)                                                             \
-    do {                                                                           \
-        CHECK_ERR_TXT(launch, #launch, TILE_OK);                                   \
-        SYNC_OK();                                                                 \
-    } while (0)
-
-enum { POISON_F = 0xFF /* NaN as float and double */, POISON_I = 0xAB };
-static uint32_t poison_bits32(int byte) {
-    uint32_t b = (uint32_t)(byte & 0xFF);
-    return b | b << 8 | b << 16 | b << 24;
-}
-/* fill device memory (and the host mirror, when given) with a poison byte */
-static void poison_(const target *t, void *d, void *h, size_t bytes, int byte) {
-    unsigned char *tmp = HALLOC(unsigned char, bytes);
-    memset(tmp, byte, bytes);
-    UP(d, tmp, bytes);
-    if (h) memcpy(h, tmp, bytes);
-    free(tmp);
-}
-#define POISON(d, bytes, byte) poison_(t, (d), NULL, (bytes), (byte))
-
 /* inputs derived from tile_hash32: value in [lo, hi) for (seed, i) */
 static float hval(uint32_t seed, uint32_t i, float lo, float hi) {
     return lo + (hi - lo) * ((float)(tile_hash32(seed, i) >> 8) * (1.0f / 16777216.0f));
@@ -295,10 +179,8 @@ static void coord_verify(const target *t, const char *label, const int32_t *got,
     for (long i = 0; i < nthreads * REC; ++i) {
         ++g_checks;
         if (got[i] == exp[i]) continue;
-        if (bad++ < MAX_PER_ARRAY)
-            fail_at(__FILE__, __LINE__, "%s: thread %ld (block %ld, thread %ld): %s = %d, expected %d", label,
-                    i / REC, i / REC / bd, i / REC % bd, field[i % REC], (int)got[i], (int)exp[i]);
-        else ++g_failed;
+        fail_elem(&bad, __FILE__, __LINE__, "%s: thread %ld (block %ld, thread %ld): %s = %d, expected %d", label,
+                  i / REC, i / REC / bd, i / REC % bd, field[i % REC], (int)got[i], (int)exp[i]);
     }
     if (bad > MAX_PER_ARRAY) printf("     %s: %ld of %ld values differ\n", label, bad, nthreads * REC);
     free(exp);
@@ -1766,10 +1648,7 @@ static void test_host_api(void) {
  * main
  * ======================================================================== */
 static void run_all(const target *t) {
-    g_target = t->name;
-    printf("-- target %s\n", t->name);
-    fflush(stdout);
-    const long f0 = g_failed, c0 = g_checks;
+    gc_target_begin(t);
     test_coords(t);
     test_ew_f32(t);
     test_ew_2d(t);
@@ -1789,44 +1668,13 @@ static void run_all(const target *t) {
     test_smem_reuse(t);
     test_smem_errors(t);
     test_launch_errors(t);
-    printf("-- target %s: %ld checks, %ld failed\n", t->name, g_checks - c0, g_failed - f0);
-    fflush(stdout);
+    gc_target_end(t, "");
 }
 
 int main(int argc, char **argv) {
-    int cpu_only = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--cpu-only") == 0) cpu_only = 1;
-        else {
-            fprintf(stderr, "usage: %s [--cpu-only]\n", argv[0]);
-            return 2;
-        }
-    }
-    const int ngpu = cpu_only ? 0 : tile_gpu_count();
-    target targets[2];
-    int nt = 0;
-    if (ngpu > 0) {
-        cudaDeviceProp prop;
-        if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-            printf("gpu_test: GPU 0: %s (sm_%d%d, %d KiB shared memory per block opt-in)\n", prop.name, prop.major,
-                   prop.minor, (int)(prop.sharedMemPerBlockOptin / 1024));
-        targets[nt].ex = TILE_GPU(0);
-        targets[nt].gpu = 1;
-        targets[nt].name = "gpu";
-        ++nt;
-        g_targets = "gpu+cpu";
-    } else {
-        printf("gpu_test: %s: running the CPU target only\n", cpu_only ? "--cpu-only" : "no GPU found");
-        g_targets = "cpu";
-    }
-    targets[nt].ex = TILE_CPU;
-    targets[nt].gpu = 0;
-    targets[nt].name = "cpu";
-    ++nt;
-    fflush(stdout);
-
+    const int rc = gc_start(argc, argv, "gpu_test", 0, NULL, NULL);
+    if (rc) return rc;
     test_host_api();
-    for (int i = 0; i < nt; ++i) run_all(&targets[i]);
-    summary();
-    return g_failed ? 1 : 0;
+    for (int i = 0; i < gc_ntargets; ++i) run_all(&gc_targets[i]);
+    return gc_finish();
 }

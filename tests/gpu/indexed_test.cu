@@ -24,67 +24,11 @@
  * nonzero on any failure.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tile.h>
-
-/* ========================================================================
- * check machinery (as in gpu_test.cu)
- * ======================================================================== */
-static long g_checks, g_failed, g_printed;
-static const char *g_target = "-";
-static const char *g_test = "-";
-static const char *g_targets = "cpu";
-enum { MAX_PRINTED = 400, MAX_PER_ARRAY = 6 };
-
-static void fail_at(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail_at(const char *file, int line, const char *fmt, ...) {
-    ++g_failed;
-    if (++g_printed > MAX_PRINTED) {
-        if (g_printed == MAX_PRINTED + 1) printf("(further failures are counted, not printed)\n");
-        return;
-    }
-    printf("FAIL %s:%d [%s] %s: ", file, line, g_target, g_test);
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-}
-#define CHECK(cond, ...)                                                           \
-    do {                                                                           \
-        ++g_checks;                                                                \
-        if (!(cond)) fail_at(__FILE__, __LINE__, __VA_ARGS__);                     \
-    } while (0)
-
-static void summary(void) {
-    printf("indexed_test: %ld checks, %ld failed (targets: %s)\n", g_checks, g_failed, g_targets);
-    fflush(stdout);
-}
-static void die(const char *file, int line, const char *what) {
-    fail_at(file, line, "fatal: %s", what);
-    summary();
-    exit(1);
-}
-static const char *cuda_detail(int e) {
-    static char buf[160];
-    buf[0] = 0;
-    if (e == TILE_ERR_CUDA) {
-        int c = tile_last_cuda_error();
-        snprintf(buf, sizeof(buf), " [CUDA error %d: %s]", c, cudaGetErrorString((cudaError_t)c));
-    }
-    return buf;
-}
-#define CHECK_ERR_TXT(expr, text, want)                                            \
-    do {                                                                           \
-        int e_ = (expr);                                                           \
-        CHECK(e_ == (want), "%s -> %d (%s), expected %d (%s)%s", text, e_, tile_error_string(e_), \
-              (int)(want), tile_error_string(want), cuda_detail(e_));              \
-    } while (0)
-#define CHECK_ERR(expr, want) CHECK_ERR_TXT(expr, #expr, want)
+#define GC_MAX_PRINTED 400
+#include "gpu_check.h"
 
 /* ---- element types of the tests, described at run time ---- */
 enum { K_F32 = 0, K_I32 = 1, K_F64 = 2 };
@@ -123,13 +67,11 @@ static void check_elems_(const char *f, int l, const char *what, const tdesc *d,
     for (long i = 0; i < n; ++i) {
         ++g_checks;
         if (memcmp((const char *)got + i * d->es, (const char *)exp + i * d->es, d->es) == 0) continue;
-        if (bad++ < MAX_PER_ARRAY) {
-            char b1[160], b2[160];
-            fail_at(f, l, "%s [%s] element %ld = %s, expected %s", what, d->name, i, fmt_elem(d, got, i, b1, 160),
-                    fmt_elem(d, exp, i, b2, 160));
-        } else ++g_failed;
+        char b1[160], b2[160];
+        fail_elem(&bad, f, l, "%s [%s] element %ld = %s, expected %s", what, d->name, i, fmt_elem(d, got, i, b1, 160),
+                  fmt_elem(d, exp, i, b2, 160));
     }
-    if (bad > MAX_PER_ARRAY) printf("     %s:%d: %s: %ld of %ld elements differ\n", f, l, what, bad, n);
+    fail_elem_total(f, l, what, bad, n);
 }
 #define CHECK_ELEMS(what, d, got, exp, n) check_elems_(__FILE__, __LINE__, what, d, got, exp, n)
 /* scalar elements equal to double references (exact data: tolerance 0) */
@@ -140,55 +82,16 @@ static void check_num_(const char *f, int l, const char *what, const tdesc *d, c
         ++g_checks;
         const double g = comp_get(d, got, i);
         if (g == ref[i]) continue;
-        if (bad++ < MAX_PER_ARRAY) fail_at(f, l, "%s [%s] [%ld] = %.17g, expected %.17g", what, d->name, i, g, ref[i]);
-        else ++g_failed;
+        fail_elem(&bad, f, l, "%s [%s] [%ld] = %.17g, expected %.17g", what, d->name, i, g, ref[i]);
     }
-    if (bad > MAX_PER_ARRAY) printf("     %s:%d: %s: %ld of %ld elements differ\n", f, l, what, bad, n);
+    fail_elem_total(f, l, what, bad, n);
 }
 #define CHECK_NUM(what, d, got, ref, n) check_num_(__FILE__, __LINE__, what, d, got, ref, n)
 
 /* ========================================================================
- * targets, memory, input data
+ * input data
  * ======================================================================== */
-typedef struct target {
-    tile_exec ex;
-    int gpu;
-    const char *name;
-} target;
-
-static void *halloc_(size_t bytes, const char *file, int line) {
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p) die(file, line, "host calloc failed");
-    return p;
-}
-#define HALLOC(T, n) ((T *)halloc_((size_t)(n) * sizeof(T), __FILE__, __LINE__))
-static void *dalloc_(const target *t, size_t bytes, const char *file, int line) {
-    ++g_checks;
-    void *p = tile_alloc(t->ex, bytes);
-    if (!p) die(file, line, "tile_alloc failed");
-    return p;
-}
-#define DALLOC(T, n) ((T *)dalloc_(t, (size_t)(n) * sizeof(T), __FILE__, __LINE__))
-#define UP(d, h, bytes) CHECK_ERR(tile_copy_to(t->ex, (d), (h), (bytes)), TILE_OK)
-#define DOWN(h, d, bytes) CHECK_ERR(tile_copy_from(t->ex, (h), (d), (bytes)), TILE_OK)
-#define SYNC_OK() CHECK_ERR(tile_synchronize(t->ex), TILE_OK)
-#define RUN_OK(launch)                                                             \
-    do {                                                                           \
-        CHECK_ERR_TXT(launch, #launch, TILE_OK);                                   \
-        SYNC_OK();                                                                 \
-    } while (0)
-enum { POISON_F = 0xFF /* NaN as float and double */, POISON_I = 0xAB };
 static int poison_byte(const tdesc *d) { return d->kind == K_I32 ? POISON_I : POISON_F; }
-/* device memory and the host mirror of what the kernel should leave there
- * where it writes nothing: the poison */
-static void poison_(const target *t, void *dev, size_t bytes, int byte, void *mirror) {
-    unsigned char *tmp = HALLOC(unsigned char, bytes);
-    memset(tmp, byte, bytes);
-    UP(dev, tmp, bytes);
-    if (mirror) memcpy(mirror, tmp, bytes);
-    free(tmp);
-}
-#define POISON(dev, bytes, byte, mirror) poison_(t, (dev), (bytes), (byte), (mirror))
 
 /* non-zero inputs from tile_hash32: +-[0.25, 4) for float components; more
  * bits than a float holds for double; [-1000, 1000] \ {0} for i32. dyadic:
@@ -391,8 +294,8 @@ static void gather_indices(int32_t *ix, int32_t *ix0, int64_t *ix1) {
         UP(doffs1, offs1, sizeof(offs1));                                          \
         UP(doffs2, hoffs2, sizeof(hoffs2));                                        \
         for (int B = 64; B <= 96; B += 32) {                                       \
-            POISON(do1, NB * 4 * NT1 * sizeof(T), poison_byte(&d), NULL);          \
-            POISON(do2, NB * 8 * TR * TC * sizeof(T), poison_byte(&d), NULL);      \
+            POISON(do1, NB * 4 * NT1 * sizeof(T), poison_byte(&d));                \
+            POISON(do2, NB * 8 * TR * TC * sizeof(T), poison_byte(&d));            \
             if (B == 64) {                                                         \
                 g_test = "tile_load_indexed 1D/2D " #sfx " block 64";              \
                 RUN_OK(tile_launch(t->ex, g1_##sfx##_64, tile_grid1(NB), 64, da1, dix, doffs1, do1)); \
@@ -494,8 +397,8 @@ COPY_TYPES(DEF_STORE)
         UP(dix1, hix1, sizeof(hix1));                                              \
         UP(doffs1, offs1, sizeof(offs1));                                          \
         UP(doffs2, hoffs2, sizeof(hoffs2));                                        \
-        POISON(do1, n1 * sizeof(T), poison_byte(&d), e1);                          \
-        POISON(do2, n2 * sizeof(T), poison_byte(&d), e2);                          \
+        POISON_MIRROR(do1, n1 * sizeof(T), poison_byte(&d), e1);                   \
+        POISON_MIRROR(do2, n2 * sizeof(T), poison_byte(&d), e2);                   \
         for (int b = 0; b < NB; ++b) {                                             \
             for (int i = 0; i < NT1; ++i) {                                        \
                 const int g = hix[b * NT1 + i] + offs1[b];                         \
@@ -671,7 +574,7 @@ COPY_TYPES(DEF_ASSIGN)
         UP(ds, hs, NB * TR * TC * sizeof(T));                                      \
         UP(doffs1, offs1, sizeof(offs1));                                          \
         UP(doffs2, hoffs2, sizeof(hoffs2));                                        \
-        POISON(dout, n * sizeof(T), poison_byte(&d), NULL);                        \
+        POISON(dout, n * sizeof(T), poison_byte(&d));                              \
         RUN_OK(tile_launch(t->ex, as_##sfx, tile_grid1(NB), 64, da, ds, doffs1, doffs2, dout)); \
         DOWN(o, dout, n * sizeof(T));                                              \
         for (int b = 0; b < NB; ++b) {                                             \
@@ -744,11 +647,11 @@ COPY_TYPES(DEF_EXTRACT)
             const long nr = (long)TR * TC * bd, n1 = (long)NT1 * bd, no = 5L * bd; \
             T *dr = DALLOC(T, nr), *dsh = DALLOC(T, nr), *d1 = DALLOC(T, n1), *dn = DALLOC(T, no); \
             int32_t *dq = DALLOC(int32_t, nr);                                     \
-            POISON(dr, nr * sizeof(T), poison_byte(&d), NULL);                     \
-            POISON(dsh, nr * sizeof(T), poison_byte(&d), NULL);                    \
-            POISON(d1, n1 * sizeof(T), poison_byte(&d), NULL);                     \
-            POISON(dn, no * sizeof(T), poison_byte(&d), NULL);                     \
-            POISON(dq, nr * sizeof(int32_t), POISON_I, NULL);                      \
+            POISON(dr, nr * sizeof(T), poison_byte(&d));                           \
+            POISON(dsh, nr * sizeof(T), poison_byte(&d));                          \
+            POISON(d1, n1 * sizeof(T), poison_byte(&d));                           \
+            POISON(dn, no * sizeof(T), poison_byte(&d));                           \
+            POISON(dq, nr * sizeof(int32_t), POISON_I);                            \
             if (B == 64) RUN_OK(tile_launch(t->ex, ex_##sfx##_64, tile_grid1(1), 64, da, dr, dsh, d1, dn, dq)); \
             else RUN_OK(tile_launch(t->ex, ex_##sfx##_96, tile_grid1(1), 96, da, dr, dsh, d1, dn, dq)); \
             T *hr = HALLOC(T, nr), *hsh = HALLOC(T, nr), *h1 = HALLOC(T, n1), *hn = HALLOC(T, no); \
@@ -849,7 +752,7 @@ ADD_TYPES(DEF_SA)
         UP(da, ha, (NB * ND + 120) * sizeof(T));                                   \
         UP(dv, hv, NB * NS * sizeof(T));                                           \
         UP(dix, hix, NB * NS * sizeof(int32_t));                                   \
-        POISON(dout, n * sizeof(T), poison_byte(&d), NULL);                        \
+        POISON(dout, n * sizeof(T), poison_byte(&d));                              \
         RUN_OK(tile_launch(t->ex, sa_##sfx, tile_grid1(NB), 128, da, dix, dv, dout)); \
         DOWN(o, dout, n * sizeof(T));                                              \
         for (int b = 0; b < NB; ++b) {                                             \
@@ -933,7 +836,7 @@ COPY_TYPES(DEF_SM)
         UP(dix, hix, NB * NS * sizeof(int32_t));                                   \
         UP(dixc, hixc, NB * NS * sizeof(int32_t));                                 \
         UP(dm, hm, NB * NS * sizeof(int32_t));                                     \
-        POISON(dout, n * sizeof(T), poison_byte(&d), NULL);                        \
+        POISON(dout, n * sizeof(T), poison_byte(&d));                              \
         RUN_OK(tile_launch(t->ex, sm_##sfx, tile_grid1(NB), 96, da, dix, dixc, dv, dm, dout)); \
         DOWN(o, dout, n * sizeof(T));                                              \
         for (int b = 0; b < NB; ++b) {                                             \
@@ -1057,9 +960,9 @@ static void test_misc(const target *t) {
     UP(dix2, hix2, sizeof(hix2));
     UP(do3, ho3, sizeof(ho3));
     UP(do2, ho2, sizeof(ho2));
-    POISON(dg, ng * sizeof(float), POISON_F, NULL);
-    POISON(dv, nv * sizeof(float), POISON_F, NULL);
-    POISON(de, ne * sizeof(float), POISON_F, NULL);
+    POISON(dg, ng * sizeof(float), POISON_F);
+    POISON(dv, nv * sizeof(float), POISON_F);
+    POISON(de, ne * sizeof(float), POISON_F);
     RUN_OK(tile_launch(t->ex, misc_k, tile_grid1(NB), 64, d3, dix1, dix2, do3, d2, ds, do2, dg, dv, de));
     DOWN(og, dg, ng * sizeof(float));
     DOWN(ov, dv, nv * sizeof(float));
@@ -1086,48 +989,16 @@ static void test_misc(const target *t) {
     test_atomic_##sfx(t);                                                          \
     test_scatter_add_##sfx(t);
 static void run_all(const target *t) {
-    g_target = t->name;
-    printf("-- target %s\n", t->name);
-    fflush(stdout);
-    const long f0 = g_failed, c0 = g_checks;
+    gc_target_begin(t);
     COPY_TYPES(CALL_COPY)
     ADD_TYPES(CALL_ADD)
     test_misc(t);
-    printf("-- target %s: %ld checks, %ld failed\n", t->name, g_checks - c0, g_failed - f0);
-    fflush(stdout);
+    gc_target_end(t, "");
 }
 
 int main(int argc, char **argv) {
-    int cpu_only = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--cpu-only") == 0) cpu_only = 1;
-        else {
-            fprintf(stderr, "usage: %s [--cpu-only]\n", argv[0]);
-            return 2;
-        }
-    }
-    const int ngpu = cpu_only ? 0 : tile_gpu_count();
-    target targets[2];
-    int nt = 0;
-    if (ngpu > 0) {
-        cudaDeviceProp prop;
-        if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-            printf("indexed_test: GPU 0: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
-        targets[nt].ex = TILE_GPU(0);
-        targets[nt].gpu = 1;
-        targets[nt].name = "gpu";
-        ++nt;
-        g_targets = "gpu+cpu";
-    } else {
-        printf("indexed_test: %s: running the CPU target only\n", cpu_only ? "--cpu-only" : "no GPU found");
-        g_targets = "cpu";
-    }
-    targets[nt].ex = TILE_CPU;
-    targets[nt].gpu = 0;
-    targets[nt].name = "cpu";
-    ++nt;
-    fflush(stdout);
-    for (int i = 0; i < nt; ++i) run_all(&targets[i]);
-    summary();
-    return g_failed ? 1 : 0;
+    const int rc = gc_start(argc, argv, "indexed_test", 0, NULL, NULL);
+    if (rc) return rc;
+    for (int i = 0; i < gc_ntargets; ++i) run_all(&gc_targets[i]);
+    return gc_finish();
 }

@@ -35,102 +35,12 @@
  * exit code is nonzero on any failure.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tile.h>
+#define GC_DALLOC_COUNTS 0 /* this test never counted its allocations as checks */
+#include "gpu_check.h"
 #include "../reduce_stack_common.h"
-
-/* ========================================================================
- * check machinery (as in gpu_test.cu)
- * ======================================================================== */
-static long g_checks, g_failed, g_printed;
-static const char *g_target = "-";
-static const char *g_test = "-";
-static const char *g_targets = "cpu";
-enum { MAX_PRINTED = 300 };
-
-static void fail_at(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail_at(const char *file, int line, const char *fmt, ...) {
-    ++g_failed;
-    if (++g_printed > MAX_PRINTED) {
-        if (g_printed == MAX_PRINTED + 1) printf("(further failures are counted, not printed)\n");
-        return;
-    }
-    printf("FAIL %s:%d [%s] %s: ", file, line, g_target, g_test);
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-}
-#define CHECK(cond, ...)                                                           \
-    do {                                                                           \
-        ++g_checks;                                                                \
-        if (!(cond)) fail_at(__FILE__, __LINE__, __VA_ARGS__);                     \
-    } while (0)
-
-static void summary(void) {
-    printf("reduce_stack_test: %ld checks, %ld failed (targets: %s)\n", g_checks, g_failed, g_targets);
-    fflush(stdout);
-}
-static void die(const char *file, int line, const char *what) {
-    fail_at(file, line, "fatal: %s", what);
-    summary();
-    exit(1);
-}
-static const char *cuda_detail(int e) {
-    static char buf[160];
-    buf[0] = 0;
-    if (e == TILE_ERR_CUDA) {
-        int c = tile_last_cuda_error();
-        snprintf(buf, sizeof(buf), " [CUDA error %d: %s]", c, cudaGetErrorString((cudaError_t)c));
-    }
-    return buf;
-}
-#define CHECK_ERR_TXT(expr, text, want)                                            \
-    do {                                                                           \
-        int e_ = (expr);                                                           \
-        CHECK(e_ == (want), "%s -> %d (%s), expected %d (%s)%s", text, e_, tile_error_string(e_), \
-              (int)(want), tile_error_string(want), cuda_detail(e_));              \
-    } while (0)
-#define CHECK_ERR(expr, want) CHECK_ERR_TXT(expr, #expr, want)
-
-typedef struct target {
-    tile_exec ex;
-    int gpu;
-    const char *name;
-} target;
-
-static void *halloc_(size_t bytes, const char *file, int line) {
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p) die(file, line, "host calloc failed");
-    return p;
-}
-#define HALLOC(T, n) ((T *)halloc_((size_t)(n) * sizeof(T), __FILE__, __LINE__))
-static void *dalloc_(const target *t, size_t bytes, const char *file, int line) {
-    void *p = tile_alloc(t->ex, bytes);
-    if (!p) die(file, line, "tile_alloc failed");
-    return p;
-}
-#define DALLOC(T, n) ((T *)dalloc_(t, (size_t)(n) * sizeof(T), __FILE__, __LINE__))
-#define UP(d, h, bytes) CHECK_ERR(tile_copy_to(t->ex, (d), (h), (bytes)), TILE_OK)
-#define DOWN(h, d, bytes) CHECK_ERR(tile_copy_from(t->ex, (h), (d), (bytes)), TILE_OK)
-#define RUN_OK(launch)                                                             \
-    do {                                                                           \
-        CHECK_ERR_TXT(launch, #launch, TILE_OK);                                   \
-        CHECK_ERR(tile_synchronize(t->ex), TILE_OK);                               \
-    } while (0)
-static void poison_(const target *t, void *d, size_t bytes, int byte) {
-    unsigned char *tmp = HALLOC(unsigned char, bytes);
-    memset(tmp, byte, bytes);
-    UP(d, tmp, bytes);
-    free(tmp);
-}
-#define POISON(d, bytes, byte) poison_(t, (d), (bytes), (byte))
-enum { POISON_B = 0xAB };
 
 /* multiple of 1/64 in [-127/64, 127/64]: sums of a few thousand are exact in float */
 static float hdyadic(uint32_t seed, uint32_t i) {
@@ -231,8 +141,8 @@ enum { ISF_f32 = 1, ISF_f64 = 1, ISF_i32 = 0, ISF_u32 = 0, ISF_i64 = 0, ISF_u64 
         int *dout = DALLOC(int, (size_t)np * bt * 4);                              \
         T *dv = DALLOC(T, (size_t)np * bt * 4);                                    \
         UP(din, hin, sizeof(T) * (size_t)(n)*np);                                  \
-        POISON(dout, sizeof(int) * np * bt * 4, POISON_B);                         \
-        POISON(dv, sizeof(T) * np * bt * 4, POISON_B);                             \
+        POISON(dout, sizeof(int) * np * bt * 4, POISON_I);                         \
+        POISON(dv, sizeof(T) * np * bt * 4, POISON_I);                             \
         RUN_OK(tile_launch(t->ex, am_##sfx##_##n##_##B, tile_grid1(np), B, (const T *)din, dout, dv)); \
         int *hout = HALLOC(int, (size_t)np * bt * 4);                              \
         T *hv = HALLOC(T, (size_t)np * bt * 4);                                    \
@@ -480,7 +390,7 @@ static void ax3_verify(const char *what, const float *in, const float *in99, con
         UP(dini, hini, sizeof(hini));                                              \
         UP(dinv, hinv, sizeof(hinv));                                              \
         POISON(dout, sizeof(hout), 0xFF);                                          \
-        POISON(douti, sizeof(houti), POISON_B);                                    \
+        POISON(douti, sizeof(houti), POISON_I);                                    \
         POISON(doutv, sizeof(houtv), 0xFF);                                        \
         RUN_OK(tile_launch(t->ex, ax3_##B, tile_grid1(1), B, (const float *)din, (const float *)d99, \
                            (const int32_t *)dini, (const tile_vec3f *)dinv, dout, douti, doutv)); \
@@ -747,12 +657,12 @@ enum { MAX_OPS = 4096 };
         unsigned char *hraw = HALLOC(unsigned char, rawb);                         \
         UP(dops, hops, sizeof(rs_op) * nops);                                      \
         for (int v = 0; v < 3; ++v) {                                              \
-            POISON(dret, sizeof(int) * n, POISON_B);                               \
-            POISON(dcnt, sizeof(int) * n, POISON_B);                               \
-            POISON(dpv, sizeof(T) * n, POISON_B);                                  \
-            POISON(ddump, sizeof(T) * (CAP), POISON_B);                            \
+            POISON(dret, sizeof(int) * n, POISON_I);                               \
+            POISON(dcnt, sizeof(int) * n, POISON_I);                               \
+            POISON(dpv, sizeof(T) * n, POISON_I);                                  \
+            POISON(ddump, sizeof(T) * (CAP), POISON_I);                            \
             POISON(draw, rawb, 0x11);                                              \
-            POISON(ddc, sizeof(int) * 2, POISON_B);                                \
+            POISON(ddc, sizeof(int) * 2, POISON_I);                                \
             if (v == 0)                                                            \
                 RUN_OK(tile_launch(t->ex, sts_##tag##_##B, tile_grid1(1), B, (const rs_op *)dops, nops, dret, dcnt, \
                                    dpv, ddump, ddc));                              \
@@ -868,48 +778,17 @@ static void test_stack(const target *t) {
  * main
  * ======================================================================== */
 static void run_all(const target *t) {
-    g_target = t->name;
-    printf("-- target %s\n", t->name);
-    fflush(stdout);
-    const long f0 = g_failed, c0 = g_checks;
+    gc_target_begin(t);
     test_argminmax(t);
     test_axis(t);
     test_compound(t);
     test_stack(t);
-    printf("-- target %s: %ld checks, %ld failed\n", t->name, g_checks - c0, g_failed - f0);
-    fflush(stdout);
+    gc_target_end(t, "");
 }
 
 int main(int argc, char **argv) {
-    int cpu_only = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--cpu-only") == 0) cpu_only = 1;
-        else {
-            fprintf(stderr, "usage: %s [--cpu-only]\n", argv[0]);
-            return 2;
-        }
-    }
-    const int ngpu = cpu_only ? 0 : tile_gpu_count();
-    target targets[2];
-    int nt = 0;
-    if (ngpu > 0) {
-        cudaDeviceProp prop;
-        if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-            printf("reduce_stack_test: GPU 0: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
-        targets[nt].ex = TILE_GPU(0);
-        targets[nt].gpu = 1;
-        targets[nt].name = "gpu";
-        ++nt;
-        g_targets = "gpu+cpu";
-    } else {
-        printf("reduce_stack_test: %s: running the CPU target only\n", cpu_only ? "--cpu-only" : "no GPU found");
-    }
-    targets[nt].ex = TILE_CPU;
-    targets[nt].gpu = 0;
-    targets[nt].name = "cpu";
-    ++nt;
-    fflush(stdout);
-    for (int i = 0; i < nt; ++i) run_all(&targets[i]);
-    summary();
-    return g_failed ? 1 : 0;
+    const int rc = gc_start(argc, argv, "reduce_stack_test", 0, NULL, NULL);
+    if (rc) return rc;
+    for (int i = 0; i < gc_ntargets; ++i) run_all(&gc_targets[i]);
+    return gc_finish();
 }

@@ -32,46 +32,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tile.h>
-
-typedef struct target {
-    tile_exec ex;
-    int gpu;
-    const char *name;
-} target;
+#define GC_MAX_PRINTED 200
+#include "gpu_check.h"
 
 #define SC_LAUNCH(name, T, B, ctx, in, out, nblocks, which) \
     tile_launch(((const target *)(ctx))->ex, name, tile_grid1(nblocks), B, in, out, which)
 #include "../scan_common.h"
 
-static long g_checks, g_failed, g_printed;
-static int g_quick;
-static const char *g_targets = "cpu";
-enum { MAX_PRINTED = 200 };
-
-#define CHECK(cond, ...)                                                           \
-    do {                                                                           \
-        ++g_checks;                                                                \
-        if (!(cond)) {                                                             \
-            ++g_failed;                                                            \
-            if (++g_printed <= MAX_PRINTED) {                                      \
-                printf("FAIL %s:%d [%s] ", __FILE__, __LINE__, t->name);           \
-                printf(__VA_ARGS__);                                               \
-                printf("\n");                                                      \
-                fflush(stdout);                                                    \
-            }                                                                      \
-        }                                                                          \
-    } while (0)
-
-static const char *cuda_detail(int e) {
-    static char buf[160];
-    buf[0] = 0;
-    if (e == TILE_ERR_CUDA) {
-        int c = tile_last_cuda_error();
-        snprintf(buf, sizeof(buf), " [CUDA error %d: %s]", c, cudaGetErrorString((cudaError_t)c));
-    }
-    return buf;
-}
+/* what: the kernel and data set */
 #define CHECK_OK(expr, what)                                                       \
     do {                                                                           \
         int e_ = (expr);                                                           \
@@ -119,45 +87,16 @@ done:
 }
 
 static void run_all(const target *t) {
-    printf("-- target %s\n", t->name);
-    fflush(stdout);
-    const long f0 = g_failed, c0 = g_checks;
+    char kernels[32];
+    snprintf(kernels, sizeof kernels, "%d kernels, ", (int)SC_NKERNELS);
+    gc_target_begin(t);
     for (int ki = 0; ki < SC_NKERNELS; ++ki) run_kernel(t, &sc_kernels[ki]);
-    printf("-- target %s: %d kernels, %ld checks, %ld failed\n", t->name, (int)SC_NKERNELS, g_checks - c0,
-           g_failed - f0);
-    fflush(stdout);
+    gc_target_end(t, kernels);
 }
 
 int main(int argc, char **argv) {
-    int cpu_only = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--cpu-only") == 0) cpu_only = 1;
-        else if (strcmp(argv[i], "--quick") == 0) g_quick = 1;
-        else {
-            fprintf(stderr, "usage: %s [--cpu-only] [--quick]\n", argv[0]);
-            return 2;
-        }
-    }
-    const int ngpu = cpu_only ? 0 : tile_gpu_count();
-    target targets[2];
-    int nt = 0;
-    if (ngpu > 0) {
-        cudaDeviceProp prop;
-        if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-            printf("scan_test: GPU 0: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
-        targets[nt].ex = TILE_GPU(0);
-        targets[nt].gpu = 1;
-        targets[nt].name = "gpu";
-        ++nt;
-        g_targets = "gpu+cpu";
-    } else {
-        printf("scan_test: %s: running the CPU target only\n", cpu_only ? "--cpu-only" : "no GPU found");
-    }
-    targets[nt].ex = TILE_CPU;
-    targets[nt].gpu = 0;
-    targets[nt].name = "cpu";
-    ++nt;
-    for (int i = 0; i < nt; ++i) run_all(&targets[i]);
-    printf("scan_test: %ld checks, %ld failed (targets: %s)\n", g_checks, g_failed, g_targets);
-    return g_failed ? 1 : 0;
+    const int rc = gc_start(argc, argv, "scan_test", 1, NULL, NULL);
+    if (rc) return rc;
+    for (int i = 0; i < gc_ntargets; ++i) run_all(&gc_targets[i]);
+    return gc_finish();
 }

@@ -26,72 +26,15 @@
  * "sort_test: N checks, M failed (targets: gpu+cpu|cpu)"; the exit code is
  * nonzero on any failure.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tile.h>
+#define GC_DALLOC_COUNTS 0 /* this test never counted its allocations as checks */
+#include "gpu_check.h"
 #include "../sort_ref.h"
 
-/* ========================================================================
- * check machinery
- * ======================================================================== */
-static long g_checks, g_failed, g_printed;
-static const char *g_target = "-";
-static const char *g_targets = "cpu";
-enum { MAX_PRINTED = 300 };
-
-static void fail_at(int line, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail_at(int line, const char *fmt, ...) {
-    ++g_failed;
-    if (++g_printed > MAX_PRINTED) {
-        if (g_printed == MAX_PRINTED + 1) printf("(further failures are counted, not printed)\n");
-        return;
-    }
-    printf("FAIL sort_test.cu:%d [%s] ", line, g_target);
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-}
-#define CHECK(cond, ...)                                                           \
-    do {                                                                           \
-        ++g_checks;                                                                \
-        if (!(cond)) fail_at(__LINE__, __VA_ARGS__);                               \
-    } while (0)
-static const char *err_text(int e) {
-    static char buf[200];
-    snprintf(buf, sizeof buf, "%d (%s)", e, tile_error_string(e));
-    if (e == TILE_ERR_CUDA) {
-        size_t n = strlen(buf);
-        snprintf(buf + n, sizeof buf - n, " [CUDA %d: %s]", tile_last_cuda_error(),
-                 cudaGetErrorString((cudaError_t)tile_last_cuda_error()));
-    }
-    return buf;
-}
-#define CHECK_OK(expr)                                                             \
-    do {                                                                           \
-        int e_ = (expr);                                                           \
-        CHECK(e_ == TILE_OK, "%s -> %s", #expr, err_text(e_));                     \
-    } while (0)
-
-typedef struct target {
-    tile_exec ex;
-    int gpu;
-    const char *name;
-} target;
-
-static void *dalloc(const target *t, size_t bytes) {
-    void *p = tile_alloc(t->ex, bytes);
-    if (!p) {
-        fail_at(__LINE__, "tile_alloc(%zu) failed", bytes);
-        printf("sort_test: %ld checks, %ld failed (targets: %s)\n", g_checks, g_failed, g_targets);
-        exit(1);
-    }
-    return p;
-}
+#define CHECK_OK(expr) CHECK_ERR(expr, TILE_OK)
+#define dalloc(t, bytes) dalloc_((t), (bytes), __FILE__, __LINE__)
 
 /* ========================================================================
  * kernels: block b sorts the tile at b*N (input pattern b)
@@ -351,46 +294,16 @@ static void run_values(const target *t) {
  * main
  * ======================================================================== */
 static void run_all(const target *t) {
-    g_target = t->name;
-    printf("-- target %s\n", t->name);
-    fflush(stdout);
-    const long f0 = g_failed, c0 = g_checks;
+    gc_target_begin(t);
 #define CALL_CASE(name, T, SR, B, N, KS, VS) run_##name(t);
     CASES(CALL_CASE)
     run_values(t);
-    printf("-- target %s: %ld checks, %ld failed\n", t->name, g_checks - c0, g_failed - f0);
-    fflush(stdout);
+    gc_target_end(t, "");
 }
 
 int main(int argc, char **argv) {
-    int cpu_only = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--cpu-only") == 0) cpu_only = 1;
-        else {
-            fprintf(stderr, "usage: %s [--cpu-only]\n", argv[0]);
-            return 2;
-        }
-    }
-    const int ngpu = cpu_only ? 0 : tile_gpu_count();
-    target targets[2];
-    int nt = 0;
-    if (ngpu > 0) {
-        cudaDeviceProp prop;
-        if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-            printf("sort_test: GPU 0: %s (sm_%d%d)\n", prop.name, prop.major, prop.minor);
-        targets[nt].ex = TILE_GPU(0);
-        targets[nt].gpu = 1;
-        targets[nt].name = "gpu";
-        ++nt;
-        g_targets = "gpu+cpu";
-    } else {
-        printf("sort_test: %s: running the CPU target only\n", cpu_only ? "--cpu-only" : "no GPU found");
-    }
-    targets[nt].ex = TILE_CPU;
-    targets[nt].gpu = 0;
-    targets[nt].name = "cpu";
-    ++nt;
-    for (int i = 0; i < nt; ++i) run_all(&targets[i]);
-    printf("sort_test: %ld checks, %ld failed (targets: %s)\n", g_checks, g_failed, g_targets);
-    return g_failed ? 1 : 0;
+    const int rc = gc_start(argc, argv, "sort_test", 0, NULL, NULL);
+    if (rc) return rc;
+    for (int i = 0; i < gc_ntargets; ++i) run_all(&gc_targets[i]);
+    return gc_finish();
 }
