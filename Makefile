@@ -57,8 +57,8 @@ $(BUILD)/cpu/%: tests/cpu/%.c $(HEADERS) tests/cpu/test_util.h
 # headers shared by CPU and GPU tests (tests/*.h) rebuild both
 TEST_HEADERS := $(wildcard tests/*.h)
 $(patsubst tests/cpu/%.c,$(BUILD)/cpu/%,$(CPU_TESTS)) $(foreach a,$(ARCHS),$(BUILD)/sm$(a)/.stamp): $(TEST_HEADERS)
-# the GPU tests' shared harness (tests/gpu/gpu_check.h) rebuilds them too
-$(foreach a,$(ARCHS),$(BUILD)/sm$(a)/.stamp): $(wildcard tests/gpu/*.h)
+# the harness headers of the GPU tests and the benches rebuild them too
+$(foreach a,$(ARCHS),$(BUILD)/sm$(a)/.stamp): $(wildcard tests/gpu/*.h bench/*.h)
 
 cpu-tests: $(patsubst tests/cpu/%.c,$(BUILD)/cpu/%,$(CPU_TESTS))
 	@for t in $^; do echo "-- $$t"; $$t || exit 1; done

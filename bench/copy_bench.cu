@@ -92,10 +92,6 @@
 
 #define NT 256 /* threads per block, every kernel */
 
-#ifndef GIT_COMMIT
-#define GIT_COMMIT "unknown"
-#endif
-
 /* ======================================================================
  * tile.h kernels
  * ====================================================================== */
@@ -289,27 +285,7 @@ __global__ void compare_words(const uint32_t *ref, const uint32_t *got, size_t n
 /* ======================================================================
  * host
  * ====================================================================== */
-#define CK(call)                                                                        \
-    do {                                                                                \
-        cudaError_t ck_e = (call);                                                      \
-        if (ck_e != cudaSuccess) {                                                      \
-            fprintf(stderr, "CUDA error %s (%d) at %s:%d: %s\n", cudaGetErrorName(ck_e),  \
-                    (int)ck_e, __FILE__, __LINE__, #call);                              \
-            fprintf(stderr, "  %s\n", cudaGetErrorString(ck_e));                        \
-            return 1;                                                                   \
-        }                                                                               \
-    } while (0)
-#define TK(call)                                                                        \
-    do {                                                                                \
-        int tk_e = (call);                                                              \
-        if (tk_e != TILE_OK) {                                                          \
-            fprintf(stderr, "tile.h error %d at %s:%d: %s: %s (cuda %d: %s)\n", tk_e,    \
-                    __FILE__, __LINE__, #call, tile_error_string(tk_e),                 \
-                    tile_last_cuda_error(),                                             \
-                    cudaGetErrorString((cudaError_t)tile_last_cuda_error()));           \
-            return 1;                                                                   \
-        }                                                                               \
-    } while (0)
+#include "bench_util.h"
 
 /* Blocks of a tile kernel that fit on one SM: the occupancy of the very
  * __global__ instantiation tile_launch will use (tile.h's wrapper
@@ -336,36 +312,6 @@ static int tile_binary_version(A...) {
     return at.binaryVersion;
 }
 #define TILE_BINARY_VERSION(name, ...) tile_binary_version<&name##__body, name##__block>(__VA_ARGS__)
-
-struct Opts {
-    const char *csv = nullptr;
-    const char *commit = nullptr;
-    int iters = 30, warmup = 5;
-    bool small = false, strict = false;
-};
-
-static int usage(const char *argv0) {
-    fprintf(stderr, "usage: %s [CSV] [--csv PATH] [--iters N] [--warmup N] [--small] [--commit SHA] [--strict]\n",
-            argv0);
-    return 2;
-}
-
-static int parse(int argc, char **argv, Opts *o) {
-    for (int k = 1; k < argc; ++k) {
-        const char *s = argv[k];
-        if (!strcmp(s, "--csv") && k + 1 < argc) o->csv = argv[++k];
-        else if (!strcmp(s, "--commit") && k + 1 < argc) o->commit = argv[++k];
-        else if (!strcmp(s, "--iters") && k + 1 < argc) o->iters = atoi(argv[++k]);
-        else if (!strcmp(s, "--warmup") && k + 1 < argc) o->warmup = atoi(argv[++k]);
-        else if (!strcmp(s, "--small")) o->small = true;
-        else if (!strcmp(s, "--strict")) o->strict = true;
-        else if (!strcmp(s, "-h") || !strcmp(s, "--help")) return usage(argv[0]);
-        else if (s[0] != '-' && !o->csv) o->csv = s;
-        else return usage(argv[0]);
-    }
-    if (o->iters < 1 || o->iters > 100000 || o->warmup < 0) return usage(argv[0]);
-    return 0;
-}
 
 /* one row of the table */
 struct Variant {
@@ -443,22 +389,11 @@ static int run(const Opts &o) {
     const size_t guard_words = 4096; /* 16 KiB after each output, must stay poisoned */
     const uint32_t seed = 20261122u;
 
-    cudaDeviceProp prop;
-    int dev = 0;
-    CK(cudaSetDevice(dev));
-    CK(cudaGetDeviceProperties(&prop, dev));
-    int memclk_khz = 0, buswidth = 0;
-    CK(cudaDeviceGetAttribute(&memclk_khz, cudaDevAttrMemoryClockRate, dev));
-    CK(cudaDeviceGetAttribute(&buswidth, cudaDevAttrGlobalMemoryBusWidth, dev));
-    const int sms = prop.multiProcessorCount;
-    char date[64];
-    time_t now = time(nullptr);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    const char *commit = o.commit ? o.commit : getenv("GIT_COMMIT") ? getenv("GIT_COMMIT") : GIT_COMMIT;
-
-    printf("copy_bench: tile.h %s, commit %s, %s\n", TILE_VERSION_STRING, commit, date);
-    printf("device: %s (sm_%d%d, %d SMs, L2 %d MiB, %.0f GB/s theoretical DRAM)\n", prop.name, prop.major,
-           prop.minor, sms, prop.l2CacheSize >> 20, 2.0 * memclk_khz * 1e3 * (buswidth / 8) / 1e9);
+    BenchEnv env;
+    if (bench_env(&env, "copy_bench", o)) return 1;
+    const cudaDeviceProp &prop = env.prop;
+    const int dev = env.dev, sms = prop.multiProcessorCount;
+    const char *date = env.date, *commit = env.commit;
 
     /* ---- array geometries ---- */
     const int64_t R_f32 = (int64_t)round_up(target / (1024 * 4), 128); /* R x 1024 f32, R multiple of 128 */
@@ -780,13 +715,11 @@ static int run(const Opts &o) {
 
     /* ---- statistics ---- */
     for (auto &x : vs) {
-        std::vector<float> s = x.ms;
-        std::sort(s.begin(), s.end());
-        const size_t n = s.size();
-        x.median = n % 2 ? s[n / 2] : 0.5 * ((double)s[n / 2 - 1] + (double)s[n / 2]);
-        x.min = s[0];
-        x.max = s[n - 1];
-        x.gbps = 2.0 * (double)x.bytes / (x.median * 1e-3) / 1e9;
+        const Stat s = stats(x.ms);
+        x.median = s.median;
+        x.min = s.min;
+        x.max = s.max;
+        x.gbps = gbps(2.0 * (double)x.bytes, x.median);
     }
     for (auto &x : vs) x.frac = x.gbps / vs[V_COPY].gbps;
     for (auto &x : vs) { /* peer: the fastest CUB kernel of the same element type and tile size */
@@ -819,18 +752,13 @@ static int run(const Opts &o) {
     bool all_pass = true;
     for (auto &x : vs) {
         if (x.target_label.empty()) continue;
-        const bool pass = x.correct && x.frac >= x.target;
+        const bool pass = print_target((x.target_label + " / memcpy").c_str(), x.frac, ">=", x.target, 2, x.correct);
         all_pass = all_pass && pass;
-        printf("%s / memcpy = %.2f (target >= %.2f): %s\n", x.target_label.c_str(), x.frac, x.target,
-               pass ? "PASS" : "FAIL");
     }
 
     if (o.csv) {
-        FILE *f = fopen(o.csv, "w");
-        if (!f) {
-            fprintf(stderr, "cannot write %s\n", o.csv);
-            return 1;
-        }
+        FILE *f = csv_open(o.csv);
+        if (!f) return 1;
         fprintf(f, "date,commit,device,variant,tier,dtype,tile,bytes,median_ms,gbps,frac_memcpy,peer,peer_ratio,"
                    "correct\n");
         for (auto &x : vs) {
@@ -841,11 +769,7 @@ static int run(const Opts &o) {
                     x.name.c_str(), x.tier.c_str(), x.dtype.c_str(), x.tile.c_str(), 2.0 * (double)x.bytes, x.median,
                     x.gbps, x.frac, peer.c_str(), ratio, x.correct ? "PASS" : "FAIL");
         }
-        if (fclose(f) != 0) {
-            fprintf(stderr, "cannot write %s\n", o.csv);
-            return 1;
-        }
-        printf("csv: %s\n", o.csv);
+        if (csv_close(f, o.csv)) return 1;
     }
 
     CK(cudaFree(d_in));
@@ -857,13 +781,4 @@ static int run(const Opts &o) {
     return 0;
 }
 
-int main(int argc, char **argv) {
-    setvbuf(stdout, nullptr, _IOLBF, 0); /* lines reach a pipe even if the run dies */
-    Opts o;
-    if (int e = parse(argc, argv, &o)) return e;
-    if (tile_gpu_count() == 0) {
-        printf("no GPU: bench skipped\n");
-        return 0;
-    }
-    return run(o);
-}
+int main(int argc, char **argv) { return bench_main(argc, argv, run); }

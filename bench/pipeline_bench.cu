@@ -39,17 +39,8 @@
  */
 #include <tile.h>
 
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
-#include <vector>
-
-#ifndef GIT_COMMIT
-#define GIT_COMMIT "unknown"
-#endif
+#include "bench_util.h"
 
 /* ======================================================================
  * (a) the seed's kernels (as in examples/pipelining.cu)
@@ -180,8 +171,6 @@ __global__ void fill_input(float *a, size_t n, uint32_t seed, float shift) {
 }
 
 /* ---- host helpers ---- */
-#include "bench_util.h"
-
 static const char *path_name(int p) {
     switch (p) {
     case TILE_ASYNC_BULK: return "bulk copy (cp.async.bulk + mbarrier)";
@@ -236,18 +225,11 @@ static long check_stream(const char *what, const float *in, const float *out, si
 }
 
 static int run(const Opts &o) {
-    cudaDeviceProp prop;
-    const int dev = 0;
-    CK(cudaSetDevice(dev));
-    CK(cudaGetDeviceProperties(&prop, dev));
-    int memclk_khz = 0, buswidth = 0;
-    CK(cudaDeviceGetAttribute(&memclk_khz, cudaDevAttrMemoryClockRate, dev));
-    CK(cudaDeviceGetAttribute(&buswidth, cudaDevAttrGlobalMemoryBusWidth, dev));
-    char date[64];
-    time_t now = time(nullptr);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    const char *commit = o.commit ? o.commit : getenv("GIT_COMMIT") ? getenv("GIT_COMMIT") : GIT_COMMIT;
-    const int sms = prop.multiProcessorCount;
+    BenchEnv env;
+    if (bench_env(&env, "pipeline_bench", o)) return 1;
+    const cudaDeviceProp &prop = env.prop;
+    const char *date = env.date, *commit = env.commit;
+    const int dev = env.dev, sms = prop.multiProcessorCount;
 
     /* (a) sizes: the full-GPU launch has 8 blocks per SM, one slab each; the
      * single-block launches rotate over the first nrot slabs */
@@ -261,9 +243,6 @@ static int run(const Opts &o) {
      * kernels' register counts allow), or one block per SM */
     const int g_full = (int)std::max<int64_t>(1, srows / SR / 16), g_low = sms;
 
-    printf("pipeline_bench: tile.h %s, commit %s, %s\n", TILE_VERSION_STRING, commit, date);
-    printf("device: %s (sm_%d%d, %d SMs, L2 %d MiB, %.0f GB/s theoretical DRAM)\n", prop.name, prop.major, prop.minor,
-           sms, prop.l2CacheSize >> 20, 2.0 * memclk_khz * 1e3 * (buswidth / 8) / 1e9);
     printf("(a) %d x %d floats per block, %d threads; single block rotating over %d slabs (%.0f MiB), full GPU %d "
            "blocks (%.0f MiB)\n",
            N_ROWS, TILE_N, TILE_N, nrot, nrot * SLAB * 4.0 / 1048576.0, nfull, nfull * SLAB * 4.0 / 1048576.0);
@@ -413,25 +392,10 @@ static int run(const Opts &o) {
 
     /* ---- timing: variants interleaved, one event pair per launch; the two
      * single-block kernels never read the slab the other just read ---- */
-    std::vector<cudaEvent_t> ev(2 * V * o.iters);
-    for (auto &e : ev) CK(cudaEventCreate(&e));
-    for (int it = 0; it < o.iters; ++it) {
-        for (int v = 0; v < V; ++v) {
-            CK(cudaEventRecord(ev[2 * (it * V + v)], 0));
-            if (launch(v, v == V_PIPE1 ? 2 * it + 1 : 2 * it)) return 1;
-            CK(cudaEventRecord(ev[2 * (it * V + v) + 1], 0));
-        }
-    }
-    CK(cudaEventSynchronize(ev.back()));
-    TK(tile_synchronize(ex));
     std::vector<float> ms[V];
-    for (int it = 0; it < o.iters; ++it)
-        for (int v = 0; v < V; ++v) {
-            float t = 0;
-            CK(cudaEventElapsedTime(&t, ev[2 * (it * V + v)], ev[2 * (it * V + v) + 1]));
-            ms[v].push_back(t);
-        }
-    for (auto &e : ev) CK(cudaEventDestroy(e));
+    if (time_interleaved(ex, V, o.iters, ms,
+                         [&](int v, int it) { return launch(v, v == V_PIPE1 ? 2 * it + 1 : 2 * it); }))
+        return 1;
 
     /* the timed runs reproduce the checked results */
     {
@@ -453,7 +417,7 @@ static int run(const Opts &o) {
     double gbs[V], ratio[V];
     for (int v = 0; v < V; ++v) {
         st[v] = stats(ms[v]);
-        gbs[v] = bytes[v] / (st[v].median * 1e-3) / 1e9;
+        gbs[v] = gbps(bytes[v], st[v].median);
     }
     for (int v = 0; v < V; ++v) {
         if (v == V_PIPE1 || v == V_SEQ1) ratio[v] = st[V_SEQ1].median / st[v].median;
@@ -461,7 +425,6 @@ static int run(const Opts &o) {
         else ratio[v] = gbs[v] / gbs[V_COPY];
     }
     const double speedup = ratio[V_PIPE1], speedup_full = ratio[V_PIPEF];
-    const bool pass = speedup >= 1.20;
 
     printf("\n%-27s %10s %10s %10s %9s %10s\n", "variant", "median_ms", "min_ms", "max_ms", "GB/s", "ratio");
     for (int v = 0; v < V; ++v)
@@ -474,14 +437,11 @@ static int run(const Opts &o) {
            gbs[V_ASYNC] / gbs[V_PLAIN], gbs[V_ASYNC_LOW] / gbs[V_PLAIN_LOW], gbs[V_CPASYNC] / gbs[V_ASYNC]);
     printf("full-GPU pipelined/sequential speedup = %.2f (information)\n", speedup_full);
     printf("correctness: %s\n", bad ? "FAIL" : "PASS");
-    printf("pipelined/sequential speedup = %.2f (target >= 1.20): %s\n", speedup, pass ? "PASS" : "FAIL");
+    const bool pass = print_target("pipelined/sequential speedup", speedup, ">=", 1.20);
 
     if (o.csv) {
-        FILE *f = fopen(o.csv, "w");
-        if (!f) {
-            fprintf(stderr, "cannot write %s\n", o.csv);
-            return 1;
-        }
+        FILE *f = csv_open(o.csv);
+        if (!f) return 1;
         fprintf(f, "date,commit,device,variant,bytes_moved,iters,median_ms,min_ms,max_ms,gbps,ratio,ratio_of,correct,"
                    "target\n");
         for (int v = 0; v < V; ++v)
@@ -489,11 +449,7 @@ static int run(const Opts &o) {
                     bytes[v], o.iters, st[v].median, st[v].min, st[v].max, gbs[v], ratio[v],
                     v <= V_PIPEF ? "sequential" : "memcpy", bad ? "FAIL" : "PASS",
                     v == V_PIPE1 ? (pass ? "PASS" : "FAIL") : "");
-        if (fclose(f) != 0) {
-            fprintf(stderr, "cannot write %s\n", o.csv);
-            return 1;
-        }
-        printf("csv: %s\n", o.csv);
+        if (csv_close(f, o.csv)) return 1;
     }
 
     CK(cudaFree(d_a));
@@ -508,13 +464,4 @@ static int run(const Opts &o) {
     return 0;
 }
 
-int main(int argc, char **argv) {
-    setvbuf(stdout, nullptr, _IOLBF, 0);
-    Opts o;
-    if (int e = parse(argc, argv, &o)) return e;
-    if (tile_gpu_count() == 0) {
-        printf("no GPU: bench skipped\n");
-        return 0;
-    }
-    return run(o);
-}
+int main(int argc, char **argv) { return bench_main(argc, argv, run); }

@@ -43,21 +43,12 @@
 #include <tile.h>
 #include <cub/cub.cuh>
 
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
-#include <vector>
+#include "bench_util.h"
 
 #define THREADS 256
 #define IPT 16
 #define TILE_N (THREADS * IPT) /* 4096 */
-
-#ifndef GIT_COMMIT
-#define GIT_COMMIT "unknown"
-#endif
 
 /* ---- Part A: block reduce ---- */
 TILE_KERNEL(tile_block_sum, THREADS, const float *a, float *out, int64_t tiles) {
@@ -112,69 +103,6 @@ __global__ void fill_f64(double *a, uint32_t n, uint32_t seed) {
 }
 
 /* ---- host helpers ---- */
-#define CK(call)                                                                        \
-    do {                                                                                \
-        cudaError_t ck_e = (call);                                                      \
-        if (ck_e != cudaSuccess) {                                                      \
-            fprintf(stderr, "CUDA error %s (%d) at %s:%d: %s\n", cudaGetErrorName(ck_e),  \
-                    (int)ck_e, __FILE__, __LINE__, #call);                              \
-            fprintf(stderr, "  %s\n", cudaGetErrorString(ck_e));                        \
-            return 1;                                                                   \
-        }                                                                               \
-    } while (0)
-#define TK(call)                                                                        \
-    do {                                                                                \
-        int tk_e = (call);                                                              \
-        if (tk_e != TILE_OK) {                                                          \
-            fprintf(stderr, "tile.h error %d at %s:%d: %s: %s (cuda %d: %s)\n", tk_e,    \
-                    __FILE__, __LINE__, #call, tile_error_string(tk_e),                 \
-                    tile_last_cuda_error(),                                             \
-                    cudaGetErrorString((cudaError_t)tile_last_cuda_error()));           \
-            return 1;                                                                   \
-        }                                                                               \
-    } while (0)
-
-struct Opts {
-    const char *csv = nullptr;
-    const char *commit = nullptr;
-    int iters = 30, warmup = 3;
-    bool small = false, strict = false;
-};
-static int usage(const char *argv0) {
-    fprintf(stderr, "usage: %s [CSV] [--csv PATH] [--iters N] [--warmup N] [--small] [--commit SHA] [--strict]\n",
-            argv0);
-    return 2;
-}
-static int parse(int argc, char **argv, Opts *o) {
-    for (int k = 1; k < argc; ++k) {
-        const char *s = argv[k];
-        if (!strcmp(s, "--csv") && k + 1 < argc) o->csv = argv[++k];
-        else if (!strcmp(s, "--commit") && k + 1 < argc) o->commit = argv[++k];
-        else if (!strcmp(s, "--iters") && k + 1 < argc) o->iters = atoi(argv[++k]);
-        else if (!strcmp(s, "--warmup") && k + 1 < argc) o->warmup = atoi(argv[++k]);
-        else if (!strcmp(s, "--small")) o->small = true;
-        else if (!strcmp(s, "--strict")) o->strict = true;
-        else if (!strcmp(s, "-h") || !strcmp(s, "--help")) return usage(argv[0]);
-        else if (s[0] != '-' && !o->csv) o->csv = s;
-        else return usage(argv[0]);
-    }
-    if (o->iters < 1 || o->iters > 100000 || o->warmup < 0) return usage(argv[0]);
-    return 0;
-}
-
-struct Stat {
-    double median, min, max;
-};
-static Stat stats(std::vector<float> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    Stat s;
-    s.median = n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + (double)v[n / 2]);
-    s.min = v[0];
-    s.max = v[n - 1];
-    return s;
-}
-
 /* per-tile sums against a reference, relative tolerance (NaN never passes) */
 static long check_tiles(const char *what, const float *got, const double *ref, long n, double tol) {
     long bad = 0, worst = 0;
@@ -215,21 +143,10 @@ static int run(const Opts &o) {
     const uint32_t seed_a = 4242u, seed_b = 777u;
     const int iters_atomic = std::min(o.iters, o.small ? 10 : 3);
 
-    cudaDeviceProp prop;
-    const int dev = 0;
-    CK(cudaSetDevice(dev));
-    CK(cudaGetDeviceProperties(&prop, dev));
-    int memclk_khz = 0, buswidth = 0;
-    CK(cudaDeviceGetAttribute(&memclk_khz, cudaDevAttrMemoryClockRate, dev));
-    CK(cudaDeviceGetAttribute(&buswidth, cudaDevAttrGlobalMemoryBusWidth, dev));
-    char date[64];
-    time_t now = time(nullptr);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    const char *commit = o.commit ? o.commit : getenv("GIT_COMMIT") ? getenv("GIT_COMMIT") : GIT_COMMIT;
-    printf("reduce_bench: tile.h %s, commit %s, %s\n", TILE_VERSION_STRING, commit, date);
-    printf("device: %s (sm_%d%d, %d SMs, L2 %d MiB, %.0f GB/s theoretical DRAM)\n", prop.name, prop.major,
-           prop.minor, prop.multiProcessorCount, prop.l2CacheSize >> 20,
-           2.0 * memclk_khz * 1e3 * (buswidth / 8) / 1e9);
+    BenchEnv env;
+    if (bench_env(&env, "reduce_bench", o)) return 1;
+    const cudaDeviceProp &prop = env.prop;
+    const char *date = env.date, *commit = env.commit;
     printf("part A: %ld tiles x %d floats (%d threads x %d) = %.0f MiB in; part B: %ld x %ld f64 = %.0f MiB; "
            "%d warm-up, %d timed reps (atomics %d)\n",
            tiles, TILE_N, THREADS, IPT, a_bytes / 1048576.0, side, side, b_bytes / 1048576.0, o.warmup, o.iters,
@@ -253,7 +170,7 @@ static int run(const Opts &o) {
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
 
-    const tile_exec ex = TILE_GPU(dev);
+    const tile_exec ex = TILE_GPU(env.dev);
     enum { V_TILE, V_CUB, V_SOS_TILE, V_SOS_SEED, V_SOS_CUB, V_SOS_ATOMIC, V };
     const char *names[V] = {"A tile block reduce", "A cub block reduce (peer)", "B sos tile",
                             "B sos seed form (diag)", "B sos cub DeviceReduce", "B sos atomics"};
@@ -350,43 +267,9 @@ static int run(const Opts &o) {
     /* ---- timing: variants interleaved, one event pair around each launch;
      * the atomics (slow) on their own afterwards, fewer repetitions ---- */
     std::vector<float> ms[V];
-    {
-        const int nv = V - 1;
-        std::vector<cudaEvent_t> ev(2 * nv * o.iters);
-        for (auto &e : ev) CK(cudaEventCreate(&e));
-        for (int it = 0; it < o.iters; ++it)
-            for (int v = 0; v < nv; ++v) {
-                CK(cudaEventRecord(ev[2 * (it * nv + v)], 0));
-                if (launch(v)) return 1;
-                CK(cudaEventRecord(ev[2 * (it * nv + v) + 1], 0));
-            }
-        CK(cudaEventSynchronize(ev.back()));
-        TK(tile_synchronize(ex));
-        for (int it = 0; it < o.iters; ++it)
-            for (int v = 0; v < nv; ++v) {
-                float t = 0;
-                CK(cudaEventElapsedTime(&t, ev[2 * (it * nv + v)], ev[2 * (it * nv + v) + 1]));
-                ms[v].push_back(t);
-            }
-        for (auto &e : ev) CK(cudaEventDestroy(e));
-    }
-    {
-        std::vector<cudaEvent_t> ev(2 * iters_atomic);
-        for (auto &e : ev) CK(cudaEventCreate(&e));
-        for (int it = 0; it < iters_atomic; ++it) {
-            CK(cudaEventRecord(ev[2 * it], 0));
-            if (launch(V_SOS_ATOMIC)) return 1;
-            CK(cudaEventRecord(ev[2 * it + 1], 0));
-        }
-        CK(cudaEventSynchronize(ev.back()));
-        TK(tile_synchronize(ex));
-        for (int it = 0; it < iters_atomic; ++it) {
-            float t = 0;
-            CK(cudaEventElapsedTime(&t, ev[2 * it], ev[2 * it + 1]));
-            ms[V_SOS_ATOMIC].push_back(t);
-        }
-        for (auto &e : ev) CK(cudaEventDestroy(e));
-    }
+    if (time_interleaved(ex, V - 1, o.iters, ms, [&](int v, int) { return launch(v); }) ||
+        time_interleaved(ex, 1, iters_atomic, &ms[V_SOS_ATOMIC], [&](int, int) { return launch(V_SOS_ATOMIC); }))
+        return 1;
 
     /* the timed runs' results: part A bit for bit, part B within tolerance */
     {
@@ -408,14 +291,13 @@ static int run(const Opts &o) {
     double gbs[V];
     for (int v = 0; v < V; ++v) {
         st[v] = stats(ms[v]);
-        gbs[v] = bytes[v] / (st[v].median * 1e-3) / 1e9;
+        gbs[v] = gbps(bytes[v], st[v].median);
     }
     const double r_block = st[V_CUB].median / st[V_TILE].median;          /* >= 0.95 */
     const double r_sos = st[V_SOS_TILE].median / st[V_SOS_CUB].median;    /* <= 1.15 */
     const double r_atomic = st[V_SOS_ATOMIC].median / st[V_SOS_TILE].median; /* >= 200 */
     const double r_seed_cub = st[V_SOS_SEED].median / st[V_SOS_CUB].median;
     const double r_seed_atomic = st[V_SOS_ATOMIC].median / st[V_SOS_SEED].median;
-    const bool p_block = r_block >= 0.95, p_sos = r_sos <= 1.15, p_atomic = r_atomic >= 200;
 
     printf("\n%-28s %10s %10s %10s %9s %6s\n", "variant", "median_ms", "min_ms", "max_ms", "GB/s", "reps");
     for (int v = 0; v < V; ++v)
@@ -425,17 +307,13 @@ static int run(const Opts &o) {
     printf("diag: seed form / DeviceReduce time ratio = %.2f; seed form speedup over atomics = %.0f\n", r_seed_cub,
            r_seed_atomic);
     printf("correctness: %s\n", bad ? "FAIL" : "PASS");
-    printf("tile reduce / CUB = %.2f (target >= 0.95): %s\n", r_block, p_block ? "PASS" : "FAIL");
-    printf("sum of squares tile / DeviceReduce time ratio = %.2f (target <= 1.15): %s\n", r_sos,
-           p_sos ? "PASS" : "FAIL");
-    printf("speedup over atomics = %.0f (target >= 200): %s\n", r_atomic, p_atomic ? "PASS" : "FAIL");
+    const bool p_block = print_target("tile reduce / CUB", r_block, ">=", 0.95);
+    const bool p_sos = print_target("sum of squares tile / DeviceReduce time ratio", r_sos, "<=", 1.15);
+    const bool p_atomic = print_target("speedup over atomics", r_atomic, ">=", 200, 0);
 
     if (o.csv) {
-        FILE *f = fopen(o.csv, "w");
-        if (!f) {
-            fprintf(stderr, "cannot write %s\n", o.csv);
-            return 1;
-        }
+        FILE *f = csv_open(o.csv);
+        if (!f) return 1;
         fprintf(f, "date,commit,device,variant,bytes,iters,median_ms,min_ms,max_ms,gbps,metric,value,correct,target\n");
         for (int v = 0; v < V; ++v) {
             const char *metric = v == V_TILE         ? "tile reduce / CUB (>= 0.95)"
@@ -452,11 +330,7 @@ static int run(const Opts &o) {
                     names[v], bytes[v], ms[v].size(), st[v].median, st[v].min, st[v].max, gbs[v], metric, value,
                     bad ? "FAIL" : "PASS", target);
         }
-        if (fclose(f) != 0) {
-            fprintf(stderr, "cannot write %s\n", o.csv);
-            return 1;
-        }
-        printf("csv: %s\n", o.csv);
+        if (csv_close(f, o.csv)) return 1;
     }
 
     CK(cudaFree(d_a));
@@ -470,13 +344,4 @@ static int run(const Opts &o) {
     return 0;
 }
 
-int main(int argc, char **argv) {
-    setvbuf(stdout, nullptr, _IOLBF, 0);
-    Opts o;
-    if (int e = parse(argc, argv, &o)) return e;
-    if (tile_gpu_count() == 0) {
-        printf("no GPU: bench skipped\n");
-        return 0;
-    }
-    return run(o);
-}
+int main(int argc, char **argv) { return bench_main(argc, argv, run, 30, 3); }

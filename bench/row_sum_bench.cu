@@ -29,21 +29,12 @@
 #include <tile.h>
 #include <cub/cub.cuh>
 
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
-#include <vector>
+#include "bench_util.h"
 
 #define ROW_N 256
 #define THREADS 64
 #define IPT (ROW_N / THREADS)
-
-#ifndef GIT_COMMIT
-#define GIT_COMMIT "unknown"
-#endif
 
 /* ---- the kernel under test: examples/row_sum.cu with the row count passed in ---- */
 TILE_KERNEL(row_sum, THREADS, const float *a, float *b, int64_t rows) {
@@ -78,8 +69,6 @@ __global__ void fill_input(float *a, uint32_t n, uint32_t seed) {
 }
 
 /* ---- host helpers ---- */
-#include "bench_util.h"
-
 /* Compare got[] against ref[] (double) with relative tolerance; count misses
  * (NaN never passes), report the worst row. */
 static long check_rows(const char *what, const float *got, const double *ref, long rows, double tol) {
@@ -105,22 +94,10 @@ static int run(const Opts &o) {
     const double moved = (double)(in_bytes + out_bytes); /* read once + write once */
     const uint32_t seed = 12345u;
 
-    cudaDeviceProp prop;
-    int dev = 0;
-    CK(cudaSetDevice(dev));
-    CK(cudaGetDeviceProperties(&prop, dev));
-    int memclk_khz = 0, buswidth = 0;
-    CK(cudaDeviceGetAttribute(&memclk_khz, cudaDevAttrMemoryClockRate, dev));
-    CK(cudaDeviceGetAttribute(&buswidth, cudaDevAttrGlobalMemoryBusWidth, dev));
-    char date[64];
-    time_t now = time(nullptr);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    const char *commit = o.commit ? o.commit : getenv("GIT_COMMIT") ? getenv("GIT_COMMIT") : GIT_COMMIT;
-
-    printf("row_sum_bench: tile.h %s, commit %s, %s\n", TILE_VERSION_STRING, commit, date);
-    printf("device: %s (sm_%d%d, %d SMs, L2 %d MiB, %.0f GB/s theoretical DRAM)\n", prop.name, prop.major,
-           prop.minor, prop.multiProcessorCount, prop.l2CacheSize >> 20,
-           2.0 * memclk_khz * 1e3 * (buswidth / 8) / 1e9);
+    BenchEnv env;
+    if (bench_env(&env, "row_sum_bench", o)) return 1;
+    const cudaDeviceProp &prop = env.prop;
+    const char *date = env.date, *commit = env.commit;
     printf("size: %ld rows x %d floats = %.0f MiB in, %.0f MiB out; %d warm-up, %d timed reps each\n", rows, ROW_N,
            in_bytes / 1048576.0, out_bytes / 1048576.0, o.warmup, o.iters);
 
@@ -134,7 +111,7 @@ static int run(const Opts &o) {
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
 
-    const tile_exec ex = TILE_GPU(dev);
+    const tile_exec ex = TILE_GPU(env.dev);
     /* the variants, launched on the default stream */
     enum { V_TILE, V_CUB, V_CUBS, V_COPY, V };
     const char *names[V] = {"tile row_sum", "cub vectorize (peer)", "cub striped (diag)", "cudaMemcpy d2d"};
@@ -208,27 +185,9 @@ static int run(const Opts &o) {
         bad += !same;
     }
 
-    /* ---- timing: variants interleaved, one event pair around each launch ----
-     * The host enqueues everything first and waits once, so it runs ahead of
-     * the GPU and host-side launch cost stays out of the per-launch times. */
-    std::vector<cudaEvent_t> ev(2 * V * o.iters);
-    for (auto &e : ev) CK(cudaEventCreate(&e));
-    for (int it = 0; it < o.iters; ++it)
-        for (int v = 0; v < V; ++v) {
-            CK(cudaEventRecord(ev[2 * (it * V + v)], 0));
-            if (launch(v)) return 1;
-            CK(cudaEventRecord(ev[2 * (it * V + v) + 1], 0));
-        }
-    CK(cudaEventSynchronize(ev.back()));
-    TK(tile_synchronize(ex));
+    /* ---- timing: variants interleaved, one event pair around each launch ---- */
     std::vector<float> ms[V];
-    for (int it = 0; it < o.iters; ++it)
-        for (int v = 0; v < V; ++v) {
-            float t = 0;
-            CK(cudaEventElapsedTime(&t, ev[2 * (it * V + v)], ev[2 * (it * V + v) + 1]));
-            ms[v].push_back(t);
-        }
-    for (auto &e : ev) CK(cudaEventDestroy(e));
+    if (time_interleaved(ex, V, o.iters, ms, [&](int v, int) { return launch(v); })) return 1;
 
     /* the timed runs reproduce the checked results bit for bit */
     {
@@ -246,10 +205,9 @@ static int run(const Opts &o) {
     double gbs[V];
     for (int v = 0; v < V; ++v) {
         st[v] = stats(ms[v]);
-        gbs[v] = bytes[v] / (st[v].median * 1e-3) / 1e9;
+        gbs[v] = gbps(bytes[v], st[v].median);
     }
     const double ratio = gbs[V_TILE] / gbs[V_CUB]; /* = t_cub / t_tile */
-    const bool pass = ratio >= 0.95;
 
     printf("\n%-22s %10s %10s %10s %9s %8s %10s\n", "variant", "median_ms", "min_ms", "max_ms", "GB/s", "vs_CUB",
            "vs_memcpy");
@@ -259,14 +217,11 @@ static int run(const Opts &o) {
     printf("(GB/s: bytes moved / median time, 1e9 B/s; kernels move %.0f MiB, memcpy %.0f MiB read+write)\n",
            moved / 1048576.0, 2.0 * in_bytes / 1048576.0);
     printf("correctness: %s\n", bad ? "FAIL" : "PASS");
-    printf("tile/CUB = %.2f (target >= 0.95): %s\n", ratio, pass ? "PASS" : "FAIL");
+    const bool pass = print_target("tile/CUB", ratio, ">=", 0.95);
 
     if (o.csv) {
-        FILE *f = fopen(o.csv, "w");
-        if (!f) {
-            fprintf(stderr, "cannot write %s\n", o.csv);
-            return 1;
-        }
+        FILE *f = csv_open(o.csv);
+        if (!f) return 1;
         fprintf(f, "date,commit,device,variant,rows,row_n,bytes_moved,iters,median_ms,min_ms,max_ms,gbps,"
                    "ratio_vs_cub,ratio_vs_memcpy,correct,target\n");
         for (int v = 0; v < V; ++v)
@@ -274,11 +229,7 @@ static int run(const Opts &o) {
                     names[v], rows, ROW_N, bytes[v], o.iters, st[v].median, st[v].min, st[v].max, gbs[v],
                     gbs[v] / gbs[V_CUB], gbs[v] / gbs[V_COPY], bad ? "FAIL" : "PASS",
                     v == V_TILE ? (pass ? "PASS" : "FAIL") : "");
-        if (fclose(f) != 0) {
-            fprintf(stderr, "cannot write %s\n", o.csv);
-            return 1;
-        }
-        printf("csv: %s\n", o.csv);
+        if (csv_close(f, o.csv)) return 1;
     }
 
     CK(cudaFree(d_in));
@@ -291,13 +242,4 @@ static int run(const Opts &o) {
     return 0;
 }
 
-int main(int argc, char **argv) {
-    setvbuf(stdout, nullptr, _IOLBF, 0); /* lines reach a pipe even if the run dies */
-    Opts o;
-    if (int e = parse(argc, argv, &o)) return e;
-    if (tile_gpu_count() == 0) {
-        printf("no GPU: bench skipped\n");
-        return 0;
-    }
-    return run(o);
-}
+int main(int argc, char **argv) { return bench_main(argc, argv, run); }

@@ -36,16 +36,11 @@
 #include <cub/cub.cuh>
 
 #include <cmath>
-#include <ctime>
 #include "bench_util.h"
 
 #define THREADS 256
 #define IPT 16
 #define TILE_N (THREADS * IPT)
-
-#ifndef GIT_COMMIT
-#define GIT_COMMIT "unknown"
-#endif
 
 /* ---- the kernel under test ---- */
 TILE_KERNEL(scan_tile, THREADS, const float *a, float *b) {
@@ -132,22 +127,10 @@ static int run(const Opts &o) {
     const double moved = 2.0 * (double)bytes; /* read once + write once */
     const uint32_t seed = 20261122u;
 
-    cudaDeviceProp prop;
-    int dev = 0;
-    CK(cudaSetDevice(dev));
-    CK(cudaGetDeviceProperties(&prop, dev));
-    int memclk_khz = 0, buswidth = 0;
-    CK(cudaDeviceGetAttribute(&memclk_khz, cudaDevAttrMemoryClockRate, dev));
-    CK(cudaDeviceGetAttribute(&buswidth, cudaDevAttrGlobalMemoryBusWidth, dev));
-    char date[64];
-    time_t now = time(nullptr);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    const char *commit = o.commit ? o.commit : getenv("GIT_COMMIT") ? getenv("GIT_COMMIT") : GIT_COMMIT;
-
-    printf("scan_bench: tile.h %s, commit %s, %s\n", TILE_VERSION_STRING, commit, date);
-    printf("device: %s (sm_%d%d, %d SMs, L2 %d MiB, %.0f GB/s theoretical DRAM)\n", prop.name, prop.major,
-           prop.minor, prop.multiProcessorCount, prop.l2CacheSize >> 20,
-           2.0 * memclk_khz * 1e3 * (buswidth / 8) / 1e9);
+    BenchEnv env;
+    if (bench_env(&env, "scan_bench", o)) return 1;
+    const cudaDeviceProp &prop = env.prop;
+    const char *date = env.date, *commit = env.commit;
     printf("size: %ld tiles x %d floats (%d threads x %d) = %.0f MiB in, %.0f MiB out; %d warm-up, %d timed reps each\n",
            tiles, TILE_N, THREADS, IPT, bytes / 1048576.0, bytes / 1048576.0, o.warmup, o.iters);
 
@@ -161,7 +144,7 @@ static int run(const Opts &o) {
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
 
-    const tile_exec ex = TILE_GPU(dev);
+    const tile_exec ex = TILE_GPU(env.dev);
     auto launch = [&](int v) -> int {
         switch (v) {
         case V_TILE:
@@ -224,27 +207,9 @@ static int run(const Opts &o) {
         }
     }
 
-    /* ---- timing: variants interleaved, one event pair around each launch ----
-     * The host enqueues everything first and waits once, so it runs ahead of
-     * the GPU and host-side launch cost stays out of the per-launch times. */
-    std::vector<cudaEvent_t> ev(2 * V * o.iters);
-    for (auto &e : ev) CK(cudaEventCreate(&e));
-    for (int it = 0; it < o.iters; ++it)
-        for (int v = 0; v < V; ++v) {
-            CK(cudaEventRecord(ev[2 * (it * V + v)], 0));
-            if (launch(v)) return 1;
-            CK(cudaEventRecord(ev[2 * (it * V + v) + 1], 0));
-        }
-    CK(cudaEventSynchronize(ev.back()));
-    TK(tile_synchronize(ex));
+    /* ---- timing: variants interleaved, one event pair around each launch ---- */
     std::vector<float> ms[V];
-    for (int it = 0; it < o.iters; ++it)
-        for (int v = 0; v < V; ++v) {
-            float t = 0;
-            CK(cudaEventElapsedTime(&t, ev[2 * (it * V + v)], ev[2 * (it * V + v) + 1]));
-            ms[v].push_back(t);
-        }
-    for (auto &e : ev) CK(cudaEventDestroy(e));
+    if (time_interleaved(ex, V, o.iters, ms, [&](int v, int) { return launch(v); })) return 1;
 
     /* the timed runs reproduce the checked results bit for bit */
     {
@@ -261,13 +226,12 @@ static int run(const Opts &o) {
     double gbs[V];
     for (int v = 0; v < V; ++v) {
         st[v] = stats(ms[v]);
-        gbs[v] = moved / (st[v].median * 1e-3) / 1e9;
+        gbs[v] = gbps(moved, st[v].median);
     }
     int peer = V_CUB_VEC;
     for (int v = V_CUB_VEC; v <= V_CUB_RAKE; ++v)
         if (gbs[v] > gbs[peer]) peer = v;
     const double ratio = gbs[V_TILE] / gbs[peer]; /* = t_cub / t_tile */
-    const bool pass = ratio >= 0.95;
 
     printf("\n%-28s %10s %10s %10s %9s %8s %10s\n", "variant", "median_ms", "min_ms", "max_ms", "GB/s", "vs_CUB",
            "vs_memcpy");
@@ -278,14 +242,11 @@ static int run(const Opts &o) {
            "fastest CUB variant)\n",
            moved / 1048576.0);
     printf("correctness: %s\n", bad ? "FAIL" : "PASS");
-    printf("tile scan / CUB = %.2f (target >= 0.95): %s\n", ratio, pass ? "PASS" : "FAIL");
+    const bool pass = print_target("tile scan / CUB", ratio, ">=", 0.95);
 
     if (o.csv) {
-        FILE *f = fopen(o.csv, "w");
-        if (!f) {
-            fprintf(stderr, "cannot write %s\n", o.csv);
-            return 1;
-        }
+        FILE *f = csv_open(o.csv);
+        if (!f) return 1;
         fprintf(f, "date,commit,device,variant,tiles,tile_n,threads,bytes_moved,iters,median_ms,min_ms,max_ms,gbps,"
                    "ratio_vs_cub,ratio_vs_memcpy,correct,target\n");
         for (int v = 0; v < V; ++v)
@@ -293,11 +254,7 @@ static int run(const Opts &o) {
                     prop.name, names[v], tiles, TILE_N, THREADS, moved, o.iters, st[v].median, st[v].min, st[v].max,
                     gbs[v], gbs[v] / gbs[peer], gbs[v] / gbs[V_COPY], bad ? "FAIL" : "PASS",
                     v == V_TILE ? (pass ? "PASS" : "FAIL") : "");
-        if (fclose(f) != 0) {
-            fprintf(stderr, "cannot write %s\n", o.csv);
-            return 1;
-        }
-        printf("csv: %s\n", o.csv);
+        if (csv_close(f, o.csv)) return 1;
     }
 
     CK(cudaFree(d_in));
@@ -307,13 +264,4 @@ static int run(const Opts &o) {
     return 0;
 }
 
-int main(int argc, char **argv) {
-    setvbuf(stdout, nullptr, _IOLBF, 0); /* lines reach a pipe even if the run dies */
-    Opts o;
-    if (int e = parse(argc, argv, &o)) return e;
-    if (tile_gpu_count() == 0) {
-        printf("no GPU: bench skipped\n");
-        return 0;
-    }
-    return run(o);
-}
+int main(int argc, char **argv) { return bench_main(argc, argv, run); }

@@ -52,10 +52,6 @@
 #define IPT 16
 #define TILE_N (THREADS * IPT)
 
-#ifndef GIT_COMMIT
-#define GIT_COMMIT "unknown"
-#endif
-
 /* ---- the kernels under test ---- */
 TILE_KERNEL(tile_sort_keys, THREADS, const float *in, float *out) {
     const int64_t base = (int64_t)tile_block(0) * TILE_N;
@@ -133,67 +129,7 @@ __global__ void fill_input(float *a, uint32_t *v, size_t n, uint32_t seed) {
 }
 
 /* ---- host helpers ---- */
-#define CK(call)                                                                        \
-    do {                                                                                \
-        cudaError_t ck_e = (call);                                                      \
-        if (ck_e != cudaSuccess) {                                                      \
-            fprintf(stderr, "CUDA error %s (%d) at %s:%d: %s\n", cudaGetErrorName(ck_e),  \
-                    (int)ck_e, __FILE__, __LINE__, #call);                              \
-            fprintf(stderr, "  %s\n", cudaGetErrorString(ck_e));                        \
-            return 1;                                                                   \
-        }                                                                               \
-    } while (0)
-#define TK(call)                                                                        \
-    do {                                                                                \
-        int tk_e = (call);                                                              \
-        if (tk_e != TILE_OK) {                                                          \
-            fprintf(stderr, "tile.h error %d at %s:%d: %s: %s (cuda %d: %s)\n", tk_e,    \
-                    __FILE__, __LINE__, #call, tile_error_string(tk_e),                 \
-                    tile_last_cuda_error(),                                             \
-                    cudaGetErrorString((cudaError_t)tile_last_cuda_error()));           \
-            return 1;                                                                   \
-        }                                                                               \
-    } while (0)
-
-struct Opts {
-    const char *csv = nullptr;
-    const char *commit = nullptr;
-    int iters = 20, warmup = 3;
-    bool small = false, strict = false;
-};
-static int usage(const char *argv0) {
-    fprintf(stderr, "usage: %s [CSV] [--csv PATH] [--iters N] [--warmup N] [--small] [--commit SHA] [--strict]\n",
-            argv0);
-    return 2;
-}
-static int parse(int argc, char **argv, Opts *o) {
-    for (int k = 1; k < argc; ++k) {
-        const char *s = argv[k];
-        if (!strcmp(s, "--csv") && k + 1 < argc) o->csv = argv[++k];
-        else if (!strcmp(s, "--commit") && k + 1 < argc) o->commit = argv[++k];
-        else if (!strcmp(s, "--iters") && k + 1 < argc) o->iters = atoi(argv[++k]);
-        else if (!strcmp(s, "--warmup") && k + 1 < argc) o->warmup = atoi(argv[++k]);
-        else if (!strcmp(s, "--small")) o->small = true;
-        else if (!strcmp(s, "--strict")) o->strict = true;
-        else if (!strcmp(s, "-h") || !strcmp(s, "--help")) return usage(argv[0]);
-        else if (s[0] != '-' && !o->csv) o->csv = s;
-        else return usage(argv[0]);
-    }
-    if (o->iters < 1 || o->iters > 100000 || o->warmup < 0) return usage(argv[0]);
-    return 0;
-}
-struct Stat {
-    double median, min, max;
-};
-static Stat stats(std::vector<float> v) {
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    Stat s;
-    s.median = n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + (double)v[n / 2]);
-    s.min = v[0];
-    s.max = v[n - 1];
-    return s;
-}
+#include "bench_util.h"
 
 /* the order of keys: their bits as ordered unsigned integers */
 static uint32_t ord(float f) {
@@ -257,21 +193,11 @@ static int run(const Opts &o) {
     const size_t n = (size_t)tiles * TILE_N, kb = n * sizeof(float), vb = n * sizeof(uint32_t);
     const uint32_t seed = 2027u;
 
-    cudaDeviceProp prop;
-    int dev = 0;
-    CK(cudaSetDevice(dev));
-    CK(cudaGetDeviceProperties(&prop, dev));
-    int memclk_khz = 0, buswidth = 0;
-    CK(cudaDeviceGetAttribute(&memclk_khz, cudaDevAttrMemoryClockRate, dev));
-    CK(cudaDeviceGetAttribute(&buswidth, cudaDevAttrGlobalMemoryBusWidth, dev));
-    char date[64];
-    time_t now = time(nullptr);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    const char *commit = o.commit ? o.commit : getenv("GIT_COMMIT") ? getenv("GIT_COMMIT") : GIT_COMMIT;
-    printf("sort_bench: tile.h %s, commit %s, %s\n", TILE_VERSION_STRING, commit, date);
-    printf("device: %s (sm_%d%d, %d SMs, L2 %d MiB, %.0f GB/s theoretical DRAM)\n", prop.name, prop.major,
-           prop.minor, prop.multiProcessorCount, prop.l2CacheSize >> 20,
-           2.0 * memclk_khz * 1e3 * (buswidth / 8) / 1e9);
+    BenchEnv env;
+    if (bench_env(&env, "sort_bench", o)) return 1;
+    const cudaDeviceProp &prop = env.prop;
+    const int dev = env.dev;
+    const char *date = env.date, *commit = env.commit;
     printf("size: %ld tiles x %d f32 keys (%d threads x %d) = %.0f MiB of keys (+ %.0f MiB of u32 values for "
            "pairs); %d warm-up, %d timed reps each\n",
            tiles, TILE_N, THREADS, IPT, kb / 1048576.0, vb / 1048576.0, o.warmup, o.iters);
@@ -403,10 +329,9 @@ static int run(const Opts &o) {
     double gbs[V];
     for (int v = 0; v < V; ++v) {
         st[v] = stats(ms[v]);
-        gbs[v] = bytes[v] / (st[v].median * 1e-3) / 1e9;
+        gbs[v] = gbps(bytes[v], st[v].median);
     }
     const double rk = st[V_CK].median / st[V_TK].median, rp = st[V_CP].median / st[V_TP].median;
-    const bool pk = rk >= 1.0, pp = rp >= 1.0;
 
     printf("\n%-26s %10s %10s %10s %9s %8s\n", "variant", "median_ms", "min_ms", "max_ms", "GB/s", "vs_peer");
     for (int v = 0; v < V; ++v) {
@@ -417,15 +342,12 @@ static int run(const Opts &o) {
     printf("(GB/s: bytes read + written / median time, 1e9 B/s; keys %.0f MiB each way, pairs %.0f MiB)\n",
            kb / 1048576.0, (kb + vb) / 1048576.0);
     printf("correctness: %s\n", bad ? "FAIL" : "PASS");
-    printf("tile sort keys / CUB = %.2f (target >= 1.00): %s\n", rk, pk ? "PASS" : "FAIL");
-    printf("tile sort pairs / CUB = %.2f (target >= 1.00): %s\n", rp, pp ? "PASS" : "FAIL");
+    const bool pk = print_target("tile sort keys / CUB", rk, ">=", 1.00);
+    const bool pp = print_target("tile sort pairs / CUB", rp, ">=", 1.00);
 
     if (o.csv) {
-        FILE *f = fopen(o.csv, "w");
-        if (!f) {
-            fprintf(stderr, "cannot write %s\n", o.csv);
-            return 1;
-        }
+        FILE *f = csv_open(o.csv);
+        if (!f) return 1;
         fprintf(f, "date,commit,device,variant,tiles,tile_n,threads,bytes_moved,iters,median_ms,min_ms,max_ms,gbps,"
                    "ratio_vs_peer,correct,target\n");
         for (int v = 0; v < V; ++v) {
@@ -435,11 +357,7 @@ static int run(const Opts &o) {
                     names[v], tiles, TILE_N, THREADS, bytes[v], o.iters, st[v].median, st[v].min, st[v].max, gbs[v],
                     st[peer].median / st[v].median, bad ? "FAIL" : "PASS", target);
         }
-        if (fclose(f) != 0) {
-            fprintf(stderr, "cannot write %s\n", o.csv);
-            return 1;
-        }
-        printf("csv: %s\n", o.csv);
+        if (csv_close(f, o.csv)) return 1;
     }
 
     for (void *p : {(void *)d_in, (void *)d_vin, (void *)d_tk, (void *)d_ck, (void *)d_cs, (void *)d_tpk,
@@ -450,13 +368,4 @@ static int run(const Opts &o) {
     return 0;
 }
 
-int main(int argc, char **argv) {
-    setvbuf(stdout, nullptr, _IOLBF, 0);
-    Opts o;
-    if (int e = parse(argc, argv, &o)) return e;
-    if (tile_gpu_count() == 0) {
-        printf("no GPU: bench skipped\n");
-        return 0;
-    }
-    return run(o);
-}
+int main(int argc, char **argv) { return bench_main(argc, argv, run, 20, 3); }
