@@ -1,7 +1,7 @@
 /* bench/bench_util.h - what every bench shares: CUDA and tile.h error checks
  * that return 1 from main, the common command line (--csv PATH, --commit SHA,
  * --iters N, --warmup N, --small, --strict) and main itself, the run's header
- * lines (tile.h version, commit, date, device), interleaved event timing,
+ * lines (tile.h version, commit, date, device), warm-up and interleaved event timing,
  * median/min/max of timings, the target lines and the CSV file. */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
@@ -110,6 +110,18 @@ static inline int bench_env(BenchEnv *e, const char *name, const Opts &o) {
     printf("device: %s (sm_%d%d, %d SMs, L2 %d MiB, %.0f GB/s theoretical DRAM)\n", e->prop.name, e->prop.major,
            e->prop.minor, e->prop.multiProcessorCount, e->prop.l2CacheSize >> 20,
            2.0 * memclk_khz * 1e3 * (buswidth / 8) / 1e9);
+    return 0;
+}
+
+/* launch(v, round) for every variant v < nv, `rounds` times over, then wait
+ * for the GPU: the warm-up (module load, clocks) and the checked run */
+template <class F>
+static inline int run_rounds(tile_exec ex, int nv, int rounds, F launch) {
+    for (int r = 0; r < rounds; ++r)
+        for (int v = 0; v < nv; ++v)
+            if (launch(v, r)) return 1;
+    TK(tile_synchronize(ex));
+    CK(cudaDeviceSynchronize());
     return 0;
 }
 

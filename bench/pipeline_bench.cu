@@ -321,11 +321,7 @@ static int run(const Opts &o) {
     };
 
     /* warm-up */
-    for (int w = 0; w < o.warmup; ++w)
-        for (int v = 0; v < V; ++v)
-            if (launch(v, w)) return 1;
-    TK(tile_synchronize(ex));
-    CK(cudaDeviceSynchronize());
+    if (run_rounds(ex, V, o.warmup, launch)) return 1;
 
     /* ---- correctness ---- */
     long bad = 0;

@@ -205,20 +205,15 @@ static int run(const Opts &o) {
         return 0;
     };
 
-    for (int w = 0; w < o.warmup; ++w)
-        for (int v = 0; v < V; ++v)
-            if ((v != V_SOS_ATOMIC || w == 0) && launch(v)) return 1;
-    TK(tile_synchronize(ex));
-    CK(cudaDeviceSynchronize());
+    /* warm-up: the atomics (slow) once */
+    if (run_rounds(ex, V, o.warmup, [&](int v, int w) { return (v != V_SOS_ATOMIC || w == 0) && launch(v); }))
+        return 1;
 
     /* ---- correctness: poison, one run each, check ---- */
     CK(cudaMemset(d_tile, 0xff, out_bytes));
     CK(cudaMemset(d_cub, 0xff, out_bytes));
     CK(cudaMemset(d_sum, 0xff, 4 * sizeof(double)));
-    for (int v = 0; v < V; ++v)
-        if (launch(v)) return 1;
-    TK(tile_synchronize(ex));
-    CK(cudaDeviceSynchronize());
+    if (run_rounds(ex, V, 1, [&](int v, int) { return launch(v); })) return 1;
 
     long bad = 0;
     std::vector<float> h_tile(tiles), h_cub(tiles);

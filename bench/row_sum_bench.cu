@@ -132,21 +132,14 @@ static int run(const Opts &o) {
     };
 
     /* warm-up (module load, clocks) */
-    for (int w = 0; w < o.warmup; ++w)
-        for (int v = 0; v < V; ++v)
-            if (launch(v)) return 1;
-    TK(tile_synchronize(ex));
-    CK(cudaDeviceSynchronize());
+    if (run_rounds(ex, V, o.warmup, [&](int v, int) { return launch(v); })) return 1;
 
     /* ---- correctness: poison outputs, one run each, check every row ---- */
     CK(cudaMemset(d_tile, 0xff, out_bytes)); /* 0xffffffff is a NaN */
     CK(cudaMemset(d_cub, 0xff, out_bytes));
     CK(cudaMemset(d_cubs, 0xff, out_bytes));
     CK(cudaMemset(d_copy, 0, in_bytes));
-    for (int v = 0; v < V; ++v)
-        if (launch(v)) return 1;
-    TK(tile_synchronize(ex));
-    CK(cudaDeviceSynchronize());
+    if (run_rounds(ex, V, 1, [&](int v, int) { return launch(v); })) return 1;
 
     std::vector<float> h_in(n), h_tile(rows), h_cub(rows), h_cubs(rows);
     std::vector<double> ref(rows);

@@ -173,18 +173,11 @@ static int run(const Opts &o) {
     };
 
     /* warm-up (module load, clocks) */
-    for (int w = 0; w < o.warmup; ++w)
-        for (int v = 0; v < V; ++v)
-            if (launch(v)) return 1;
-    TK(tile_synchronize(ex));
-    CK(cudaDeviceSynchronize());
+    if (run_rounds(ex, V, o.warmup, [&](int v, int) { return launch(v); })) return 1;
 
     /* ---- correctness: poison outputs, one run each, check every element ---- */
     for (int v = 0; v < V; ++v) CK(cudaMemset(d_out[v], 0xff, bytes)); /* NaN */
-    for (int v = 0; v < V; ++v)
-        if (launch(v)) return 1;
-    TK(tile_synchronize(ex));
-    CK(cudaDeviceSynchronize());
+    if (run_rounds(ex, V, 1, [&](int v, int) { return launch(v); })) return 1;
 
     std::vector<float> h_in(n), h_out(n);
     CK(cudaMemcpy(h_in.data(), d_in, bytes, cudaMemcpyDeviceToHost));
