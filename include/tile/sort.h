@@ -426,8 +426,11 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
 #define TILE__SORT_SCAN_()                                                         \
     do {                                                                           \
         tile__sort_cw *const tile__seg = tile__cnt + 9 * tile__t;                  \
-        uint32_t tile__sum = 0;                                                    \
-        TILE__UNROLL for (int tile__i = 0; tile__i < 9; ++tile__i) tile__sum += tile__seg[tile__i].w; \
+        uint32_t tile__cv[9], tile__sum = 0; /* kept across B2: not re-read */    \
+        TILE__UNROLL for (int tile__i = 0; tile__i < 9; ++tile__i) {               \
+            tile__cv[tile__i] = tile__seg[tile__i].w;                              \
+            tile__sum += tile__cv[tile__i];                                        \
+        }                                                                          \
         uint32_t tile__ex = 0, tile__tot = tile__sum;                              \
         if (tile__B > 1) {                                                         \
             const uint32_t tile__inc = TILE__SORT_WARP_SCAN(tile__sum, tile__mask, tile__lane); \
@@ -444,9 +447,8 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
         }                                                                          \
         tile__ex += tile__tot << 16;                                               \
         TILE__UNROLL for (int tile__i = 0; tile__i < 9; ++tile__i) {               \
-            const uint32_t tile__c = tile__seg[tile__i].w;                         \
             tile__seg[tile__i].w = tile__ex;                                       \
-            tile__ex += tile__c;                                                   \
+            tile__ex += tile__cv[tile__i];                                         \
         }                                                                          \
     } while (0)
 
@@ -454,6 +456,12 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
  * power-of-two length never straddles a padding step) */
 #define TILE__SORT_XI(p) ((p) + (int)((unsigned)(p) / (unsigned)tile__XP))
 #define TILE__SORT_VI(p) ((p) + (int)((unsigned)(p) / (unsigned)tile__VP))
+/* staging index of element t*S + j of the calling thread's chunk: a constant
+ * offset from its first one when the chunk never straddles a padding step */
+#define TILE__SORT_XC(j)                                                           \
+    (tile__XP % tile__S == 0 ? TILE__SORT_XI(tile__t * tile__S) + (j) : TILE__SORT_XI(tile__t * tile__S + (j)))
+#define TILE__SORT_VC(j)                                                           \
+    (tile__VP % tile__S == 0 ? TILE__SORT_VI(tile__t * tile__S) + (j) : TILE__SORT_VI(tile__t * tile__S + (j)))
 /* staging index of striped slot j of the calling thread (element t + j*B):
  * a constant offset from the thread's first one when B is a multiple of the
  * padding step */
@@ -560,8 +568,8 @@ typedef union {
             TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {    \
                 const int tile__p = tile__t * tile__S + tile__j;                   \
                 if (tile__NP == tile__N || tile__p < tile__N) {                    \
-                    if (!tile__KSH && !tile__VIRT) tile__sk[tile__j] = tile__xb[TILE__SORT_XI(tile__p)]; \
-                    if ((HASV) && !tile__VSH) tile__sw[tile__j % tile__RV] = tile__vb[TILE__SORT_VI(tile__p)]; \
+                    if (!tile__KSH && !tile__VIRT) tile__sk[tile__j] = tile__xb[TILE__SORT_XC(tile__j)]; \
+                    if ((HASV) && !tile__VSH) tile__sw[tile__j % tile__RV] = tile__vb[TILE__SORT_VC(tile__j)]; \
                 } else if ((HASV) && !tile__VSH) {                                 \
                     memset(&tile__sw[tile__j % tile__RV], 0, sizeof(tile__V));     \
                 }                                                                  \
@@ -600,6 +608,7 @@ typedef union {
                  * rotation: not 16 offsets kept alive across the barriers) */  \
                 uint32_t tile__rot2 = tile__rot;                                   \
                 TILE__SORT_OPAQUE(tile__rot2);                                     \
+                tile__rot2 += 32u; /* the same rotation; ptxas sees another one */ \
                 TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) \
                     tile__sr[tile__j] += TILE__SORT_FCTR(TILE__SORT_FOFF(tile__sk[tile__j], tile__rot2)); \
             } else {                                                               \
@@ -624,8 +633,8 @@ typedef union {
                 TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) { \
                     const int tile__p = tile__t * tile__S + tile__j;               \
                     if (tile__NP == tile__N || tile__p < tile__N) {                \
-                        tile__sk[tile__j] = tile__xb[TILE__SORT_XI(tile__p)]; \
-                        if (HASV) tile__sw[tile__j % tile__RV] = tile__vb[TILE__SORT_VI(tile__p)]; \
+                        tile__sk[tile__j] = tile__xb[TILE__SORT_XC(tile__j)];      \
+                        if (HASV) tile__sw[tile__j % tile__RV] = tile__vb[TILE__SORT_VC(tile__j)]; \
                     }                                                              \
                 }                                                                  \
             }                                                                      \
