@@ -190,6 +190,20 @@ TILE_API uint32_t tile__sort_unperm(uint32_t e, unsigned k) {
     return ((e & 0x11111111u) << 3) | (l >> k) | (l << (32u - k));
 }
 
+TILE_API uint32_t tile__sort_fcount_rmw(uint16_t *ctr) {
+    const uint32_t c = *ctr;
+    *ctr = (uint16_t)(c + 1u);
+    return c;
+}
+#if TILE_ON_DEVICE
+/* y: the rotated key (the digit's top bit at bit 1, its low bits in lmask) */
+TILE_API uint32_t tile__sort_fcount(unsigned char *cnt, uint32_t y, uint32_t lmask, uint32_t t4) {
+    const uint32_t sh = (y & 2u) << 3; /* 16 * the digit's top bit: the counter's half */
+    const uint32_t old = atomicAdd((uint32_t *)(cnt + ((y & lmask) | t4)), 1u << sh);
+    return (old >> sh) & 0xffffu;
+}
+#endif
+
 /* ---- warp steps (device); hooks so that tests can run the block algorithm
  * with simulated threads ---- */
 /* inclusive sum over the lanes in mask */
@@ -489,6 +503,13 @@ typedef union {
 #else /* the union's form (strict aliasing: no barrier separates the views) */
 #define TILE__SORT_FCTR(o) (tile__cnt[(o) >> 2].h[((o) >> 1) & 1u])
 #endif
+/* count key k in its counter (rotation rot); the count before it */
+#if TILE_ON_DEVICE
+/* one shared atomic add on the counter word (a load and a store otherwise) */
+#define TILE__SORT_FCOUNT(k, rot) tile__sort_fcount((unsigned char *)tile__cnt, TILE__SORT_ROTR32((uint32_t)(k), (rot)), (uint32_t)tile__FM & ~2u, tile__t4)
+#else
+#define TILE__SORT_FCOUNT(k, rot) tile__sort_fcount_rmw(&TILE__SORT_FCTR(TILE__SORT_FOFF(k, rot)))
+#endif
 /* the counter of key k (internal form) in this pass */
 #define TILE__SORT_CTR(k)                                                          \
     (*(tile__FD ? &TILE__SORT_FCTR(TILE__SORT_FOFF(k, tile__rot)) : &TILE__SORT_HALF(TILE__SORT_X(k))))
@@ -587,10 +608,7 @@ typedef union {
                     tile__sr[tile__j] = 0; /* past the end: not counted */         \
                 } else if (tile__FD) {                                             \
                     /* the count before this key */                              \
-                    const uint32_t tile__o = TILE__SORT_FOFF(tile__sk[tile__j], tile__rot); \
-                    const uint32_t tile__c = TILE__SORT_FCTR(tile__o);             \
-                    TILE__SORT_FCTR(tile__o) = (uint16_t)(tile__c + 1u);           \
-                    tile__sr[tile__j] = tile__c;                                   \
+                    tile__sr[tile__j] = TILE__SORT_FCOUNT(tile__sk[tile__j], tile__rot); \
                 } else {                                                           \
                     const uint32_t tile__x = TILE__SORT_X(tile__sk[tile__j]);      \
                     const uint32_t tile__c = TILE__SORT_HALF(tile__x);             \
