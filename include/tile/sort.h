@@ -44,6 +44,12 @@
  *    one word per warp across warps), and scatters every key (and value) to
  *    its rank in a staging buffer, from which the next pass reads its chunk:
  *    4 barriers per pass, 8 passes for 32-bit keys, 16 for 64-bit keys;
+ *  - 32-bit keys in blocks of 1, 16 or 256 threads are held with their bits
+ *    permuted (tile__sort_perm; undone as the sorted keys are written back)
+ *    so that one rotation and one mask give a key's counter in every pass,
+ *    and with chunks in registers a key is counted with one shared atomic
+ *    add on its counter word (the sort is bound by shared-memory accesses,
+ *    so one access instead of a load and a store);
  *  - a register tile's striped slots (element t + s*B in thread t) go
  *    through the staging buffer once to become chunks, and the last pass
  *    reads the sorted tile back striped; a keys-only sort of a register tile
@@ -75,9 +81,10 @@
  * TILE_SORT_STATIC_MAX_BYTES (more sorts use the arena) in that case. The
  * sort writes its static buffer only after a barrier, so another operation
  * sharing the buffer may run right before it.
- * Registers: with chunks in registers a thread holds its S keys, S packed
- * counts and S values (256 threads x 16 f32 keys: 74 registers for keys,
- * 127 for keys + u32 values on sm_90; no stack, no spills).
+ * Registers: with chunks in registers a thread holds its S keys, S counts
+ * (packed with their digits for keys other than the permuted ones) and S
+ * values (256 threads x 16 f32 keys: 64 registers for keys, 80 for keys +
+ * u32 values on sm_90, so 4 and 3 blocks per SM; no stack, no spills).
  * On the CPU (block_dim 1) the one thread runs the same passes over its
  * slots, with the staging buffers on its stack (a few times the tile's own
  * size).
