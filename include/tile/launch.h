@@ -142,8 +142,12 @@ typedef struct tile__launch_t {
  * its parameter types. CUDA C has no other way to forward an arbitrary
  * parameter list from a kernel to a __host__ __device__ function without the
  * user naming the parameters twice. */
+/* Blocks over 512 threads ask for one resident block per SM: left to itself,
+ * ptxas squeezes a 1024-thread kernel into 32 registers so that two blocks
+ * fit, and spills when it needs a few more (promise 2). A minimum of 0 is
+ * the default heuristic for smaller blocks. */
 template <auto F, int B, class... A>
-__global__ void __launch_bounds__(B) tile__kernel(tile_kctx k, A... a) {
+__global__ void __launch_bounds__(B, B > 512 ? 1 : 0) tile__kernel(tile_kctx k, A... a) {
     extern __shared__ __align__(16) unsigned char tile__smem_dyn[];
     k.smem = tile__smem_dyn;
     F(k, (char(*)[B])0, a...);

@@ -390,6 +390,7 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
                             "tile.h: tile_sort: staging size mismatch");          \
         TILE__STATIC_ASSERT(tile__NW * 16 <= TILE_SCRATCH_BYTES / 2,               \
                             "tile.h: tile_sort: reduction scratch too small: raise TILE_SCRATCH_BYTES"); \
+        TILE__COOP(); /* warp shuffles name every lane before the first barrier */ \
         const int tile__t = tile_thread();                                         \
         const int tile__lane = tile__t & 31, tile__w = tile__t >> 5;               \
         TILE__UNUSED const uint32_t tile__t4 = (uint32_t)tile__t << 2;            \
