@@ -164,11 +164,11 @@ TILE_API unsigned char *tile__scratch_alt(tile_kctx *k, unsigned char *buf, unsi
 /* min / max propagate NaN (as numpy's min and max): a NaN operand wins, so
  * the fold is associative and commutative with NaNs too and the GPU's tree
  * agrees with the CPU's left-to-right order (a plain `b < a ? b : a` keeps or
- * drops a NaN depending on where it sits). One compare and one self-test:
- * `b != b` is b's NaN test (it folds away for integers), and a NaN in `a`
- * stays because `b < a` is then false. */
-#define TILE__OP_MIN(a, b) ((b) < (a) || (b) != (b) ? (b) : (a))
-#define TILE__OP_MAX(a, b) ((a) < (b) || (b) != (b) ? (b) : (a))
+ * drops a NaN depending on where it sits). One compare and one NaN test of
+ * b (it folds away for integers); a NaN in `a` stays because `b < a` is then
+ * false. */
+#define TILE__OP_MIN(a, b) ((b) < (a) || TILE__ISNAN(b) ? (b) : (a))
+#define TILE__OP_MAX(a, b) ((a) < (b) || TILE__ISNAN(b) ? (b) : (a))
 
 /* Reduce src with binary op into a fresh one-element register tile `name`. */
 #define tile_reduce(name, op, src)                                                 \
