@@ -167,8 +167,13 @@ TILE_API unsigned char *tile__scratch_alt(tile_kctx *k, unsigned char *buf, unsi
  * drops a NaN depending on where it sits). One compare and one NaN test of
  * b (it folds away for integers); a NaN in `a` stays because `b < a` is then
  * false. */
+#if defined(__cplusplus)
+#define TILE__OP_MIN(a, b) tile__min(a, b)
+#define TILE__OP_MAX(a, b) tile__max(a, b)
+#else
 #define TILE__OP_MIN(a, b) ((b) < (a) || TILE__ISNAN(b) ? (b) : (a))
 #define TILE__OP_MAX(a, b) ((a) < (b) || TILE__ISNAN(b) ? (b) : (a))
+#endif
 
 /* Reduce src with binary op into a fresh one-element register tile `name`. */
 #define tile_reduce(name, op, src)                                                 \
@@ -195,6 +200,26 @@ TILE_API int tile__isnan(double x) { return x != x; }
 template <class T>
 static TILE_HD __forceinline__ int tile__isnan(T) { return 0; }
 #define TILE__ISNAN(x) tile__isnan(x)
+/* The C++ (CUDA) min / max: f32 on sm_80+ is one min.NaN / max.NaN
+ * instruction, which has exactly this NaN rule (the compare-and-test form
+ * costs three, and its extra registers tipped a large test kernel into a
+ * spill); every other type takes the compare form of the C macros. */
+template <class T>
+static TILE_HD __forceinline__ T tile__min(T a, T b) { return b < a || tile__isnan(b) ? b : a; }
+template <class T>
+static TILE_HD __forceinline__ T tile__max(T a, T b) { return a < b || tile__isnan(b) ? b : a; }
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+#define TILE__F32_MINMAX(name, insn)                                               \
+    TILE_API float name(float a, float b) {                                        \
+        float r;                                                                   \
+        asm(insn " %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));                       \
+        return r;                                                                  \
+    }
+#else
+#define TILE__F32_MINMAX(name, insn) /* the template serves */
+#endif
+TILE__F32_MINMAX(tile__min, "min.NaN.f32")
+TILE__F32_MINMAX(tile__max, "max.NaN.f32")
 #else
 TILE_API int tile__isnan_f32(float x) { return x != x; }
 TILE_API int tile__isnan_f64(double x) { return x != x; }

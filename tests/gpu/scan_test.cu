@@ -31,6 +31,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #define GC_MAX_PRINTED 200
 #include "gpu_check.h"
@@ -86,11 +87,76 @@ done:
     if (dout) tile_free(t->ex, dout);
 }
 
+/* NaN in min / max scans (scan.h: NaN propagates, as numpy's
+ * minimum.accumulate): NaN at NAN_AT1 and NAN_AT2; out holds the inclusive
+ * min, inclusive max, exclusive min, exclusive max scans, each NAN_N long */
+enum { NAN_N = 1000, NAN_B = 96, NAN_AT1 = 300, NAN_AT2 = 700 };
+#define NAN_K(sfx, T)                                                              \
+    TILE_KERNEL(scan_nan_##sfx, NAN_B, const T *in, T *out) {                      \
+        tile_reg(T, x, NAN_N);                                                     \
+        tile_load(x, tile_array1(in, NAN_N), 0);                                   \
+        tile_reg(T, d, NAN_N);                                                     \
+        tile_scan_min_inclusive(d, x);                                             \
+        tile_store(tile_array1(out, NAN_N), d, 0);                                 \
+        tile_scan_max_inclusive(d, x);                                             \
+        tile_store(tile_array1(out + NAN_N, NAN_N), d, 0);                         \
+        tile_scan_min_exclusive(d, x);                                             \
+        tile_store(tile_array1(out + 2 * NAN_N, NAN_N), d, 0);                     \
+        tile_scan_max_exclusive(d, x);                                             \
+        tile_store(tile_array1(out + 3 * NAN_N, NAN_N), d, 0);                     \
+    }
+NAN_K(f32, float)
+NAN_K(f64, double)
+
+#define NAN_RUN(sfx, T)                                                            \
+    do {                                                                           \
+        T hin[NAN_N], hout[4 * NAN_N];                                             \
+        for (int i = 0; i < NAN_N; ++i)                                            \
+            hin[i] = (T)((int)(tile_hash32(11u, (uint32_t)i) % 20001u) - 10000) / (T)8; \
+        hin[NAN_AT1] = hin[NAN_AT2] = (T)NAN;                                      \
+        T *din = (T *)tile_alloc(t->ex, sizeof hin), *dout = (T *)tile_alloc(t->ex, sizeof hout); \
+        memset(hout, 0, sizeof hout);                                              \
+        CHECK_OK(tile_copy_to(t->ex, din, hin, sizeof hin), "scan_nan_" #sfx);     \
+        CHECK_OK(tile_copy_to(t->ex, dout, hout, sizeof hout), "scan_nan_" #sfx);  \
+        CHECK_OK(tile_launch(t->ex, scan_nan_##sfx, tile_grid1(1), NAN_B, (const T *)din, dout), "scan_nan_" #sfx); \
+        CHECK_OK(tile_copy_from(t->ex, hout, dout, sizeof hout), "scan_nan_" #sfx); \
+        T mn = hin[0], mx = hin[0];                                                \
+        for (int i = 0; i < NAN_N; ++i) {                                          \
+            /* exclusive: the fold of the elements before i (identity at 0) */    \
+            const int pre_nan = i > NAN_AT1;                                        \
+            const T emn = hout[2 * NAN_N + i], emx = hout[3 * NAN_N + i];           \
+            if (i == 0)                                                            \
+                CHECK(emn == (T)INFINITY && emx == (T)-INFINITY, "scan_nan_" #sfx ": exclusive identities %g %g", (double)emn, (double)emx); \
+            else if (pre_nan)                                                      \
+                CHECK(emn != emn && emx != emx, "scan_nan_" #sfx ": exclusive [%d] = %g, %g, expected NaN", i, (double)emn, (double)emx); \
+            else                                                                   \
+                CHECK(emn == mn && emx == mx, "scan_nan_" #sfx ": exclusive [%d] = %g, %g, expected %g, %g", i, (double)emn, (double)emx, (double)mn, (double)mx); \
+            if (i > 0 && i < NAN_AT1) {                                            \
+                mn = hin[i] < mn ? hin[i] : mn;                                    \
+                mx = hin[i] > mx ? hin[i] : mx;                                    \
+            }                                                                      \
+            const T imn = hout[i], imx = hout[NAN_N + i];                          \
+            if (i >= NAN_AT1)                                                      \
+                CHECK(imn != imn && imx != imx, "scan_nan_" #sfx ": inclusive [%d] = %g, %g, expected NaN", i, (double)imn, (double)imx); \
+            else                                                                   \
+                CHECK(imn == mn && imx == mx, "scan_nan_" #sfx ": inclusive [%d] = %g, %g, expected %g, %g", i, (double)imn, (double)imx, (double)mn, (double)mx); \
+        }                                                                          \
+        tile_free(t->ex, din);                                                     \
+        tile_free(t->ex, dout);                                                    \
+    } while (0)
+
+static void run_nan(const target *t) {
+    g_test = "NaN propagates through min / max scans";
+    NAN_RUN(f32, float);
+    NAN_RUN(f64, double);
+}
+
 static void run_all(const target *t) {
     char kernels[32];
     snprintf(kernels, sizeof kernels, "%d kernels, ", (int)SC_NKERNELS);
     gc_target_begin(t);
     for (int ki = 0; ki < SC_NKERNELS; ++ki) run_kernel(t, &sc_kernels[ki]);
+    run_nan(t);
     gc_target_end(t, kernels);
 }
 
