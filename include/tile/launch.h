@@ -138,7 +138,7 @@ typedef struct tile__launch_t {
 } tile__launch_t;
 
 #if TILE_CUDA
-/* The one piece of C++: a __global__ wrapper generic over the kernel body and
+/* C++ in the launch path: a __global__ wrapper generic over the kernel body and
  * its parameter types. CUDA C has no other way to forward an arbitrary
  * parameter list from a kernel to a __host__ __device__ function without the
  * user naming the parameters twice. */

@@ -53,9 +53,9 @@ TILE_API unsigned char *tile__scratch(void) {
  * Operations asking for the same size share one buffer (they run one after
  * another, separated by barriers). On the CPU a block has one thread, which
  * holds the whole tile in its slots, so nothing is staged: the C build gets
- * a null pointer it never uses. The one C++ piece besides the launch wrapper:
- * a shared array whose size is a compile-time expression needs a template
- * under nvcc; C has no way to declare static storage inside an expression. */
+ * a null pointer it never uses. C++ here because a shared array whose size
+ * is a compile-time expression needs a template under nvcc; C has no way to
+ * declare static storage inside an expression. */
 #if TILE_CUDA
 template <unsigned long BYTES>
 static __host__ __device__ __forceinline__ unsigned char *tile__static_smem(void) {

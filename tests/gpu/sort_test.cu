@@ -7,7 +7,8 @@
  *
  * Covered: f32 keys of lengths 1, 2, 31, 32, 33, 255, 256, 257, 1000, 3000,
  * 4096 in blocks of 32, 64, 96, 256 and 1024 threads (and 33, 40, 100:
- * blocks ending in a partial warp); every other key type
+ * blocks ending in a partial warp; 16 and 1: the other counter layouts);
+ * every other key type
  * (f64, i32, u32, i64, u64) on a spread of lengths and blocks; register
  * tiles (chunks in registers, and chunks longer than TILE_SORT_REG_CHUNK),
  * shared tiles, and mixes of the two for keys and values; values of other
@@ -143,7 +144,13 @@
     /* blocks ending in a partial warp */                                      \
     X(pw_f32_100_777, float, SR_F32, 100, 777, 0, 0)                               \
     X(pw_i64_40_1000, int64_t, SR_I64, 40, 1000, 0, 1)                             \
-    X(pw_u32_33_4096, uint32_t, SR_U32, 33, 4096, 1, 1)
+    X(pw_u32_33_4096, uint32_t, SR_U32, 33, 4096, 1, 1)                           \
+    /* the digit-interleaved counters' other layouts: 16 threads and 1 */      \
+    X(b16_i32_17, int32_t, SR_I32, 16, 17, 0, 0)                                   \
+    X(b16_f32_256, float, SR_F32, 16, 256, 0, 0)                                   \
+    X(b16_u32_1000, uint32_t, SR_U32, 16, 1000, 1, 1)                              \
+    X(b1_f32_64, float, SR_F32, 1, 64, 0, 0)                                       \
+    X(b1_u32_300, uint32_t, SR_U32, 1, 300, 1, 1)
 
 #define DEF_CASE(name, T, SR, B, N, KS, VS) DEF_KERNEL(k_##name, T, B, N, KS, VS)
 CASES(DEF_CASE)
