@@ -167,12 +167,14 @@ TILE_API unsigned char *tile__scratch_alt(tile_kctx *k, unsigned char *buf, unsi
  * drops a NaN depending on where it sits). One compare and one NaN test of
  * b (it folds away for integers); a NaN in `a` stays because `b < a` is then
  * false. */
+#define TILE__MIN_FOLD(a, b) ((b) < (a) || TILE__ISNAN(b) ? (b) : (a))
+#define TILE__MAX_FOLD(a, b) ((a) < (b) || TILE__ISNAN(b) ? (b) : (a))
 #if defined(__cplusplus)
 #define TILE__OP_MIN(a, b) tile__min(a, b)
 #define TILE__OP_MAX(a, b) tile__max(a, b)
 #else
-#define TILE__OP_MIN(a, b) ((b) < (a) || TILE__ISNAN(b) ? (b) : (a))
-#define TILE__OP_MAX(a, b) ((a) < (b) || TILE__ISNAN(b) ? (b) : (a))
+#define TILE__OP_MIN(a, b) TILE__MIN_FOLD(a, b)
+#define TILE__OP_MAX(a, b) TILE__MAX_FOLD(a, b)
 #endif
 
 /* Reduce src with binary op into a fresh one-element register tile `name`. */
@@ -203,11 +205,11 @@ static TILE_HD __forceinline__ int tile__isnan(T) { return 0; }
 /* The C++ (CUDA) min / max: f32 on sm_80+ is one min.NaN / max.NaN
  * instruction, which has exactly this NaN rule (the compare-and-test form
  * costs three, and its extra registers tipped a large test kernel into a
- * spill); every other type takes the compare form of the C macros. */
+ * spill); every other type takes the compare form (TILE__MIN_FOLD). */
 template <class T>
-static TILE_HD __forceinline__ T tile__min(T a, T b) { return b < a || tile__isnan(b) ? b : a; }
+static TILE_HD __forceinline__ T tile__min(T a, T b) { return TILE__MIN_FOLD(a, b); }
 template <class T>
-static TILE_HD __forceinline__ T tile__max(T a, T b) { return a < b || tile__isnan(b) ? b : a; }
+static TILE_HD __forceinline__ T tile__max(T a, T b) { return TILE__MAX_FOLD(a, b); }
 #if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
 #define TILE__F32_MINMAX(name, insn)                                               \
     TILE_API float name(float a, float b) {                                        \

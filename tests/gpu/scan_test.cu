@@ -108,6 +108,33 @@ enum { NAN_N = 1000, NAN_B = 96, NAN_AT1 = 300, NAN_AT2 = 700 };
 NAN_K(f32, float)
 NAN_K(f64, double)
 
+/* inclusive / exclusive min and max of hin (out as NAN_K writes it) against
+ * a host loop: the fold of the elements up to (before) i, NaN from NAN_AT1 on */
+template <class T>
+static void nan_verify(const char *what, const T *hin, const T *hout) {
+    T mn = hin[0], mx = hin[0];
+    for (int i = 0; i < NAN_N; ++i) {
+        const T emn = hout[2 * NAN_N + i], emx = hout[3 * NAN_N + i];
+        if (i == 0)
+            CHECK(emn == (T)INFINITY && emx == (T)-INFINITY, "%s: exclusive identities %g %g", what, (double)emn, (double)emx);
+        else if (i > NAN_AT1)
+            CHECK(emn != emn && emx != emx, "%s: exclusive [%d] = %g, %g, expected NaN", what, i, (double)emn, (double)emx);
+        else
+            CHECK(emn == mn && emx == mx, "%s: exclusive [%d] = %g, %g, expected %g, %g", what, i, (double)emn, (double)emx,
+                  (double)mn, (double)mx);
+        if (i > 0 && i < NAN_AT1) {
+            mn = hin[i] < mn ? hin[i] : mn;
+            mx = hin[i] > mx ? hin[i] : mx;
+        }
+        const T imn = hout[i], imx = hout[NAN_N + i];
+        if (i >= NAN_AT1)
+            CHECK(imn != imn && imx != imx, "%s: inclusive [%d] = %g, %g, expected NaN", what, i, (double)imn, (double)imx);
+        else
+            CHECK(imn == mn && imx == mx, "%s: inclusive [%d] = %g, %g, expected %g, %g", what, i, (double)imn, (double)imx,
+                  (double)mn, (double)mx);
+    }
+}
+
 #define NAN_RUN(sfx, T)                                                            \
     do {                                                                           \
         T hin[NAN_N], hout[4 * NAN_N];                                             \
@@ -120,27 +147,7 @@ NAN_K(f64, double)
         CHECK_OK(tile_copy_to(t->ex, dout, hout, sizeof hout), "scan_nan_" #sfx);  \
         CHECK_OK(tile_launch(t->ex, scan_nan_##sfx, tile_grid1(1), NAN_B, (const T *)din, dout), "scan_nan_" #sfx); \
         CHECK_OK(tile_copy_from(t->ex, hout, dout, sizeof hout), "scan_nan_" #sfx); \
-        T mn = hin[0], mx = hin[0];                                                \
-        for (int i = 0; i < NAN_N; ++i) {                                          \
-            /* exclusive: the fold of the elements before i (identity at 0) */    \
-            const int pre_nan = i > NAN_AT1;                                        \
-            const T emn = hout[2 * NAN_N + i], emx = hout[3 * NAN_N + i];           \
-            if (i == 0)                                                            \
-                CHECK(emn == (T)INFINITY && emx == (T)-INFINITY, "scan_nan_" #sfx ": exclusive identities %g %g", (double)emn, (double)emx); \
-            else if (pre_nan)                                                      \
-                CHECK(emn != emn && emx != emx, "scan_nan_" #sfx ": exclusive [%d] = %g, %g, expected NaN", i, (double)emn, (double)emx); \
-            else                                                                   \
-                CHECK(emn == mn && emx == mx, "scan_nan_" #sfx ": exclusive [%d] = %g, %g, expected %g, %g", i, (double)emn, (double)emx, (double)mn, (double)mx); \
-            if (i > 0 && i < NAN_AT1) {                                            \
-                mn = hin[i] < mn ? hin[i] : mn;                                    \
-                mx = hin[i] > mx ? hin[i] : mx;                                    \
-            }                                                                      \
-            const T imn = hout[i], imx = hout[NAN_N + i];                          \
-            if (i >= NAN_AT1)                                                      \
-                CHECK(imn != imn && imx != imx, "scan_nan_" #sfx ": inclusive [%d] = %g, %g, expected NaN", i, (double)imn, (double)imx); \
-            else                                                                   \
-                CHECK(imn == mn && imx == mx, "scan_nan_" #sfx ": inclusive [%d] = %g, %g, expected %g, %g", i, (double)imn, (double)imx, (double)mn, (double)mx); \
-        }                                                                          \
+        nan_verify<T>("scan_nan_" #sfx, hin, hout);                                \
         tile_free(t->ex, din);                                                     \
         tile_free(t->ex, dout);                                                    \
     } while (0)
