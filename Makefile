@@ -1,6 +1,6 @@
 # tile.h - thin front end. The library is header-only: nothing to build.
 #   make test   CPU tests (cmocka), C11 build of every header and example,
-#               nvcc -Werror build of every .cu (sm_90, sm_80), ptxas check
+#               nvcc -Werror build of every .cu (sm_90; sm_80 device code), ptxas check
 #   make run    the benches on a GPU machine, the examples on the CPU elsewhere
 CC      ?= gcc
 NVCC    ?= nvcc
@@ -14,6 +14,10 @@ CPU_TESTS:= $(wildcard tests/cpu/test_*.c)
 GPU_TESTS:= $(wildcard tests/gpu/*.cu)
 BENCHES  := $(wildcard bench/*.cu)
 ALL_CU   := $(EXAMPLES) $(GPU_TESTS) $(BENCHES)
+# The first arch builds and links every .cu (the binaries the tests run); the
+# others compile the device code only (-cubin): warnings, ptxas check.
+FIRST_ARCH := $(firstword $(ARCHS))
+NVLIBS   := -lcublas -lcusolver -lcufft
 
 .PHONY: test run deps c11 compile-fail cpu-tests cu cu-compile ptxas-check gpu-tests bench examples clean
 
@@ -70,9 +74,11 @@ cpu-tests: $(patsubst tests/cpu/%.c,$(BUILD)/cpu/%,$(CPU_TESTS))
 $(BUILD)/sm%/.stamp: $(ALL_CU) $(HEADERS)
 	@mkdir -p $(BUILD)/sm$*
 	@for f in $(ALL_CU); do \
-	  echo "nvcc sm_$* $$f"; \
-	  $(NVCC) $(NVFLAGS) -arch=sm_$* -Xptxas -v $$f -o $(BUILD)/sm$*/$$(basename $$f .cu) -lcublas \
-	    2> $(BUILD)/sm$*/$$(basename $$f .cu).ptxas || { cat $(BUILD)/sm$*/$$(basename $$f .cu).ptxas; exit 1; }; done
+	  b=$(BUILD)/sm$*/$$(basename $$f .cu); \
+	  if [ "$*" = "$(FIRST_ARCH)" ]; then echo "nvcc sm_$* $$f"; \
+	    $(NVCC) $(NVFLAGS) -arch=sm_$* -Xptxas -v $$f -o $$b $(NVLIBS) 2> $$b.ptxas || { cat $$b.ptxas; exit 1; }; \
+	  else echo "nvcc sm_$* -cubin $$f"; \
+	    $(NVCC) $(NVFLAGS) -arch=sm_$* -Xptxas -v -cubin $$f -o $$b.cubin 2> $$b.ptxas || { cat $$b.ptxas; exit 1; }; fi; done
 	@touch $@
 cu-compile: $(foreach a,$(ARCHS),$(BUILD)/sm$(a)/.stamp)
 	@echo "== nvcc build: ok"

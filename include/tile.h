@@ -26,5 +26,9 @@
 #include "tile/stack.h"
 #include "tile/async.h"
 #include "tile/indexed.h"
+#include "tile/linalg.h"
+#include "tile/matmul.h"
+#include "tile/tile16.h"
+#include "tile/chol_batched.h"
 
 #endif /* TILE_H */

@@ -88,7 +88,7 @@ build_one() {  # build_one SRC: binary and ptxas log in $BUILD, marker .ok
   b=$BUILD/$(basename "$f" .cu)
   rm -f "$b" "$b.ok"
   # shellcheck disable=SC2086
-  nvcc $NVFLAGS -arch=sm_90 -Xptxas -v "$f" -o "$b" -lcublas 2> "$b.ptxas" && touch "$b.ok"
+  nvcc $NVFLAGS -arch=sm_90 -Xptxas -v "$f" -o "$b" -lcublas -lcusolver -lcufft 2> "$b.ptxas" && touch "$b.ok"
   return 0
 }
 export -f build_one
