@@ -16,6 +16,9 @@
 # compute-sanitizer (memcheck, racecheck, synccheck) on each GPU test,
 # memcheck of each bench with --small, summary. Steps are cut to fit
 # GPU_CHECK_BUDGET seconds (default 480; the remote runner allows 600).
+# GPU_CHECK_ONLY=REGEX runs a subset: only the .cu files whose base name
+# matches (e.g. GPU_CHECK_ONLY='chol|linalg' builds, tests, sanitizes and
+# benches those); GPU_CHECK_SKIP=REGEX leaves the matching ones out.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -79,10 +82,18 @@ section "build (sm_90, $JOBS jobs)"
 # the Makefile's flags, so that this is the build CI checks
 NVFLAGS=$(printf 'print-nvflags:\n\t@echo $(NVFLAGS)\n' | make -s --no-print-directory -f Makefile -f - print-nvflags 2>/dev/null)
 [ -n "$NVFLAGS" ] || NVFLAGS="-std=c++17 -O3 -Iinclude -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror"
-echo "NVFLAGS: $NVFLAGS -arch=sm_90 -Xptxas -v ... -lcublas"
+echo "NVFLAGS: $NVFLAGS -arch=sm_90 -Xptxas -v ... -lcublas -lcusolver -lcufft"
 mkdir -p "$BUILD"
 SRCS=()
-for f in examples/*.cu tests/gpu/*.cu bench/*.cu; do [ -f "$f" ] && SRCS+=("$f"); done
+# selected FILE: is it in the subset GPU_CHECK_ONLY / GPU_CHECK_SKIP asks for?
+selected() {
+  local n; n=$(basename "$1" .cu)
+  if [ -n "${GPU_CHECK_ONLY:-}" ] && ! [[ $n =~ $GPU_CHECK_ONLY ]]; then return 1; fi
+  if [ -n "${GPU_CHECK_SKIP:-}" ] && [[ $n =~ $GPU_CHECK_SKIP ]]; then return 1; fi
+  return 0
+}
+[ -n "${GPU_CHECK_ONLY:-}${GPU_CHECK_SKIP:-}" ] && echo "subset: only '${GPU_CHECK_ONLY:-*}', skip '${GPU_CHECK_SKIP:-}'"
+for f in examples/*.cu tests/gpu/*.cu bench/*.cu; do [ -f "$f" ] && selected "$f" && SRCS+=("$f"); done
 build_one() {  # build_one SRC: binary and ptxas log in $BUILD, marker .ok
   local f=$1 b
   b=$BUILD/$(basename "$f" .cu)
@@ -117,7 +128,7 @@ record "ptxas check (0 stack, 0 spills)" "$(status_of $rc)" "$(tail -1 "$TMP/ptx
 # ---- GPU tests ----
 section "GPU tests"
 TESTS=()
-for f in tests/gpu/*.cu; do [ -f "$f" ] && TESTS+=("$f"); done
+for f in tests/gpu/*.cu; do [ -f "$f" ] && selected "$f" && TESTS+=("$f"); done
 [ ${#TESTS[@]} -eq 0 ] && record "gpu tests" SKIP "no tests/gpu/*.cu"
 for f in "${TESTS[@]}"; do
   n=$(basename "$f" .cu); b=$BUILD/$n
@@ -130,7 +141,7 @@ done
 # ---- benches (before the sanitizer runs, so that they get their time) ----
 section "benches"
 BENCH_SRCS=()
-for f in bench/*.cu; do [ -f "$f" ] && BENCH_SRCS+=("$f"); done
+for f in bench/*.cu; do [ -f "$f" ] && selected "$f" && BENCH_SRCS+=("$f"); done
 [ ${#BENCH_SRCS[@]} -eq 0 ] && record "bench" SKIP "no bench/*.cu"
 for f in "${BENCH_SRCS[@]}"; do
   n=$(basename "$f" .cu); b=$BUILD/$n
