@@ -30,5 +30,6 @@
 #include "tile/matmul.h"
 #include "tile/tile16.h"
 #include "tile/chol_batched.h"
+#include "tile/fft.h"
 
 #endif /* TILE_H */
