@@ -39,6 +39,14 @@
 #define TILE_HOST_API static inline
 #endif
 
+/* A host C++ compiler (g++/clang++ -std=c++17, no CUDA) builds the CPU
+ * target like nvcc's host pass: the C++ paths of the headers (overloads,
+ * small templates), minus the CUDA keywords. __forceinline__ is spelled as
+ * nvcc's own host headers spell it. */
+#if defined(__cplusplus) && !TILE_CUDA && !defined(__forceinline__)
+#define __forceinline__ inline __attribute__((always_inline))
+#endif
+
 /* Marks user element functions used by tile_map: callable on both targets. */
 #define TILE_FUNC static TILE_HD inline
 

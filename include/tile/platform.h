@@ -57,9 +57,10 @@ static __device__ __forceinline__ unsigned tile__warp_lanes(void) {
 
 #define TILE_WARP_SIZE 32
 
-/* ---- atomics: one overload per scalar type (C++ on the CUDA path, _Generic
- * in C). On the host blocks run sequentially, so a plain add is atomic. ---- */
-#if TILE_CUDA
+/* ---- atomics: one overload per scalar type (C++: nvcc or a host C++
+ * compiler; _Generic in C). On the host blocks run sequentially, so a plain
+ * add is atomic. ---- */
+#if defined(__cplusplus)
 TILE_API void tile__atomic_add(float *p, float v) {
 #if TILE_ON_DEVICE
     atomicAdd(p, v);
@@ -123,7 +124,7 @@ TILE__DEF_HOST_ATOMIC(u64, uint64_t)
  * (int32_t, uint32_t, int64_t, uint64_t; wrapping like unsigned addition).
  * For claiming ranges of an output array from many blocks:
  *   if (tile_thread() == 0) base = tile_atomic_fetch_add(&counter, n); */
-#if TILE_CUDA
+#if defined(__cplusplus)
 TILE_API int32_t tile__atomic_fetch_add(int32_t *p, int32_t v) {
 #if TILE_ON_DEVICE
     return (int32_t)atomicAdd((unsigned *)p, (unsigned)v);
