@@ -5,13 +5,27 @@
  *   TILE_DEBUG        enable promise checks (TILE_ASSERT) in tile operations.
  *   TILE_ASSERT(c)    what a broken promise does (default: assert() on the host,
  *                     a printf plus __trap() on the device, debug builds only).
- *   TILE_NO_CUBLAS / TILE_NO_CUFFT  keep the host API off those libraries.
+ *   TILE_MAX_SMEM_BYTES  largest kernel arena (default 227 KiB, the sm_90 opt-in).
+ *   TILE_SCRATCH_BYTES   static scratch of block reductions (reduce.h, default 2048).
+ *   TILE_STRICT_SMEM_BYTES  the per-block shared-memory limit the strict CPU
+ *                     launch enforces (strict.h, default TILE_MAX_SMEM_BYTES).
+ * Planned, not yet read by any header (the host linear-algebra layer will):
+ *   TILE_NO_CUBLAS / TILE_NO_CUFFT  keep the host API off cuBLAS / cuFFT.
  */
 #ifndef TILE_CONFIG_H
 #define TILE_CONFIG_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* The CUDA launch path is C++17 (template <auto>): say so in one line
+ * instead of nvcc's "auto is not allowed here" deep inside launch.h. (MSVC
+ * reports its standard in _MSVC_LANG.) Host C++ builds need no C++17. */
+#if defined(__CUDACC__) && defined(__cplusplus)
+#if (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 201703L
+#error "tile.h: nvcc builds need -std=c++17 or newer"
+#endif
+#endif
 
 #if defined(__CUDACC__)
 #define TILE_CUDA 1 /* compiled by nvcc: GPU and CPU targets available */

@@ -1,0 +1,2 @@
+#include "consumer.h"
+int main(void) { return consumer_run("C consumer"); }
