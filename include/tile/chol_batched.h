@@ -1,7 +1,366 @@
-/* tile/chol_batched.h - (in progress) */
+/* tile/chol_batched.h - blocked batched Cholesky factor and solve on 16x16
+ * register tiles (tile16.h), for n = 1 .. 128, f32 and f64.
+ *
+ * Library calls (launch on either target; a, info, L, b in the target's memory):
+ *   int tile_chol_batched_f32(tile_exec ex, float *a, int n, int batch, int *info);
+ *   int tile_chol_batched_eps_f32(tile_exec ex, float *a, int n, int batch, float eps, int *info);
+ *   int tile_chol_batched_solve_f32(tile_exec ex, const float *l, float *b, int n, int nrhs, int batch);
+ *   (and _f64). a holds `batch` row-major n x n matrices back to back; the
+ *   factor overwrites the lower triangle (diagonal included) of each with L
+ *   (A = L L^T) and leaves the strictly upper triangle as it was (never read,
+ *   never written), like LAPACK potrf with uplo = L. info (may be NULL): batch
+ *   ints, 0 for a factored matrix, k > 0 when the k-th pivot (1-based) was not
+ *   > 0 (not SPD, singular, or NaN). Without eps such a matrix gets NaN in
+ *   column k-1 and every later column of L (columns before are valid); with
+ *   eps > 0 every pivot <= eps is clamped to eps (finite L for finite input).
+ *   The solve reads L's lower triangle and overwrites b (batch x n x nrhs,
+ *   row-major) with x, A x = b. Returns TILE_OK, TILE_ERR_ARG (n outside 1..128,
+ *   batch < 0, nrhs < 1, a null pointer with batch > 0), or a launch error.
+ *   The GPU calls are asynchronous (tile_synchronize waits and reports).
+ *   Suppose batch = 2, n = 2, a = {4, 2, 2, 10,  1, 2, 2, 1}: the factor gives
+ *   a = {2, 2, 1, 3,  1, 2, 2, NaN}, info = {0, 2}.
+ *
+ * Blocking. n is padded to 16 nb (nb = ceil(n / 16)) with the identity:
+ *   - n <= 32: one matrix per group of 16 lanes, entirely in registers
+ *     (tiles A00, A10, A11), two matrices a warp, no shared memory:
+ *     chol(A00); A10 <- A10 L00^-T; A11 -= A10 A10^T; chol(A11);
+ *   - 32 < n <= 128: one matrix per block (128 threads for nb <= 5, 256 above);
+ *     the lower tiles are staged in shared memory (packed: tile (i, j) at
+ *     i(i+1)/2 + j, rows padded to 80 / 144 bytes so that 16 lanes reading
+ *     rows hit distinct banks) with coalesced 16-byte loads of the lower
+ *     triangle only, then a right-looking loop with two barriers a step:
+ *     panel (each group factors L_kk in registers itself and solves one tile
+ *     L_ik = A_ik L_kk^-T) and trailing update (each group one tile,
+ *     A_ij -= L_ik L_jk^T, A and C in registers, B broadcast from shared
+ *     memory), then the lower triangle is written back.
+ *   - solve: one (matrix, 16 right-hand-side columns) per group, L's tiles
+ *     loaded straight from memory (transposed for L^T), forward then backward
+ *     block substitution.
+ *
+ * Device building blocks, for a user's TILE_KERNEL:
+ *   int tile_chol_small_f32(float *a, int n, float eps)
+ *       Each group of 16 lanes factors its own n x n matrix (n <= 32) at a, in
+ *       registers; returns the info in the group's lanes. Cooperative over the
+ *       warp: both half-warps call (a group with no matrix passes a = NULL).
+ *   int tile_chol_block_f32(void *ws, float *a, int n, float eps, int groups)
+ *       The whole block factors one n x n matrix (n <= 128) using ws, a
+ *       workspace of TILE_CHOL_WS_BYTES_F32(n) bytes of shared memory (16-byte
+ *       aligned); groups = TILE16_GROUPS, and the block a multiple of 32
+ *       threads. Returns the info in every thread. Cooperative (barriers).
+ *   void tile_chol_solve_small_f32(const float *l, float *b, int n, int nrhs, int c0)
+ *       Each group solves columns c0 .. c0+15 of its own b (n x nrhs) with its L.
+ *   Example: one 64 x 64 matrix a block,
+ *     TILE_KERNEL_SMEM(chol64, 128, TILE_CHOL_WS_BYTES_F32(64), float *a, int *info) {
+ *         void *ws = tile__smem_alloc(&tile__k, TILE_CHOL_WS_BYTES_F32(64));
+ *         int r = tile_chol_block_f32(ws, a + (size_t)tile_block(0) * 64 * 64, 64, 0.0f, TILE16_GROUPS);
+ *         if (tile_thread() == 0) info[tile_block(0)] = r;
+ *     }
+ */
 #ifndef TILE_CHOL_BATCHED_H
 #define TILE_CHOL_BATCHED_H
 
 #include "core.h"
+#include "tile16.h"
+
+#define TILE_CHOL_MAX_N 128
+/* shared-memory tile rows (elements; 80 / 144 bytes) and tile strides */
+#define TILE__CHOL_LD_f32 20
+#define TILE__CHOL_LD_f64 18
+#define TILE__CHOL_TS_f32 (16 * 20 + 16) /* + 64 bytes: neighbouring tiles on other banks */
+#define TILE__CHOL_TS_f64 (16 * 18)
+#define TILE__CHOL_VW_f32 4 /* elements of a 16-byte access */
+#define TILE__CHOL_VW_f64 2
+#define TILE__CHOL_NT(nb) ((size_t)(nb) * (size_t)((nb) + 1) / 2)
+#define TILE__CHOL_TILES_BYTES_f32(nb) (TILE__CHOL_NT(nb) * TILE__CHOL_TS_f32 * sizeof(float))
+#define TILE__CHOL_TILES_BYTES_f64(nb) (TILE__CHOL_NT(nb) * TILE__CHOL_TS_f64 * sizeof(double))
+/* Workspace bytes of tile_chol_block for an n x n matrix (the lower tiles and
+ * the info word): TILE_CHOL_WS_BYTES_F32(128) == 48400 (47.3 KiB),
+ * TILE_CHOL_WS_BYTES_F64(128) == 82960 (81 KiB). */
+#define TILE_CHOL_WS_BYTES_F32(n) (TILE__CHOL_TILES_BYTES_f32(((n) + 15) / 16) + 16)
+#define TILE_CHOL_WS_BYTES_F64(n) (TILE__CHOL_TILES_BYTES_f64(((n) + 15) / 16) + 16)
+#define TILE__CHOL_WS_BYTES_f32(n) TILE_CHOL_WS_BYTES_F32(n)
+#define TILE__CHOL_WS_BYTES_f64(n) TILE_CHOL_WS_BYTES_F64(n)
+
+/* copy loops: warps take rows, the warp's 32 lanes take 16-byte chunks (one
+ * thread does it all on the CPU) */
+#if TILE_ON_DEVICE
+#define TILE__CHOL_WARP(g) ((g) >> 1)
+#define TILE__CHOL_NWARPS(groups) ((groups) >> 1)
+#define TILE__CHOL_LANE32(g, lane) (((g)&1) * 16 + (lane))
+#define TILE__CHOL_LSTEP 32
+#else
+#define TILE__CHOL_WARP(g) 0
+#define TILE__CHOL_NWARPS(groups) 1
+#define TILE__CHOL_LANE32(g, lane) 0
+#define TILE__CHOL_LSTEP 1
+#endif
+
+TILE_API void tile__chol_vld_f32(float *v, const float *p) {
+#if TILE_ON_DEVICE
+    const float4 q = *(const float4 *)p;
+    v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;
+#else
+    for (int e = 0; e < 4; ++e) v[e] = p[e];
+#endif
+}
+TILE_API void tile__chol_vst_f32(float *p, const float *v) {
+#if TILE_ON_DEVICE
+    *(float4 *)p = make_float4(v[0], v[1], v[2], v[3]);
+#else
+    for (int e = 0; e < 4; ++e) p[e] = v[e];
+#endif
+}
+TILE_API void tile__chol_vld_f64(double *v, const double *p) {
+#if TILE_ON_DEVICE
+    const double2 q = *(const double2 *)p;
+    v[0] = q.x; v[1] = q.y;
+#else
+    for (int e = 0; e < 2; ++e) v[e] = p[e];
+#endif
+}
+TILE_API void tile__chol_vst_f64(double *p, const double *v) {
+#if TILE_ON_DEVICE
+    *(double2 *)p = make_double2(v[0], v[1]);
+#else
+    for (int e = 0; e < 2; ++e) p[e] = v[e];
+#endif
+}
+
+#define TILE__CHOL_DEF(sfx, T) \
+/* one n x n matrix (n <= 32) per group of 16 lanes, in registers */                                                        \
+TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                                                                    \
+    const int rows = (a && n > 0 && n <= 32) ? n : 0;                                                                       \
+    tile16_##sfx a00 = tile16_eye_##sfx();                                                                                  \
+    tile16_load_##sfx(&a00, a, rows, n, 0, 16, 0, 16);                                                                      \
+    int info;                                                                                                               \
+    if (tile16__warp_max((n + 15) / 16) <= 1) {                                                                             \
+        info = tile16_chol_##sfx(&a00, eps);                                                                                \
+        tile16_store_##sfx(a, rows, n, 0, 16, 0, 16, &a00);                                                                 \
+    } else {                                                                                                                \
+        tile16_##sfx a10 = tile16_zeros_##sfx(), a11 = tile16_eye_##sfx();                                                  \
+        tile16_load_##sfx(&a10, a, rows, n, 16, 32, 0, 16);                                                                 \
+        tile16_load_##sfx(&a11, a, rows, n, 16, 32, 16, 32);                                                                \
+        info = tile16_chol_##sfx(&a00, eps);                                                                                \
+        tile16_solve_xlt_##sfx(&a00, &a10);                                                                                 \
+        tile16_sub_abt_lower_##sfx(&a11, &a10, &a10);                                                                       \
+        const int i1 = tile16_chol_##sfx(&a11, eps);                                                                        \
+        if (!info && i1) info = 16 + i1;                                                                                    \
+        tile16_store_##sfx(a, rows, n, 0, 16, 0, 16, &a00);                                                                 \
+        tile16_store_##sfx(a, rows, n, 16, 32, 0, 16, &a10);                                                                \
+        tile16_store_##sfx(a, rows, n, 16, 32, 16, 32, &a11);                                                               \
+    }                                                                                                                       \
+    return rows ? info : 0;                                                                                                 \
+}                                                                                                                           \
+                                                                                                                            \
+/* lower tile (i, j) of the packed workspace */                                                                             \
+TILE_API T *tile__chol_tile_##sfx(void *ws, int i, int j) {                                                                 \
+    return (T *)ws + (size_t)(i * (i + 1) / 2 + j) * TILE__CHOL_TS_##sfx;                                                   \
+}                                                                                                                           \
+                                                                                                                            \
+/* one n x n matrix (n <= 128) per block, its lower tiles staged in shared memory */                                        \
+TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {                                              \
+    const int ok = a && ws && n > 0 && n <= TILE_CHOL_MAX_N;                                                                \
+    const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1, np = 16 * nb;                                                   \
+    const int g = tile16_group(), lane = tile16_lane();                                                                     \
+    int *winfo = (int *)((unsigned char *)ws + TILE__CHOL_TILES_BYTES_##sfx(nb));                                           \
+    /* copy in: warp w takes rows w, w + W, ...; its lanes take chunks of VW                                                \
+     * columns (16-byte accesses when n and a allow) */                                                                     \
+    const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
+    for (int r = TILE__CHOL_WARP(g); r < np; r += TILE__CHOL_NWARPS(groups)) {                                              \
+        const int nq = (r / 16 + 1) * 16 / TILE__CHOL_VW_##sfx;                                                             \
+        for (int q = TILE__CHOL_LANE32(g, lane); q < nq; q += TILE__CHOL_LSTEP) {                                           \
+            const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
+            T v[TILE__CHOL_VW_##sfx];                                                                                       \
+            if (vec && r < nn && c0 < nn && c0 <= r) {                                                                      \
+                tile__chol_vld_##sfx(v, a + (size_t)r * (size_t)nn + c0);                                                   \
+            } else {                                                                                                        \
+                TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e) {                                                \
+                    const int c = c0 + e;                                                                                   \
+                    v[e] = (r < nn && c < nn && c <= r) ? a[(size_t)r * (size_t)nn + c] : (T)(r == c ? 1 : 0);              \
+                }                                                                                                           \
+            }                                                                                                               \
+            TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e) {                                                    \
+                const int c = c0 + e;                                                                                       \
+                if (c > r) v[e] = (T)(r == c ? 1 : 0); /* strictly upper: never read, kept defined */                       \
+            }                                                                                                               \
+            tile__chol_vst_##sfx(tile__chol_tile_##sfx(ws, r / 16, c0 / 16) + (r % 16) * TILE__CHOL_LD_##sfx + c0 % 16, v); \
+        }                                                                                                                   \
+    }                                                                                                                       \
+    if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
+    tile_barrier();                                                                                                         \
+    for (int k = 0; k < nb; ++k) {                                                                                          \
+        /* panel: every task factors the diagonal tile itself (no barrier                                                   \
+         * between the two); group 0 (task 0) records the info and writes L_kk                                              \
+         * after the barrier, when nobody reads that tile */                                                                \
+        const int cnt = nb - k - 1 > 0 ? nb - k - 1 : 1;                                                                    \
+        tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
+        T *pkk = tile__chol_tile_##sfx(ws, k, k);                                                                           \
+        for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                                     \
+            const int task = t0 + (g & 1), valid = task < cnt;                                                              \
+            tile16_load_row16_##sfx(&lkk, pkk, TILE__CHOL_LD_##sfx);                                                        \
+            const int ik = tile16_chol_##sfx(&lkk, eps);                                                                    \
+            if (valid && task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                     \
+            if (k + 1 < nb) {                                                                                               \
+                /* an idle group (valid == 0) reads L_kk's tile: nobody writes it now */                                    \
+                tile16_##sfx p;                                                                                             \
+                T *pik = valid ? tile__chol_tile_##sfx(ws, k + 1 + task, k) : pkk;                                          \
+                tile16_load_row16_##sfx(&p, pik, TILE__CHOL_LD_##sfx);                                                      \
+                tile16_solve_xlt_##sfx(&lkk, &p);                                                                           \
+                if (valid) tile16_store_row16_##sfx(pik, TILE__CHOL_LD_##sfx, &p);                                          \
+            }                                                                                                               \
+        }                                                                                                                   \
+        tile_barrier();                                                                                                     \
+        /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
+        if (g == 0) tile16_store_row16_##sfx(pkk, TILE__CHOL_LD_##sfx, &lkk);                                               \
+        const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
+        for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                                    \
+            const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
+            int ii = 0;                                                                                                     \
+            while ((ii + 1) * (ii + 2) / 2 <= tk) ++ii;                                                                     \
+            const int i = k + 1 + ii, j = k + 1 + (tk - ii * (ii + 1) / 2);                                                 \
+            tile16_##sfx c, l;                                                                                              \
+            /* an idle group reads a panel tile: nobody writes those now */                                                 \
+            T *pij = valid ? tile__chol_tile_##sfx(ws, i, j) : tile__chol_tile_##sfx(ws, k + 1, k);                         \
+            tile16_load_row16_##sfx(&c, pij, TILE__CHOL_LD_##sfx);                                                          \
+            tile16_load_row16_##sfx(&l, tile__chol_tile_##sfx(ws, i, k), TILE__CHOL_LD_##sfx);                              \
+            tile16_sub_abt_mem_##sfx(&c, &l, tile__chol_tile_##sfx(ws, j, k), TILE__CHOL_LD_##sfx);                         \
+            if (valid) tile16_store_row16_##sfx(pij, TILE__CHOL_LD_##sfx, &c);                                              \
+        }                                                                                                                   \
+        tile_barrier();                                                                                                     \
+    }                                                                                                                       \
+    /* copy out: the lower triangle only (the strictly upper one is left as it was) */                                      \
+    for (int r = TILE__CHOL_WARP(g); r < nn; r += TILE__CHOL_NWARPS(groups)) {                                              \
+        const int nq = (r / 16 + 1) * 16 / TILE__CHOL_VW_##sfx;                                                             \
+        for (int q = TILE__CHOL_LANE32(g, lane); q < nq; q += TILE__CHOL_LSTEP) {                                           \
+            const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
+            if (c0 > r || c0 >= nn) continue;                                                                               \
+            T v[TILE__CHOL_VW_##sfx];                                                                                       \
+            tile__chol_vld_##sfx(v, tile__chol_tile_##sfx(ws, r / 16, c0 / 16) + (r % 16) * TILE__CHOL_LD_##sfx + c0 % 16); \
+            T *dst = a + (size_t)r * (size_t)nn + c0;                                                                       \
+            if (vec && c0 + TILE__CHOL_VW_##sfx - 1 <= r) {                                                                 \
+                tile__chol_vst_##sfx(dst, v);                                                                               \
+            } else {                                                                                                        \
+                TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e)                                                  \
+                    if (c0 + e <= r && c0 + e < nn) dst[e] = v[e];                                                          \
+            }                                                                                                               \
+        }                                                                                                                   \
+    }                                                                                                                       \
+    const int info = *winfo;                                                                                                \
+    tile_barrier(); /* the workspace may be reused after return */                                                          \
+    return ok ? info : 0;                                                                                                   \
+}                                                                                                                           \
+                                                                                                                            \
+/* A x = b with L from the factor: one (matrix, 16 right-hand-side columns)                                                 \
+ * per group of 16 lanes; b (n x nrhs, row-major) is overwritten by x */                                                    \
+TILE_API void tile_chol_solve_small_##sfx(const T *l, T *b, int n, int nrhs, int c0) {                                      \
+    const int ok = l && b && n > 0 && n <= TILE_CHOL_MAX_N && nrhs > 0;                                                     \
+    const int rows = ok ? n : 0, nb = (tile16__warp_max(ok ? n : 1) + 15) / 16;                                             \
+    const int c1 = c0 + 16;                                                                                                 \
+    for (int i = 0; i < nb; ++i) {                                                                                          \
+        tile16_##sfx r = tile16_zeros_##sfx();                                                                              \
+        tile16_load_##sfx(&r, b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1);                                                  \
+        for (int k = 0; k < i; ++k) {                                                                                       \
+            tile16_##sfx lt = tile16_zeros_##sfx(), y = tile16_zeros_##sfx();                                               \
+            tile16_load_##sfx(&lt, l, rows, n, 16 * i, 16 * i + 16, 16 * k, 16 * k + 16);                                   \
+            tile16_load_##sfx(&y, b, rows, nrhs, 16 * k, 16 * k + 16, c0, c1);                                              \
+            tile16_sub_ab_##sfx(&r, &lt, &y);                                                                               \
+        }                                                                                                                   \
+        tile16_##sfx d = tile16_eye_##sfx();                                                                                \
+        tile16_load_##sfx(&d, l, rows, n, 16 * i, 16 * i + 16, 16 * i, 16 * i + 16);                                        \
+        tile16_solve_lx_##sfx(&d, &r);                                                                                      \
+        tile16_store_##sfx(b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1, &r);                                                 \
+        tile16__sync();                                                                                                     \
+    }                                                                                                                       \
+    for (int i = nb - 1; i >= 0; --i) {                                                                                     \
+        tile16_##sfx r = tile16_zeros_##sfx();                                                                              \
+        tile16_load_##sfx(&r, b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1);                                                  \
+        for (int k = i + 1; k < nb; ++k) {                                                                                  \
+            tile16_##sfx lt = tile16_zeros_##sfx(), x = tile16_zeros_##sfx();                                               \
+            tile16_load_t_ld_##sfx(&lt, l, n, rows, n, 16 * k, 16 * k + 16, 16 * i, 16 * i + 16);                           \
+            tile16_load_##sfx(&x, b, rows, nrhs, 16 * k, 16 * k + 16, c0, c1);                                              \
+            tile16_sub_ab_##sfx(&r, &lt, &x);                                                                               \
+        }                                                                                                                   \
+        tile16_##sfx u = tile16_eye_##sfx();                                                                                \
+        tile16_load_t_ld_##sfx(&u, l, n, rows, n, 16 * i, 16 * i + 16, 16 * i, 16 * i + 16);                                \
+        tile16_solve_ux_##sfx(&u, &r);                                                                                      \
+        tile16_store_##sfx(b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1, &r);                                                 \
+        tile16__sync();                                                                                                     \
+    }                                                                                                                       \
+}                                                                                                                           \
+    /* end TILE__CHOL_DEF */
+
+TILE__CHOL_DEF(f32, float)
+TILE__CHOL_DEF(f64, double)
+
+/* ---- the library's kernels and host calls ---- */
+#define TILE__CHOL_KERNELS(sfx, T)                                                 \
+    TILE_KERNEL(tile__chol_small_k_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
+        const int m = (int)tile_block(0) * TILE16_GROUPS + tile16_group();         \
+        const int valid = m < batch;                                               \
+        const int r = tile_chol_small_##sfx(valid ? a + (size_t)m * (size_t)n * (size_t)n : 0, n, eps); \
+        if (valid && info && tile16_lane() == 0) info[m] = r;                      \
+    }                                                                              \
+    TILE_KERNEL(tile__chol_blk128_k_##sfx, 128, T *a, int n, T eps, int *info) {   \
+        const int m = (int)tile_block(0);                                          \
+        void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
+        const int r = tile_chol_block_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        if (info && tile_thread() == 0) info[m] = r;                               \
+    }                                                                              \
+    TILE_KERNEL(tile__chol_blk256_k_##sfx, 256, T *a, int n, T eps, int *info) {   \
+        const int m = (int)tile_block(0);                                          \
+        void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
+        const int r = tile_chol_block_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        if (info && tile_thread() == 0) info[m] = r;                               \
+    }                                                                              \
+    TILE_KERNEL(tile__chol_solve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk) { \
+        const int task = (int)tile_block(0) * TILE16_GROUPS + tile16_group();      \
+        const int m = task / nchunk, c = task % nchunk, valid = m < batch;         \
+        tile_chol_solve_small_##sfx(valid ? l + (size_t)m * (size_t)n * (size_t)n : 0, \
+                                    valid ? b + (size_t)m * (size_t)n * (size_t)nrhs : 0, n, nrhs, 16 * c); \
+    }
+TILE__CHOL_KERNELS(f32, float)
+TILE__CHOL_KERNELS(f64, double)
+
+/* Under nvcc the host calls are function templates with one defaulted
+ * parameter (called like C functions): a template is instantiated only where
+ * it is called, so translation units that include tile.h without calling them
+ * do not compile the eight kernels above for the GPU. C has no other way to
+ * say "compile this kernel only if used". */
+#if TILE_CUDA
+#define TILE__CHOL_LAZY template <int tile__lazy = 0>
+#else
+#define TILE__CHOL_LAZY
+#endif
+
+#define TILE__CHOL_HOST(sfx, T)                                                    \
+    TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
+                                                                 int *info) {     \
+        if (n < 1 || n > TILE_CHOL_MAX_N || batch < 0 || (batch > 0 && !a)) return TILE_ERR_ARG; \
+        if (batch == 0) return TILE_OK;                                            \
+        if (n <= 32) {                                                             \
+            const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
+            return tile_launch(ex, tile__chol_small_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, n, \
+                               batch, eps, info);                                  \
+        }                                                                          \
+        const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
+        if ((n + 15) / 16 <= 5)                                                    \
+            return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
+        return tile_launch(e2, tile__chol_blk256_k_##sfx, tile_grid1(batch), 256, a, n, eps, info); \
+    }                                                                              \
+    TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_##sfx(tile_exec ex, T *a, int n, int batch, int *info) { \
+        return tile_chol_batched_eps_##sfx(ex, a, n, batch, (T)0, info);           \
+    }                                                                              \
+    TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_solve_##sfx(tile_exec ex, const T *l, T *b, int n, int nrhs, \
+                                                                   int batch) {   \
+        if (n < 1 || n > TILE_CHOL_MAX_N || nrhs < 1 || batch < 0 || (batch > 0 && (!l || !b))) return TILE_ERR_ARG; \
+        if (batch == 0) return TILE_OK;                                            \
+        const int nchunk = (nrhs + 15) / 16, groups = ex.device >= 0 ? 128 / 16 : 1; \
+        const int64_t tasks = (int64_t)batch * nchunk;                             \
+        if (tasks > INT32_MAX - groups) return TILE_ERR_ARG;                       \
+        return tile_launch(ex, tile__chol_solve_k_##sfx, tile_grid1((tasks + groups - 1) / groups), 128, l, b, n, \
+                           nrhs, batch, nchunk);                                   \
+    }
+TILE__CHOL_HOST(f32, float)
+TILE__CHOL_HOST(f64, double)
 
 #endif /* TILE_CHOL_BATCHED_H */
