@@ -387,6 +387,7 @@ TILE_API void tile__async_wait_bulk(tile_kctx *k, unsigned n) {
 #define tile_load_async(t, arr, ...) ((void)tile_load_async_ex(t, arr, TILE_ASYNC_AUTO, __VA_ARGS__))
 #define tile_load_async_ex(t, arr, opts, ...)                                      \
     __extension__({                                                                \
+        TILE__NOFFS(t, "tile_load_async", __VA_ARGS__);                            \
         const tile_array tile__a = (arr);                                          \
         const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
         int tile__apr;                                                             \
@@ -413,8 +414,9 @@ TILE_API void tile__async_wait_bulk(tile_kctx *k, unsigned n) {
  *   tile_shared_stages(float, buf, 2, 8, 64);        // 2 x 2 KiB
  *   tile_stage(cur, buf, i & 1);                     // cur: 8x64 shared tile */
 #define tile_shared_stages(T, name, nstages, ...)                                  \
+    TILE__SMEM_FITS((size_t)(nstages) * TILE_SMEM_BYTES(T, __VA_ARGS__), "tile_shared_stages: the stages"); \
     TILE__SHARED_TYPE(T, TILE_BLOCK_DIM, __VA_ARGS__)                              \
-    name = {(T *)tile__smem_alloc(&tile__k, (size_t)(nstages) * TILE_SMEM_BYTES(T, __VA_ARGS__)), 0, 0}; \
+    name = {(T *)TILE__SMEM_TAKE((size_t)(nstages) * TILE_SMEM_BYTES(T, __VA_ARGS__)), 0, 0}; \
     enum { name##__nstages = (nstages) };                                          \
     TILE__STATIC_ASSERT((nstages) >= 1, "tile.h: tile_shared_stages needs nstages >= 1")
 /* bytes from one stage to the next */

@@ -201,12 +201,20 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
  * dim and 0 where src has extent 1; dims align on the right (numpy). A
  * register src is staged through the arena (TILE_SMEM_BYTES of src).
  *   src (1, 3) = [[1 2 3]], dst (2, 3) -> [[1 2 3] [1 2 3]] */
+/* source dim j (right-aligned) broadcasts to dst: extent 1 or equal */
+#define TILE__BC_OK(src, dst, j)                                                   \
+    ((j) >= tile_ndim(src) || tile_dim(src, j) == 1 ||                             \
+     tile_dim(src, j) == tile_dim(dst, (j) + tile_ndim(dst) - tile_ndim(src)))
 #define tile_broadcast(dst, src)                                                   \
     do {                                                                           \
         int tile__mk = tile_smem_mark();                                           \
         tile_to_shared(tile__bs, src);                                             \
         enum { tile__sh = tile_ndim(dst) - tile_ndim(src) };                       \
         TILE__STATIC_ASSERT(tile__sh >= 0, "tile.h: broadcast source has more dims"); \
+        TILE__STATIC_ASSERT(TILE__BC_OK(src, dst, 0) && TILE__BC_OK(src, dst, 1) && TILE__BC_OK(src, dst, 2) && \
+                                TILE__BC_OK(src, dst, 3),                          \
+                            "tile.h: tile_broadcast: shapes cannot broadcast (aligned on the right, each source " \
+                            "extent must be 1 or the destination's)");             \
         TILE__WRITE_BEGIN(dst);                                                    \
         TILE__EACH(dst, tile__s) {                                                 \
             int tile__L = TILE__LIN(dst, tile__s);                                 \
@@ -218,7 +226,6 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
                 int tile__dj = tile__j + tile__sh;                                 \
                 int tile__ext = tile_dim(tile__bs, tile__j);                       \
                 int tile__idx = (tile__dj < 4 && tile__ext != 1) ? tile__i[tile__dj < 4 ? tile__dj : 0] : 0; \
-                TILE_ASSERT(tile__ext == 1 || tile__j >= tile_ndim(src) || tile__ext == tile_dim(dst, tile__dj)); \
                 tile__o = tile__o * tile__ext + tile__idx;                         \
             }                                                                      \
             TILE__AT(dst, tile__s) = tile__bs.v[tile__o];                          \

@@ -36,10 +36,20 @@
 /* struct type of a tile of element T, storage member `vdecl`, shape d0..d3 */
 #define TILE__TYPE_S_(vdecl, kind, bd, nd, d0, d1, d2, d3, s0, s1, s2)            \
     struct {                                                                      \
+        TILE__CONST_EXTENTS((d0) * (d1) * (d2) * (d3));                           \
         vdecl;                                                                    \
         char (*tile__m)[kind][bd][nd][d0][d1][d2][d3];                            \
         char (*tile__st)[s0][s1][s2];                                             \
     }
+/* Extents are compile-time constants: in C a run-time extent would make the
+ * tile a variable-length array (and its slots an array indexed at run time).
+ * C++ (nvcc) refuses an array member of run-time length by itself. */
+#if defined(__cplusplus)
+#define TILE__CONST_EXTENTS(n) TILE__STATIC_ASSERT((n) > 0, "tile.h: tile extents must be positive")
+#else
+#define TILE__CONST_EXTENTS(n) \
+    TILE__STATIC_ASSERT(__builtin_constant_p(n) && (n) > 0, "tile.h: tile extents must be positive compile-time constants")
+#endif
 #define TILE__TYPE_(vdecl, kind, bd, nd, d0, d1, d2, d3) \
     TILE__TYPE_S_(vdecl, kind, bd, nd, d0, d1, d2, d3, (d1) * (d2) * (d3), (d2) * (d3), d3)
 #define TILE__SLOTS_N(n, bd) (((n) + (bd)-1) / (bd))
@@ -65,8 +75,9 @@
  * tile_shared(T, name, d0[, ...])             shared tile from the arena, contents unset */
 #define tile_reg(T, name, ...) TILE__REG_TYPE(T, TILE_BLOCK_DIM, __VA_ARGS__) name
 #define tile_shared(T, name, ...)                                                  \
+    TILE__SMEM_FITS(sizeof(T) * TILE__PROD(__VA_ARGS__), "tile_shared: a shared tile"); \
     TILE__SHARED_TYPE(T, TILE_BLOCK_DIM, __VA_ARGS__)                              \
-    name = {(T *)tile__smem_alloc(&tile__k, sizeof(T) * TILE__PROD(__VA_ARGS__)), 0, 0}
+    name = {(T *)TILE__SMEM_TAKE(sizeof(T) * TILE__PROD(__VA_ARGS__)), 0, 0}
 
 /* ---- compile-time properties ---- */
 #define TILE__M(t) (*(t).tile__m)
@@ -128,6 +139,38 @@
         name##__d3 = TILE__D3(src), name##__s0 = TILE__S0(src), name##__s1 = TILE__S1(src), \
         name##__s2 = TILE__S2(src)                                                \
     }
+
+/* Loads, stores and indexed operations take at most one offset per tile dim
+ * (missing trailing offsets are 0): offsets (r, 0) for a 1D tile would
+ * silently read the wrong elements. The full four-offset form stays
+ * accepted for code generic over the rank; its offsets past the tile's rank
+ * must be 0, which TILE_DEBUG builds check (TILE__NOFFS_RT). */
+#define TILE__NOFFS(t, op, ...)                                                    \
+    TILE__STATIC_ASSERT(TILE__NARGS(__VA_ARGS__) <= tile_ndim(t) || TILE__NARGS(__VA_ARGS__) == 4, \
+                        "tile.h: " op " takes one offset per tile dim: load a row into a 1D tile from " \
+                        "tile_array_row(a, r), or use a tile of the array's rank")
+
+#define TILE__NOFFS_RT(t, op, o)                                                   \
+    do {                                                                           \
+        TILE__CHECK(tile_ndim(t) > 1 || (o)[1] == 0, op ": an offset past the tile's rank (dim 1) must be 0", (o)[1], 0, 1); \
+        TILE__CHECK(tile_ndim(t) > 2 || (o)[2] == 0, op ": an offset past the tile's rank (dim 2) must be 0", (o)[2], 0, 1); \
+        TILE__CHECK(tile_ndim(t) > 3 || (o)[3] == 0, op ": an offset past the tile's rank (dim 3) must be 0", (o)[3], 0, 1); \
+    } while (0)
+
+/* TILE__CHECK naming the tile's storage kind (a compile-time choice) */
+#define TILE__CHECK_T(t, cond, msg, v, lo, hi)                                     \
+    do {                                                                           \
+        if (tile_is_shared(t)) TILE__CHECK(cond, msg " (shared tile)", v, lo, hi); \
+        else TILE__CHECK(cond, msg " (register tile)", v, lo, hi);                 \
+    } while (0)
+/* every index of a multi-index inside the tile's extents (TILE_DEBUG) */
+#define TILE__CHECK_IDX4(t, op, i0, i1, i2, i3)                                    \
+    do {                                                                           \
+        TILE__CHECK_T(t, (i0) >= 0 && (i0) < TILE__D0(t), op ": index of dim 0 out of range", i0, 0, TILE__D0(t)); \
+        TILE__CHECK_T(t, (i1) >= 0 && (i1) < TILE__D1(t), op ": index of dim 1 out of range", i1, 0, TILE__D1(t)); \
+        TILE__CHECK_T(t, (i2) >= 0 && (i2) < TILE__D2(t), op ": index of dim 2 out of range", i2, 0, TILE__D2(t)); \
+        TILE__CHECK_T(t, (i3) >= 0 && (i3) < TILE__D3(t), op ": index of dim 3 out of range", i3, 0, TILE__D3(t)); \
+    } while (0)
 
 #define TILE__SAME_SHAPE(a, b)                                                    \
     TILE__STATIC_ASSERT(TILE__D0(a) == TILE__D0(b) && TILE__D1(a) == TILE__D1(b) && \

@@ -77,22 +77,35 @@
  *   tile_to_shared(s, r);  tile_get(s, 3, 4) is now readable by any thread */
 #define tile_to_shared(name, src)                                                  \
     TILE__CAPTURE(name, src);                                                      \
+    TILE__SMEM_FITS(sizeof(name##__et) * tile_size(src), "tile_to_shared: the shared copy"); \
     TILE__SHARED_TYPE_(name##__et, name##__bd, name##__nd, name##__d0, name##__d1, name##__d2, name##__d3) \
-    name = {(name##__et *)tile__smem_alloc(&tile__k, sizeof(name##__et) * tile_size(src)), 0, 0}; \
+    name = {(name##__et *)TILE__SMEM_TAKE(sizeof(name##__et) * tile_size(src)), 0, 0}; \
     tile_copy(name, src)
 
 /* ---- element access on shared tiles ----
  * tile_get(t, i0[, i1, ...]): read an element; any thread, no barrier.
+ * Indices outside the tile are a broken promise: TILE_DEBUG builds print the
+ * index and its range and stop (assert on the host, trap on the device).
  * tile_set(t, v, i0[, ...]): cooperative write of one element (Warp's
  * t[i, j] = v): barrier, the element's owner thread writes v, barrier. v
  * should be the same in every thread. */
 #define tile_get(t, ...) TILE__APPLY(tile__get4, (t, TILE__PAD4Z(__VA_ARGS__)))
 #define TILE__PAD4Z(...) TILE__PAD4_(__VA_ARGS__, 0, 0, 0, 0)
+#if defined(TILE_DEBUG)
+#define tile__get4(t, i0, i1, i2, i3)                                              \
+    ((t).v[__extension__({                                                         \
+        const int tile__g0 = (i0), tile__g1 = (i1), tile__g2 = (i2), tile__g3 = (i3); \
+        TILE__CHECK_IDX4(t, "tile_get", tile__g0, tile__g1, tile__g2, tile__g3);   \
+        TILE__OFF4(t, tile__g0, tile__g1, tile__g2, tile__g3);                     \
+    })])
+#else
 #define tile__get4(t, i0, i1, i2, i3) ((t).v[TILE__OFF4(t, i0, i1, i2, i3)])
+#endif
 #define tile_set(t, val, ...) TILE__APPLY(tile__set4, (t, val, TILE__PAD4Z(__VA_ARGS__)))
 #define tile__set4(t, val, i0, i1, i2, i3)                                         \
     do {                                                                           \
         TILE__STATIC_ASSERT(tile_is_shared(t), "tile.h: tile_set needs a shared tile"); \
+        TILE__CHECK_IDX4(t, "tile_set", i0, i1, i2, i3);                           \
         tile_barrier();                                                            \
         int tile__lin = (((i0) * TILE__D1(t) + (i1)) * TILE__D2(t) + (i2)) * TILE__D3(t) + (i3); \
         if (tile__lin % TILE__BD(t) == tile_thread())                              \

@@ -78,7 +78,7 @@ TILE__DEF_IS_INT(unsigned long long)
     const int tile__imk = tile_smem_mark();                                        \
     TILE_ELEM_T(idx) *tile__ib = 0;                                                \
     if (TILE__IDX_STAGED(t, idx, axis)) {                                          \
-        tile__ib = (TILE_ELEM_T(idx) *)tile__smem_alloc(&tile__k, sizeof(TILE_ELEM_T(idx)) * tile_size(idx)); \
+        tile__ib = (TILE_ELEM_T(idx) *)TILE__SMEM_TAKE(sizeof(TILE_ELEM_T(idx)) * tile_size(idx)); \
         TILE__EACH(idx, tile__s) tile__ib[TILE__LIN(idx, tile__s)] = TILE__AT(idx, tile__s); \
     }
 /* the index for the calling thread's slot s of t (the arms not taken index
@@ -97,7 +97,8 @@ TILE__DEF_IS_INT(unsigned long long)
         const int64_t tile__g1 = (o)[1] + ((axis) == 1 ? tile__iv : (int64_t)TILE__COORD(t, tile__L, 1)); \
         const int64_t tile__g2 = (o)[2] + ((axis) == 2 ? tile__iv : (int64_t)TILE__COORD(t, tile__L, 2)); \
         const int64_t tile__g3 = (o)[3] + ((axis) == 3 ? tile__iv : (int64_t)TILE__COORD(t, tile__L, 3)); \
-        (okout) = tile__g0 >= 0 && tile__g0 < (arr).shape[0] && tile__g1 >= 0 && tile__g1 < (arr).shape[1] && \
+        /* a negative index means "skip", whatever the offset (as in scatters) */ \
+        (okout) = tile__iv >= 0 && tile__g0 >= 0 && tile__g0 < (arr).shape[0] && tile__g1 >= 0 && tile__g1 < (arr).shape[1] && \
                   tile__g2 >= 0 && tile__g2 < (arr).shape[2] && tile__g3 >= 0 && tile__g3 < (arr).shape[3]; \
         (gout) = (arr).base_off + tile__g0 * (arr).stride[0] + tile__g1 * (arr).stride[1] + \
                  tile__g2 * (arr).stride[2] + tile__g3 * (arr).stride[3];          \
@@ -110,6 +111,7 @@ TILE__DEF_IS_INT(unsigned long long)
         const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
         TILE_ELEM_T(t) *tile__p = (TILE_ELEM_T(t) *)tile__a.ptr;                   \
         TILE__IDX_CHECKS(t, idx, axis);                                            \
+        TILE__NOFFS(t, "an indexed load or store", __VA_ARGS__);                   \
         TILE_ASSERT(tile__a.ndim == tile_ndim(t));                                 \
         TILE__IDX_STAGE(t, idx, axis);                                             \
         /* one barrier serves both: the staged indices are visible, nobody */     \
@@ -182,6 +184,7 @@ TILE__DEF_IS_INT(unsigned long long)
         TILE__STATIC_ASSERT(tile_is_shared(dst), "tile.h: tile_assign writes into a shared tile"); \
         TILE__STATIC_ASSERT(tile_ndim(src) == tile_ndim(dst), "tile.h: tile_assign needs tiles of one number of dims"); \
         TILE__STATIC_ASSERT(TILE__BD(src) == TILE__BD(dst), "tile.h: tile shapes differ"); \
+        TILE__NOFFS(src, "tile_assign", __VA_ARGS__);                              \
         const int tile__ao[4] = {TILE__PAD4Z(__VA_ARGS__)};                        \
         /* wholly inside: no per-element test */                                  \
         const int tile__ain = tile__ao[0] >= 0 && tile__ao[1] >= 0 && tile__ao[2] >= 0 && tile__ao[3] >= 0 && \

@@ -400,6 +400,7 @@ typedef struct { uint32_t w[4]; } tile__v16;
 #define tile_load(t, arr, ...) ((void)tile_load_ex(t, arr, TILE_LOAD_AUTO, __VA_ARGS__))
 #define tile_load_ex(t, arr, opts, ...)                                            \
     __extension__({                                                                \
+        TILE__NOFFS(t, "tile_load", __VA_ARGS__);                                  \
         const tile_array tile__a = (arr);                                          \
         const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
         int tile__tr;                                                              \
@@ -411,6 +412,7 @@ typedef struct { uint32_t w[4]; } tile__v16;
 #define tile_store(arr, t, ...) ((void)tile_store_ex(arr, t, TILE_LOAD_AUTO, __VA_ARGS__))
 #define tile_store_ex(arr, t, opts, ...)                                           \
     __extension__({                                                                \
+        TILE__NOFFS(t, "tile_store", __VA_ARGS__);                                 \
         const tile_array tile__a = (arr);                                          \
         const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
         int tile__tr;                                                              \
@@ -479,6 +481,7 @@ TILE_API tile_window tile_window_at4(tile_array a, int64_t o0, int64_t o1, int64
  * tile added into a zeroed global mat33f gives the same matrix on both). */
 #define tile_atomic_add(arr, t, ...)                                               \
     do {                                                                           \
+        TILE__NOFFS(t, "tile_atomic_add", __VA_ARGS__);                            \
         const tile_array tile__a = (arr);                                          \
         const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
         TILE_ELEM_T(t) *tile__p = (TILE_ELEM_T(t) *)tile__a.ptr;                   \

@@ -273,7 +273,7 @@ TILE_API uint64_t tile__scan_highest(uint64_t) { return UINT64_MAX; }
         tile__T *tile__buf =                                                       \
             tile__STAT ? (tile__T *)TILE_STATIC_SMEM(tile__STAT ? tile__BYTES : 16) \
             : tile__INDST ? (tile__T *)TILE__SCAN_PTR(dst)                         \
-                          : (tile__T *)tile__smem_alloc(&tile__k, tile__ARENA ? (size_t)tile__BYTES : 16); \
+                          : (tile__T *)TILE__SMEM_TAKE(tile__ARENA ? (size_t)tile__BYTES : 16); \
         /* 1. stage src (striped) */                                               \
         if (!tile__ARENA) tile_barrier();                                          \
         const int tile__p0 = TILE__SCAN_PH(tile_thread());                         \

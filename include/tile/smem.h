@@ -10,11 +10,14 @@
  *   ...
  *   tile_smem_release(m);              // barrier, then tmp's bytes are free
  *
- * Overrunning the arena is a broken promise: TILE_ASSERT fires in TILE_DEBUG
- * builds; in every build the launch (CPU) or tile_synchronize (GPU) reports
- * TILE_ERR_SMEM_OVERFLOW, and the allocation aliases the arena's start
- * instead of pointing past it (on the CPU, a tile larger than the whole arena
- * aliases a static sink of TILE_MAX_SMEM_BYTES instead).
+ * Overrunning the arena is a broken promise, never an out-of-bounds access:
+ *  - a tile larger than TILE_MAX_SMEM_BYTES does not compile;
+ *  - at run time an allocation that does not fit stops the block there: the
+ *    kernel body returns at the allocation (every thread of the block, since
+ *    allocations are uniform), so nothing after it runs and no tile aliases
+ *    other memory. The launch (CPU) or tile_synchronize (GPU) returns
+ *    TILE_ERR_SMEM_OVERFLOW. TILE_DEBUG builds print one line naming the
+ *    allocation's bytes and the arena's, and trap there (docs/guards.md).
  */
 #ifndef TILE_SMEM_H
 #define TILE_SMEM_H
@@ -69,24 +72,130 @@ TILE_API void tile__raise(int code) {
 #endif
 }
 
+/* ---- TILE_DEBUG diagnostics ----
+ * TILE__CHECK(cond, msg, v, lo, hi): when cond is false, print one line
+ *   "tile.h: <msg>: <v> not in [<lo>, <hi>) (file:line)"
+ * then fail through TILE_ASSERT (host: assert, or the user's override) or,
+ * on the device, trap. msg is a string literal: the operation, the broken
+ * promise and the storage kind. Release builds compile it to nothing (the
+ * condition is not evaluated).
+ * The device side prints from a cold __noinline__ helper with literal-only
+ * printf calls (a printf with arguments needs a stack frame: promise 2), so
+ * debug kernels keep 0 bytes of stack too; one failing thread prints, the
+ * others wait (bounded) for its line before trapping. */
+#define TILE__AT_LINE " (" __FILE__ ":" TILE__LINESTR ")"
+#if defined(TILE_DEBUG) && TILE_CUDA
+/* declared in both passes: the host stub registers device variables */
+static __device__ int tile__dbg_claim, tile__dbg_done;
+#endif
+#if defined(TILE_DEBUG)
+#if TILE_ON_DEVICE
+#include <stdio.h>
+TILE__UNUSED static __device__ __noinline__ void tile__dbg_put(long long v) {
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, p = 1;
+    if (v < 0) printf("-");
+    while (u / p >= 10u) p *= 10u;
+    for (; p; p /= 10u) {
+        switch ((int)(u / p % 10u)) { /* one literal per digit: no printf arguments */
+        case 0: printf("0"); break;
+        case 1: printf("1"); break;
+        case 2: printf("2"); break;
+        case 3: printf("3"); break;
+        case 4: printf("4"); break;
+        case 5: printf("5"); break;
+        case 6: printf("6"); break;
+        case 7: printf("7"); break;
+        case 8: printf("8"); break;
+        default: printf("9"); break;
+        }
+    }
+}
+TILE__UNUSED static __device__ __noinline__ void tile__dbg_fail(const char *msg, const char *at, long long v, long long lo,
+                                                   long long hi) {
+    if (atomicExch(&tile__dbg_claim, 1) == 0) {
+        printf("tile.h: ");
+        printf(msg); /* library literals only, without % */
+        printf(": ");
+        tile__dbg_put(v);
+        printf(" not in [");
+        tile__dbg_put(lo);
+        printf(", ");
+        tile__dbg_put(hi);
+        printf(")");
+        printf(at);
+        printf("\n");
+        __threadfence_system();
+        atomicExch(&tile__dbg_done, 1);
+    } else {
+        for (int i = 0; i < (1 << 16) && !*(volatile int *)&tile__dbg_done; ++i) __nanosleep(1000);
+    }
+    __trap();
+}
+#define TILE__CHECK(cond, msg, v, lo, hi)                                          \
+    do {                                                                           \
+        if (!(cond)) tile__dbg_fail(msg, TILE__AT_LINE, (long long)(v), (long long)(lo), (long long)(hi)); \
+    } while (0)
+#else
+#include <stdio.h>
+static inline void tile__dbg_line(const char *msg, const char *at, long long v, long long lo, long long hi) {
+    fprintf(stderr, "tile.h: %s: %lld not in [%lld, %lld)%s\n", msg, v, lo, hi, at);
+}
+#define TILE__CHECK(cond, msg, v, lo, hi)                                          \
+    do {                                                                           \
+        if (!(cond)) {                                                             \
+            tile__dbg_line(msg, TILE__AT_LINE, (long long)(v), (long long)(lo), (long long)(hi)); \
+            TILE_ASSERT(!"tile.h: " msg);                                          \
+        }                                                                          \
+    } while (0)
+#endif
+#else
+#define TILE__CHECK(cond, msg, v, lo, hi) ((void)0)
+#endif
+
+/* Carve `bytes` from the arena (16-byte aligned). Returns 0 when they do not
+ * fit, after recording TILE_ERR_SMEM_OVERFLOW (and, in TILE_DEBUG builds,
+ * printing the sizes and trapping); the callers (TILE__SMEM_TAKE) then stop
+ * the block. The bump offset is left as it was. */
 TILE_API void *tile__smem_alloc(tile_kctx *k, size_t bytes) {
     size_t off = ((size_t)k->smem_off + 15u) & ~(size_t)15u;
     if (off + bytes > k->smem_cap) {
         tile__raise(TILE_ERR_SMEM_OVERFLOW);
-        TILE_ASSERT(!"tile.h: shared-memory arena overflow");
-#if !TILE_ON_DEVICE
-        /* CPU: a tile larger than the whole arena (or no arena at all) would
-         * write past the arena's heap buffer; it aliases a static sink instead */
-        if (bytes > k->smem_cap) {
-            static union { max_align_t a; unsigned char b[TILE_MAX_SMEM_BYTES]; } tile__sink;
-            if (bytes <= sizeof(tile__sink.b)) return tile__sink.b;
-        }
-#endif
-        return k->smem;
+        return 0;
     }
     k->smem_off = (uint32_t)(off + bytes);
     return k->smem + off;
 }
+
+/* What a block does when an allocation fails: copies in flight into its
+ * shared memory land first (cp.async groups; async.h adds its sm_90 bulk
+ * copies through TILE__ASYNC_DRAIN), then the kernel body returns. */
+#define TILE__ASYNC_DRAIN(k) ((void)(k))
+TILE_API void tile__smem_stop(tile_kctx *k) {
+    (void)k;
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+/* TILE__SMEM_TAKE(bytes): arena bytes inside a kernel body, as an expression
+ * (void *); when they do not fit, the body returns here (see above). */
+#define TILE__SMEM_TAKE(bytes)                                                     \
+    __extension__({                                                                \
+        void *tile__tp = tile__smem_alloc(&tile__k, (bytes));                      \
+        if (!tile__tp) {                                                           \
+            TILE__CHECK(0, "shared arena overflow (raise the TILE_KERNEL_SMEM bytes or tile_exec_smem): " \
+                           "the allocation's last byte",                           \
+                        ((tile__k.smem_off + 15u) & ~15u) + (bytes) - 1, 0, tile__k.smem_cap); \
+            tile__smem_stop(&tile__k);                                             \
+            TILE__ASYNC_DRAIN(&tile__k);                                           \
+            return;                                                                \
+        }                                                                          \
+        tile__tp;                                                                  \
+    })
+/* A single allocation larger than TILE_MAX_SMEM_BYTES fits no arena: a
+ * compile-time error. */
+#define TILE__SMEM_FITS(bytes, what)                                               \
+    TILE__STATIC_ASSERT((size_t)(bytes) <= (size_t)TILE_MAX_SMEM_BYTES,          \
+                        "tile.h: " what " larger than TILE_MAX_SMEM_BYTES (no arena can hold it)")
 
 /* Bytes a shared tile of the given element type and shape takes in the arena
  * (rounded to the 16-byte alignment). For TILE_KERNEL_SMEM budgets:

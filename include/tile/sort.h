@@ -328,7 +328,7 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
     const int p##__mark = tile_smem_mark();                                       \
     unsigned char *const p = TILE__SORT_STATIC(sizing)                             \
         ? TILE_STATIC_SMEM(TILE__SORT_CLASS((size_t)(sizing)))                    \
-        : (unsigned char *)tile__smem_alloc(&tile__k, (size_t)(bytes))
+        : (unsigned char *)TILE__SMEM_TAKE((size_t)(bytes))
 #define TILE__SORT_BUF_END(p, sizing)                                              \
     do {                                                                           \
         if (!TILE__SORT_STATIC(sizing)) tile_smem_release(p##__mark);              \

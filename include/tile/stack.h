@@ -96,7 +96,8 @@
     TILE__STACK_T(T, capacity) name = {(T *)(void *)(name##__at + 16), (int *)(void *)name##__at, 0}; \
     tile_stack_clear(name)
 #define tile_stack_arena(T, name, capacity) \
-    tile_stack_in(T, name, capacity, tile__smem_alloc(&tile__k, TILE_STACK_BYTES(T, capacity)))
+    TILE__SMEM_FITS(TILE_STACK_BYTES(T, capacity), "tile_stack_arena: the stack");  \
+    tile_stack_in(T, name, capacity, TILE__SMEM_TAKE(TILE_STACK_BYTES(T, capacity)))
 
 /* Exclusive rank of the calling thread's flag among the block's flags (in
  * thread order) and the total, in every thread. One barrier (bd > 1): every
