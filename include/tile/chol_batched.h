@@ -32,7 +32,8 @@
  *     panel (each group factors L_kk in registers itself and solves one tile
  *     L_ik = A_ik L_kk^-T) and trailing update (each group one tile,
  *     A_ij -= L_ik L_jk^T, A and C in registers, B broadcast from shared
- *     memory), then the lower triangle is written back.
+ *     memory for f32, shuffled from a register tile for f64), then the lower
+ *     triangle is written back.
  *   - solve: one (matrix, 16 right-hand-side columns) per group, L's tiles
  *     loaded straight from memory (transposed for L^T), forward then backward
  *     block substitution.
@@ -81,6 +82,14 @@
 #define TILE__CHOL_WS_BYTES_f32(n) TILE_CHOL_WS_BYTES_F32(n)
 #define TILE__CHOL_WS_BYTES_f64(n) TILE_CHOL_WS_BYTES_F64(n)
 
+/* loops over tiles run as loops: unrolled copies of their bodies only
+ * lengthen register live ranges (ptxas spilled the solve) */
+#if TILE_ON_DEVICE
+#define TILE__CHOL_NOUNROLL _Pragma("unroll 1")
+#else
+#define TILE__CHOL_NOUNROLL
+#endif
+
 /* copy loops: warps take rows, the warp's 32 lanes take 16-byte chunks (one
  * thread does it all on the CPU) */
 #if TILE_ON_DEVICE
@@ -94,6 +103,18 @@
 #define TILE__CHOL_LANE32(g, lane) 0
 #define TILE__CHOL_LSTEP 1
 #endif
+
+/* the trailing update C -= L B^T: f32 reads B's rows from shared memory
+ * (broadcast 16-byte loads, 4 values a load); f64 loads B as a register tile
+ * and shuffles (with shared B rows ptxas hoisted all 256 doubles of B and
+ * spilled) */
+#define TILE__CHOL_UPDATE_f32(c, l, b) tile16_sub_abt_mem_f32((c), (l), (b), TILE__CHOL_LD_f32)
+#define TILE__CHOL_UPDATE_f64(c, l, b)                                             \
+    do {                                                                           \
+        tile16_f64 tile__bb;                                                       \
+        tile16_load_row16_f64(&tile__bb, (b), TILE__CHOL_LD_f64);                  \
+        tile16_sub_abt_f64((c), (l), &tile__bb);                                   \
+    } while (0)
 
 TILE_API void tile__chol_vld_f32(float *v, const float *p) {
 #if TILE_ON_DEVICE
@@ -195,7 +216,7 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
         const int cnt = nb - k - 1 > 0 ? nb - k - 1 : 1;                                                                    \
         tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
         T *pkk = tile__chol_tile_##sfx(ws, k, k);                                                                           \
-        for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                                     \
+        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                 \
             const int task = t0 + (g & 1), valid = task < cnt;                                                              \
             tile16_load_row16_##sfx(&lkk, pkk, TILE__CHOL_LD_##sfx);                                                        \
             const int ik = tile16_chol_##sfx(&lkk, eps);                                                                    \
@@ -213,7 +234,7 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile16_store_row16_##sfx(pkk, TILE__CHOL_LD_##sfx, &lkk);                                               \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
-        for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                                    \
+        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
             int ii = 0;                                                                                                     \
             while ((ii + 1) * (ii + 2) / 2 <= tk) ++ii;                                                                     \
@@ -223,7 +244,7 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
             T *pij = valid ? tile__chol_tile_##sfx(ws, i, j) : tile__chol_tile_##sfx(ws, k + 1, k);                         \
             tile16_load_row16_##sfx(&c, pij, TILE__CHOL_LD_##sfx);                                                          \
             tile16_load_row16_##sfx(&l, tile__chol_tile_##sfx(ws, i, k), TILE__CHOL_LD_##sfx);                              \
-            tile16_sub_abt_mem_##sfx(&c, &l, tile__chol_tile_##sfx(ws, j, k), TILE__CHOL_LD_##sfx);                         \
+            TILE__CHOL_UPDATE_##sfx(&c, &l, tile__chol_tile_##sfx(ws, j, k));                                               \
             if (valid) tile16_store_row16_##sfx(pij, TILE__CHOL_LD_##sfx, &c);                                              \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
@@ -251,15 +272,18 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
 }                                                                                                                           \
                                                                                                                             \
 /* A x = b with L from the factor: one (matrix, 16 right-hand-side columns)                                                 \
- * per group of 16 lanes; b (n x nrhs, row-major) is overwritten by x */                                                    \
-TILE_API void tile_chol_solve_small_##sfx(const T *l, T *b, int n, int nrhs, int c0) {                                      \
+ * per group of 16 lanes; b (n x nrhs, row-major) is overwritten by x.                                                      \
+ * tile_chol_fwd_small: b <- L^-1 b; tile_chol_bwd_small: b <- L^-T b;                                                      \
+ * tile_chol_solve_small: both (the library launches them as two kernels:                                                   \
+ * smaller kernels, fewer registers) */                                                                                     \
+TILE_API void tile_chol_fwd_small_##sfx(const T *l, T *b, int n, int nrhs, int c0) {                                        \
     const int ok = l && b && n > 0 && n <= TILE_CHOL_MAX_N && nrhs > 0;                                                     \
     const int rows = ok ? n : 0, nb = (tile16__warp_max(ok ? n : 1) + 15) / 16;                                             \
     const int c1 = c0 + 16;                                                                                                 \
-    for (int i = 0; i < nb; ++i) {                                                                                          \
+    TILE__CHOL_NOUNROLL for (int i = 0; i < nb; ++i) {                                                                      \
         tile16_##sfx r = tile16_zeros_##sfx();                                                                              \
         tile16_load_##sfx(&r, b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1);                                                  \
-        for (int k = 0; k < i; ++k) {                                                                                       \
+        TILE__CHOL_NOUNROLL for (int k = 0; k < i; ++k) {                                                                   \
             tile16_##sfx lt = tile16_zeros_##sfx(), y = tile16_zeros_##sfx();                                               \
             tile16_load_##sfx(&lt, l, rows, n, 16 * i, 16 * i + 16, 16 * k, 16 * k + 16);                                   \
             tile16_load_##sfx(&y, b, rows, nrhs, 16 * k, 16 * k + 16, c0, c1);                                              \
@@ -271,10 +295,15 @@ TILE_API void tile_chol_solve_small_##sfx(const T *l, T *b, int n, int nrhs, int
         tile16_store_##sfx(b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1, &r);                                                 \
         tile16__sync();                                                                                                     \
     }                                                                                                                       \
-    for (int i = nb - 1; i >= 0; --i) {                                                                                     \
+}                                                                                                                           \
+TILE_API void tile_chol_bwd_small_##sfx(const T *l, T *b, int n, int nrhs, int c0) {                                        \
+    const int ok = l && b && n > 0 && n <= TILE_CHOL_MAX_N && nrhs > 0;                                                     \
+    const int rows = ok ? n : 0, nb = (tile16__warp_max(ok ? n : 1) + 15) / 16;                                             \
+    const int c1 = c0 + 16;                                                                                                 \
+    TILE__CHOL_NOUNROLL for (int i = nb - 1; i >= 0; --i) {                                                                 \
         tile16_##sfx r = tile16_zeros_##sfx();                                                                              \
         tile16_load_##sfx(&r, b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1);                                                  \
-        for (int k = i + 1; k < nb; ++k) {                                                                                  \
+        TILE__CHOL_NOUNROLL for (int k = i + 1; k < nb; ++k) {                                                              \
             tile16_##sfx lt = tile16_zeros_##sfx(), x = tile16_zeros_##sfx();                                               \
             tile16_load_t_ld_##sfx(&lt, l, n, rows, n, 16 * k, 16 * k + 16, 16 * i, 16 * i + 16);                           \
             tile16_load_##sfx(&x, b, rows, nrhs, 16 * k, 16 * k + 16, c0, c1);                                              \
@@ -286,6 +315,10 @@ TILE_API void tile_chol_solve_small_##sfx(const T *l, T *b, int n, int nrhs, int
         tile16_store_##sfx(b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1, &r);                                                 \
         tile16__sync();                                                                                                     \
     }                                                                                                                       \
+}                                                                                                                           \
+TILE_API void tile_chol_solve_small_##sfx(const T *l, T *b, int n, int nrhs, int c0) {                                      \
+    tile_chol_fwd_small_##sfx(l, b, n, nrhs, c0);                                                                           \
+    tile_chol_bwd_small_##sfx(l, b, n, nrhs, c0);                                                                           \
 }                                                                                                                           \
     /* end TILE__CHOL_DEF */
 
@@ -312,11 +345,13 @@ TILE__CHOL_DEF(f64, double)
         const int r = tile_chol_block_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
-    TILE_KERNEL(tile__chol_solve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk) { \
+    TILE_KERNEL(tile__chol_solve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk, int bwd) { \
         const int task = (int)tile_block(0) * TILE16_GROUPS + tile16_group();      \
         const int m = task / nchunk, c = task % nchunk, valid = m < batch;         \
-        tile_chol_solve_small_##sfx(valid ? l + (size_t)m * (size_t)n * (size_t)n : 0, \
-                                    valid ? b + (size_t)m * (size_t)n * (size_t)nrhs : 0, n, nrhs, 16 * c); \
+        const T *lm = valid ? l + (size_t)m * (size_t)n * (size_t)n : 0;          \
+        T *bm = valid ? b + (size_t)m * (size_t)n * (size_t)nrhs : 0;             \
+        if (bwd) tile_chol_bwd_small_##sfx(lm, bm, n, nrhs, 16 * c);              \
+        else tile_chol_fwd_small_##sfx(lm, bm, n, nrhs, 16 * c);                  \
     }
 TILE__CHOL_KERNELS(f32, float)
 TILE__CHOL_KERNELS(f64, double)
@@ -357,8 +392,10 @@ TILE__CHOL_KERNELS(f64, double)
         const int nchunk = (nrhs + 15) / 16, groups = ex.device >= 0 ? 128 / 16 : 1; \
         const int64_t tasks = (int64_t)batch * nchunk;                             \
         if (tasks > INT32_MAX - groups) return TILE_ERR_ARG;                       \
-        return tile_launch(ex, tile__chol_solve_k_##sfx, tile_grid1((tasks + groups - 1) / groups), 128, l, b, n, \
-                           nrhs, batch, nchunk);                                   \
+        const int64_t grid = (tasks + groups - 1) / groups;                        \
+        const int e = tile_launch(ex, tile__chol_solve_k_##sfx, tile_grid1(grid), 128, l, b, n, nrhs, batch, nchunk, 0); \
+        if (e) return e;                                                           \
+        return tile_launch(ex, tile__chol_solve_k_##sfx, tile_grid1(grid), 128, l, b, n, nrhs, batch, nchunk, 1); \
     }
 TILE__CHOL_HOST(f32, float)
 TILE__CHOL_HOST(f64, double)

@@ -1,0 +1,536 @@
+/* tests/gpu/chol_test.cu - the 16x16 register tile (include/tile/tile16.h)
+ * and the batched Cholesky (include/tile/chol_batched.h) on the GPU and on
+ * the CPU target of the same nvcc build, against double-precision host loops.
+ *
+ *   chol_test             GPU 0 (when there is one), then the CPU target
+ *   chol_test --cpu-only  the CPU target only
+ *   chol_test --quick     fewer sizes and matrices (for compute-sanitizer)
+ *
+ * What is checked, f32 and f64:
+ *  - tile16 operations (chol, solve_xlt, solve_lx, solve_ux, sub_abt,
+ *    sub_abt_lower, sub_ab, sub_outer, sub_outer_sym, vec_load, eye_inplace,
+ *    get, partial load/store with the slice rules) on 6 tiles a launch (3
+ *    warps' worth of groups on the GPU) against host loops;
+ *  - the factor for every n in 1..128 (--quick: a subset) on random SPD
+ *    matrices: ||L L^T - A|| / ||A||, info 0, the strictly upper triangle and
+ *    the matrix after the batch untouched; the solve (nrhs 1, and 19 for some
+ *    n): ||A x - b|| / (||A|| ||x|| + ||b||);
+ *  - on the GPU target, the factor and the solve equal to the CPU target's
+ *    run of the same kernels (relative, per matrix);
+ *  - ill-conditioned (A = M M^T + delta I, M n x n/2), singular (a zero row
+ *    and column p: info p+1, NaN from column p on; with eps: finite, info
+ *    p+1), non-SPD (a_pp = -1), NaN (in the lower triangle: info at that row;
+ *    in the strictly upper triangle only: ignored, same bits as without);
+ *  - argument errors (n 0 and 129, batch -1, null pointers) and batch 0.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gpu_check.h"
+
+/* ---------------- tile16 operations ---------------- */
+enum { OPS_B = 64, OPS_TILES = 6, OPS_IN = 3 * 256 + 32 };
+enum { OP_CHOL, OP_XLT, OP_SUB_ABT, OP_SUB_ABT_LOWER, OP_SUB_AB, OP_OUTER, OP_OUTER_SYM, OP_LX, OP_UX, OP_SLICE, OP_GET,
+       OP_VEC, OP_SUB_ABT_MEM, OP_N };
+static const char *op_name[OP_N] = {"chol", "solve_xlt", "sub_abt", "sub_abt_lower", "sub_ab", "sub_outer",
+                                    "sub_outer_sym", "solve_lx", "solve_ux", "slice", "get", "vec_load", "sub_abt_mem"};
+
+#define OPS_K(sfx, T)                                                              \
+    TILE_KERNEL(ops_##sfx, OPS_B, const T *in, T *out, int *iout, int op, int ntile) { \
+        const int m = (int)tile_block(0) * TILE16_GROUPS + tile16_group();         \
+        const int ok = m < ntile;                                                  \
+        const int mm = ok ? m : 0, rows = ok ? 16 : 0;                             \
+        const T *pa = in + (size_t)mm * OPS_IN, *pb = pa + 256, *pc = pa + 512, *pv = pa + 768; \
+        T *po = out + (size_t)mm * 256;                                            \
+        tile16_##sfx a = tile16_zeros_##sfx(), b = tile16_zeros_##sfx(), c = tile16_zeros_##sfx(); \
+        tile16_load_##sfx(&a, pa, rows, 16, 0, 16, 0, 16);                         \
+        tile16_load_##sfx(&b, pb, rows, 16, 0, 16, 0, 16);                         \
+        tile16_load_##sfx(&c, pc, rows, 16, 0, 16, 0, 16);                         \
+        tile16_vec_##sfx va = tile16_vec_load_##sfx(pv, ok ? 2 : 0, 16, 0, 2, 0);  \
+        int info = 0;                                                              \
+        (void)va;                                                                  \
+        if (op == OP_CHOL) {                                                       \
+            info = tile16_chol_##sfx(&a, (T)0);                                    \
+            c = a;                                                                 \
+        } else if (op == OP_XLT) {                                                 \
+            info = tile16_chol_##sfx(&a, (T)0);                                    \
+            tile16_solve_xlt_##sfx(&a, &b);                                        \
+            c = b;                                                                 \
+        } else if (op == OP_SUB_ABT) {                                             \
+            tile16_sub_abt_##sfx(&c, &b, &a);                                      \
+        } else if (op == OP_SUB_ABT_LOWER) {                                       \
+            tile16_sub_abt_lower_##sfx(&c, &b, &a);                                \
+        } else if (op == OP_SUB_AB) {                                              \
+            tile16_sub_ab_##sfx(&c, &b, &a);                                       \
+        } else if (op == OP_OUTER || op == OP_OUTER_SYM) {                         \
+            tile16_vec_##sfx x = tile16_vec_load_##sfx(pv, rows, 2, 0, 16, 0);     \
+            tile16_vec_##sfx y = tile16_vec_load_##sfx(pv, rows, 2, 0, 16, 1);     \
+            if (op == OP_OUTER) tile16_sub_outer_##sfx(&c, &x, &y);                \
+            else tile16_sub_outer_sym_##sfx(&c, &x);                               \
+        } else if (op == OP_LX) {                                                  \
+            info = tile16_chol_##sfx(&a, (T)0);                                    \
+            tile16_solve_lx_##sfx(&a, &b);                                         \
+            c = b;                                                                 \
+        } else if (op == OP_UX) {                                                  \
+            tile16_##sfx u = tile16_eye_##sfx();                                   \
+            tile16_load_t_ld_##sfx(&u, pa, 16, rows, 16, 0, 16, 0, 16);            \
+            tile16_solve_ux_##sfx(&u, &b);                                         \
+            c = b;                                                                 \
+        } else if (op == OP_SLICE) {                                               \
+            /* a 3-row, 11-column window at (3, 5) of a (rows 14.. of the 16 skipped \
+             * by r1 = 14), into an identity; stored to rows 2..11, cols 1..8 of c */ \
+            tile16_##sfx t = tile16_eye_##sfx();                                   \
+            tile16_load_##sfx(&t, pa, rows, 16, 3, 14, 5, 16);                     \
+            tile16_store_##sfx(po, rows, 16, 2, 12, 1, 9, &t);                     \
+            tile16_##sfx t3 = tile16_zeros_##sfx();                                \
+            tile16_load3_##sfx(&t3, in, ntile, OPS_IN / 16, 16, mm + 1, 40, 56, 0, 16); \
+            tile16_store3_##sfx(out + (size_t)ntile * 256, ntile, 16, 16, ok ? mm : -1, 0, 16, 0, 16, &t3); \
+        } else if (op == OP_GET) {                                                 \
+            for (int i = 0; i < 16; ++i) {                                         \
+                TILE__UNROLL for (int j = 0; j < 16; ++j) {                        \
+                    const T v = tile16_get_##sfx(&a, (i + 3) & 15, (j * 5 + i) & 15); \
+                    if (tile16_lane() == 0 && ok) po[i * 16 + j] = v;              \
+                }                                                                  \
+            }                                                                      \
+        } else if (op == OP_VEC) {                                                 \
+            tile16_eye_inplace_##sfx(&c);                                          \
+            tile16_vec_##sfx x = tile16_vec_load3_##sfx(in, ntile, OPS_IN / 16, 16, mm, 2, 15, 3); \
+            tile16_sub_outer_sym_##sfx(&c, &x);                                    \
+        } else if (op == OP_SUB_ABT_MEM) {                                         \
+            tile16_sub_abt_mem_##sfx(&c, &b, pa, 16);                              \
+        }                                                                          \
+        if (op != OP_SLICE && op != OP_GET) tile16_store_##sfx(po, rows, 16, 0, 16, 0, 16, &c); \
+        if (ok && tile16_lane() == 0) iout[mm] = info;                             \
+    }
+OPS_K(f32, float)
+OPS_K(f64, double)
+
+/* deterministic values in [-1, 1) */
+static double uval(uint32_t seed, uint32_t i) { return 2.0 * (double)tile_hash_unit(seed, i) - 1.0; }
+
+/* double Cholesky of the leading p x p of a (n x n), lower L into l; returns info */
+static int ref_chol(const double *a, double *l, int n) {
+    memset(l, 0, sizeof(double) * n * n);
+    for (int j = 0; j < n; ++j) {
+        double d = a[j * n + j];
+        for (int k = 0; k < j; ++k) d -= l[j * n + k] * l[j * n + k];
+        if (!(d > 0)) return j + 1;
+        l[j * n + j] = sqrt(d);
+        for (int i = j + 1; i < n; ++i) {
+            double s = a[i * n + j];
+            for (int k = 0; k < j; ++k) s -= l[i * n + k] * l[j * n + k];
+            l[i * n + j] = s / l[j * n + j];
+        }
+    }
+    return 0;
+}
+
+template <class T>
+static void ops_run(const target *t, const char *sfx, double tol) {
+    const int nt = OPS_TILES;
+    T *hin = HALLOC(T, (size_t)nt * OPS_IN), *hout = HALLOC(T, (size_t)nt * 256 * 2);
+    int *hinfo = HALLOC(int, nt);
+    double *A = HALLOC(double, 256), *B = HALLOC(double, 256), *C = HALLOC(double, 256), *R = HALLOC(double, 256),
+           *L = HALLOC(double, 256);
+    for (int m = 0; m < nt; ++m) {
+        T *p = hin + (size_t)m * OPS_IN;
+        for (int i = 0; i < 16; ++i)
+            for (int j = 0; j <= i; ++j) {
+                const double v = i == j ? 16.5 + uval(7 + m, i) : uval(11 + m, i * 16 + j);
+                p[i * 16 + j] = (T)v;
+                p[j * 16 + i] = (T)(i == j ? v : v * 0.5); /* upper differs: must not be read by chol */
+            }
+        for (int i = 0; i < 512 + 32; ++i) p[256 + i] = (T)uval(23 + m, i);
+    }
+    T *din = DALLOC(T, (size_t)nt * OPS_IN), *dout = DALLOC(T, (size_t)nt * 512);
+    int *dinfo = DALLOC(int, nt);
+    UP(din, hin, sizeof(T) * nt * OPS_IN);
+    for (int op = 0; op < OP_N; ++op) {
+        char what[64];
+        snprintf(what, sizeof what, "tile16 %s %s", op_name[op], sfx);
+        g_test = what;
+        memset(hout, 0xFF, sizeof(T) * nt * 512);
+        UP(dout, hout, sizeof(T) * nt * 512);
+        const int grid = t->gpu ? (nt + OPS_B / 16 - 1) / (OPS_B / 16) : nt;
+        if (sizeof(T) == 4)
+            RUN_OK(tile_launch(t->ex, ops_f32, tile_grid1(grid), OPS_B, (const float *)din, (float *)dout, dinfo, op, nt));
+        else
+            RUN_OK(tile_launch(t->ex, ops_f64, tile_grid1(grid), OPS_B, (const double *)din, (double *)dout, dinfo, op, nt));
+        DOWN(hout, dout, sizeof(T) * nt * 512);
+        DOWN(hinfo, dinfo, sizeof(int) * nt);
+        long bad = 0;
+        for (int m = 0; m < nt; ++m) {
+            const T *p = hin + (size_t)m * OPS_IN;
+            for (int i = 0; i < 256; ++i) {
+                A[i] = (double)p[i];
+                B[i] = (double)p[256 + i];
+                C[i] = (double)p[512 + i];
+            }
+            const double *v = nullptr;
+            double vv[32];
+            for (int i = 0; i < 32; ++i) vv[i] = (double)p[768 + i];
+            v = vv;
+            /* the reference result in R; NaN = "must hold the poison (unwritten)" */
+            int want_info = 0;
+            memcpy(R, C, sizeof(double) * 256);
+            double Al[256]; /* A with its upper triangle mirrored from the lower */
+            for (int i = 0; i < 16; ++i)
+                for (int j = 0; j < 16; ++j) Al[i * 16 + j] = i >= j ? A[i * 16 + j] : A[j * 16 + i];
+            if (op == OP_CHOL || op == OP_XLT || op == OP_LX) want_info = ref_chol(Al, L, 16);
+            switch (op) {
+            case OP_CHOL:
+                for (int i = 0; i < 256; ++i) R[i] = (i / 16 >= i % 16) ? L[i] : A[i];
+                break;
+            case OP_XLT: /* X L^T = B */
+                for (int r = 0; r < 16; ++r)
+                    for (int c = 0; c < 16; ++c) {
+                        double s = B[r * 16 + c];
+                        for (int k = 0; k < c; ++k) s -= R[r * 16 + k] * L[c * 16 + k];
+                        R[r * 16 + c] = s / L[c * 16 + c];
+                    }
+                break;
+            case OP_SUB_ABT:
+            case OP_SUB_ABT_LOWER:
+            case OP_SUB_ABT_MEM:
+                for (int i = 0; i < 16; ++i)
+                    for (int j = 0; j < 16; ++j) {
+                        if (op == OP_SUB_ABT_LOWER && j > i) continue;
+                        for (int k = 0; k < 16; ++k) R[i * 16 + j] -= B[i * 16 + k] * A[j * 16 + k];
+                    }
+                break;
+            case OP_SUB_AB:
+                for (int i = 0; i < 16; ++i)
+                    for (int j = 0; j < 16; ++j)
+                        for (int k = 0; k < 16; ++k) R[i * 16 + j] -= B[i * 16 + k] * A[k * 16 + j];
+                break;
+            case OP_OUTER:
+            case OP_OUTER_SYM:
+                for (int i = 0; i < 16; ++i)
+                    for (int j = 0; j < 16; ++j) R[i * 16 + j] -= v[2 * i] * (op == OP_OUTER ? v[2 * j + 1] : v[2 * j]);
+                break;
+            case OP_LX: /* L X = B */
+                for (int c = 0; c < 16; ++c)
+                    for (int r = 0; r < 16; ++r) {
+                        double s = B[r * 16 + c];
+                        for (int k = 0; k < r; ++k) s -= L[r * 16 + k] * R[k * 16 + c];
+                        R[r * 16 + c] = s / L[r * 16 + r];
+                    }
+                break;
+            case OP_UX: /* U X = B, U = upper of A^T = lower of A, transposed */
+                for (int c = 0; c < 16; ++c)
+                    for (int r = 15; r >= 0; --r) {
+                        double s = B[r * 16 + c];
+                        for (int k = r + 1; k < 16; ++k) s -= A[k * 16 + r] * R[k * 16 + c];
+                        R[r * 16 + c] = s / A[r * 16 + r];
+                    }
+                break;
+            case OP_SLICE:
+                for (int i = 0; i < 256; ++i) R[i] = NAN;
+                for (int i = 2; i < 12; ++i) /* tile row i-2 */
+                    for (int j = 1; j < 9; ++j) { /* tile col j-1 */
+                        const int tr = i - 2, tc = j - 1, sr = 3 + tr, sc = 5 + tc;
+                        double x;
+                        if (sr >= 14) x = tr == tc ? 1 : 0; /* row skipped: identity kept */
+                        else x = sc < 16 ? A[sr * 16 + sc] : 0; /* cols past 16 read 0 */
+                        R[i * 16 + j] = x;
+                    }
+                break;
+            case OP_GET:
+                for (int i = 0; i < 16; ++i)
+                    for (int j = 0; j < 16; ++j) R[i * 16 + j] = A[((i + 3) & 15) * 16 + ((j * 5 + i) & 15)];
+                break;
+            case OP_VEC: {
+                for (int i = 0; i < 16; ++i)
+                    for (int j = 0; j < 16; ++j) {
+                        /* x_i = in[m][2 + i][3] of the 3D view (rows of 16), 0 past row 15 */
+                        const double xi = 2 + i < 15 ? (double)p[(2 + i) * 16 + 3] : 0;
+                        const double xj = 2 + j < 15 ? (double)p[(2 + j) * 16 + 3] : 0;
+                        R[i * 16 + j] = (i == j) - xi * xj;
+                    }
+                break;
+            }
+            }
+            const T *got = hout + (size_t)m * 256;
+            for (int i = 0; i < 256; ++i) {
+                const double g = (double)got[i], r = R[i];
+                const bool okv = r != r ? g != g : fabs(g - r) <= tol * (1 + fabs(r));
+                ++g_checks;
+                if (!okv) fail_elem(&bad, __FILE__, __LINE__, "tile %d elem (%d,%d): got %.9g want %.9g", m, i / 16, i % 16, g, r);
+            }
+            if (op == OP_CHOL || op == OP_XLT || op == OP_LX)
+                CHECK(hinfo[m] == want_info, "tile %d: info %d, want %d", m, hinfo[m], want_info);
+            if (op == OP_SLICE) { /* 3D: rows 40..55 of the (OPS_IN/16)-row matrix m+1 (none for the last) */
+                const T *g3 = hout + (size_t)nt * 256 + (size_t)m * 256;
+                for (int i = 0; i < 256; ++i) {
+                    const double r = m + 1 < nt ? (double)hin[(size_t)(m + 1) * OPS_IN + 40 * 16 + i] : 0;
+                    ++g_checks;
+                    if (!((double)g3[i] == r)) fail_elem(&bad, __FILE__, __LINE__, "load3/store3 tile %d elem %d: got %g want %g", m, i, (double)g3[i], r);
+                }
+            }
+        }
+        fail_elem_total(__FILE__, __LINE__, what, bad, (long)nt * 256);
+    }
+    g_test = NULL;
+    tile_free(t->ex, din);
+    tile_free(t->ex, dout);
+    tile_free(t->ex, dinfo);
+    free(hin); free(hout); free(hinfo); free(A); free(B); free(C); free(R); free(L);
+}
+
+/* ---------------- batched factor and solve ---------------- */
+template <class T> struct ops;
+template <> struct ops<float> {
+    static int factor(tile_exec ex, float *a, int n, int batch, float eps, int *info) {
+        return tile_chol_batched_eps_f32(ex, a, n, batch, eps, info);
+    }
+    static int solve(tile_exec ex, const float *l, float *b, int n, int nrhs, int batch) {
+        return tile_chol_batched_solve_f32(ex, l, b, n, nrhs, batch);
+    }
+};
+template <> struct ops<double> {
+    static int factor(tile_exec ex, double *a, int n, int batch, double eps, int *info) {
+        return tile_chol_batched_eps_f64(ex, a, n, batch, eps, info);
+    }
+    static int solve(tile_exec ex, const double *l, double *b, int n, int nrhs, int batch) {
+        return tile_chol_batched_solve_f64(ex, l, b, n, nrhs, batch);
+    }
+};
+
+enum { K_SPD, K_ILL, K_SINGULAR, K_NONSPD, K_NAN_LOWER, K_NAN_UPPER };
+/* matrix m of kind k, n x n, in double (the upper triangle mirrors the lower) */
+static void make_matrix(double *a, int n, int m, int kind, uint32_t seed) {
+    if (kind == K_ILL) { /* M M^T + delta I, M n x ceil(n/2): condition ~ n^2 / delta */
+        const int r = (n + 1) / 2;
+        double *M = (double *)malloc(sizeof(double) * n * r);
+        for (int i = 0; i < n * r; ++i) M[i] = uval(seed + 31 * m, i);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j <= i; ++j) {
+                double s = i == j ? 1e-3 : 0;
+                for (int k = 0; k < r; ++k) s += M[i * r + k] * M[j * r + k];
+                a[i * n + j] = a[j * n + i] = s;
+            }
+        free(M);
+        return;
+    }
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j) { /* diagonally dominant: SPD, condition <= ~2n */
+            const double v = i == j ? n + 0.5 + 0.5 * uval(seed + 17 * m, i) : uval(seed + 13 * m, i * n + j);
+            a[i * n + j] = a[j * n + i] = v;
+        }
+}
+
+template <class T>
+static double rel_resid_llt(const T *l, const double *a, int n) {
+    double num = 0, den = 0;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j) {
+            double s = 0;
+            for (int k = 0; k <= j; ++k) s += (double)l[i * n + k] * (double)l[j * n + k];
+            const double d = s - a[i * n + j];
+            num += (i == j ? 1 : 2) * d * d;
+            den += (i == j ? 1 : 2) * a[i * n + j] * a[i * n + j];
+        }
+    return sqrt(num / den);
+}
+template <class T>
+static double rel_resid_solve(const double *a, const T *x, const T *b, int n, int nrhs) {
+    double num = 0, an = 0, xn = 0, bn = 0;
+    for (int i = 0; i < n * n; ++i) an += a[i] * a[i];
+    for (int c = 0; c < nrhs; ++c)
+        for (int i = 0; i < n; ++i) {
+            double s = 0;
+            for (int k = 0; k < n; ++k) s += a[i * n + k] * (double)x[k * nrhs + c];
+            num += (s - b[i * nrhs + c]) * (s - b[i * nrhs + c]);
+            xn += (double)x[i * nrhs + c] * x[i * nrhs + c];
+            bn += (double)b[i * nrhs + c] * b[i * nrhs + c];
+        }
+    return sqrt(num) / (sqrt(an) * sqrt(xn) + sqrt(bn));
+}
+
+/* Factor (and solve) `batch` matrices of kind `kind` on target t; checks per kind. */
+template <class T>
+static void batch_run(const target *t, const char *sfx, int n, int batch, int kind, T eps, int nrhs, double tol) {
+    const size_t nn = (size_t)n * n, tot = nn * (batch + 1); /* one guard matrix after the batch */
+    double *ad = HALLOC(double, nn);
+    T *h = HALLOC(T, tot), *h0 = HALLOC(T, tot), *hb = HALLOC(T, (size_t)n * nrhs * batch),
+      *hb0 = HALLOC(T, (size_t)n * nrhs * batch);
+    int *info = HALLOC(int, batch + 1);
+    const int p = n / 2; /* the row of the singular / non-SPD / NaN defect */
+    for (int m = 0; m <= batch; ++m) {
+        make_matrix(ad, n, m, kind, 1000u + (uint32_t)n);
+        T *hm = h0 + nn * m;
+        for (size_t i = 0; i < nn; ++i) hm[i] = (T)ad[i];
+        for (int i = 0; i < n; ++i)
+            for (int j = i + 1; j < n; ++j) hm[i * n + j] = (T)(-7.0 - j); /* the upper triangle is not read */
+        if (kind == K_SINGULAR)
+            for (int i = 0; i < n; ++i) hm[p * n + i] = hm[i * n + p] = 0;
+        if (kind == K_NONSPD) hm[p * n + p] = -1;
+        if (kind == K_NAN_LOWER) hm[p * n + p / 2] = (T)NAN;
+        if (kind == K_NAN_UPPER && n > 1) hm[(p / 2) * n + p + (p == 0)] = (T)NAN;
+    }
+    for (size_t i = 0; i < (size_t)n * nrhs * batch; ++i) hb0[i] = (T)uval(77u + (uint32_t)n, (uint32_t)i);
+    memcpy(h, h0, sizeof(T) * tot);
+    memcpy(hb, hb0, sizeof(T) * (size_t)n * nrhs * batch);
+    T *d = DALLOC(T, tot), *db = DALLOC(T, (size_t)n * nrhs * batch);
+    int *di = DALLOC(int, batch + 1);
+    UP(d, h, sizeof(T) * tot);
+    UP(db, hb, sizeof(T) * (size_t)n * nrhs * batch);
+    memset(info, 0x55, sizeof(int) * (batch + 1));
+    UP(di, info, sizeof(int) * (batch + 1));
+    RUN_OK((ops<T>::factor(t->ex, d, n, batch, eps, di)));
+    const bool solve = kind == K_SPD || kind == K_ILL;
+    if (solve) RUN_OK((ops<T>::solve(t->ex, d, db, n, nrhs, batch)));
+    DOWN(h, d, sizeof(T) * tot);
+    DOWN(hb, db, sizeof(T) * (size_t)n * nrhs * batch);
+    DOWN(info, di, sizeof(int) * (batch + 1));
+    CHECK(info[batch] == 0x55555555, "n %d: info written past the batch", n);
+    CHECK(!memcmp(h + nn * batch, h0 + nn * batch, sizeof(T) * nn), "n %d: the matrix after the batch changed", n);
+    double worst = 0, worstx = 0;
+    for (int m = 0; m < batch; ++m) {
+        const T *l = h + nn * m, *a0 = h0 + nn * m;
+        for (int i = 0; i < n; ++i)
+            for (int j = i + 1; j < n; ++j)
+                if (memcmp(&l[i * n + j], &a0[i * n + j], sizeof(T))) {
+                    CHECK(0, "n %d matrix %d: upper (%d,%d) changed", n, m, i, j);
+                    i = n;
+                    break;
+                }
+        for (size_t i = 0; i < nn; ++i) ad[i] = (double)a0[i];
+        for (int i = 0; i < n; ++i)
+            for (int j = i + 1; j < n; ++j) ad[i * n + j] = ad[j * n + i];
+        if (kind == K_SPD || kind == K_ILL || kind == K_NAN_UPPER) {
+            CHECK(info[m] == 0, "%s n %d matrix %d: info %d, want 0", sfx, n, m, info[m]);
+            if (kind == K_NAN_UPPER) for (int i = 0; i < n; ++i) for (int j = i + 1; j < n; ++j) ad[i * n + j] = ad[j * n + i];
+            const double r = rel_resid_llt(l, ad, n);
+            worst = r > worst || r != r ? r : worst;
+            if (solve) {
+                const double rx = rel_resid_solve(ad, hb + (size_t)n * nrhs * m, hb0 + (size_t)n * nrhs * m, n, nrhs);
+                worstx = rx > worstx || rx != rx ? rx : worstx;
+            }
+        } else {
+            /* the defect at row p: info p+1 (for NaN below the diagonal, the
+             * pivot of row p is the first NaN one) */
+            CHECK(info[m] == p + 1, "%s n %d kind %d matrix %d: info %d, want %d", sfx, n, kind, m, info[m], p + 1);
+            long nanbad = 0, finbad = 0;
+            for (int i = 0; i < n; ++i)
+                for (int j = 0; j <= i; ++j) {
+                    const double v = (double)l[i * n + j];
+                    if (j >= p && eps <= 0 && kind != K_NAN_LOWER) nanbad += v == v; /* NaN from column p on */
+                    if (eps > 0 && kind != K_NAN_LOWER) finbad += !isfinite(v);
+                }
+            ++g_checks;
+            if (nanbad || finbad) fail_at(__FILE__, __LINE__, "%s n %d kind %d matrix %d: %ld entries not NaN, %ld not finite", sfx, n, kind, m, nanbad, finbad);
+            if (p > 0) { /* columns before p: the valid partial factor */
+                double *lr = HALLOC(double, nn);
+                ref_chol(ad, lr, p);
+                double e = 0;
+                for (int i = 0; i < p; ++i)
+                    for (int j = 0; j <= i; ++j) e = fmax(e, fabs((double)l[i * n + j] - lr[i * p + j]) / (1 + fabs(lr[i * p + j])));
+                CHECK(e <= tol * 10 && e == e, "%s n %d kind %d matrix %d: leading factor differs by %g", sfx, n, kind, m, e);
+                free(lr);
+            }
+        }
+    }
+    if (kind == K_SPD || kind == K_ILL || kind == K_NAN_UPPER)
+        CHECK(worst <= tol, "%s n %d kind %d: ||LL^T - A||/||A|| = %.3g (tol %.1g)", sfx, n, kind, worst, tol);
+    if (solve) CHECK(worstx <= tol, "%s n %d kind %d nrhs %d: solve residual %.3g (tol %.1g)", sfx, n, kind, nrhs, worstx, tol);
+    if (kind == K_NAN_UPPER) { /* same bits as without the NaN */
+        T *h2 = HALLOC(T, tot);
+        for (int m = 0; m <= batch; ++m) {
+            make_matrix(ad, n, m, K_SPD, 1000u + (uint32_t)n);
+            for (size_t i = 0; i < nn; ++i) h2[nn * m + i] = (T)ad[i];
+            for (int i = 0; i < n; ++i)
+                for (int j = i + 1; j < n; ++j) h2[nn * m + i * n + j] = (T)(-7.0 - j);
+        }
+        UP(d, h2, sizeof(T) * tot);
+        RUN_OK((ops<T>::factor(t->ex, d, n, batch, eps, di)));
+        DOWN(h2, d, sizeof(T) * tot);
+        long bad = 0;
+        for (int m = 0; m < batch; ++m)
+            for (int i = 0; i < n; ++i)
+                for (int j = 0; j <= i; ++j) bad += memcmp(&h2[nn * m + i * n + j], &h[nn * m + i * n + j], sizeof(T)) != 0;
+        CHECK(bad == 0, "%s n %d: a NaN in the upper triangle changed %ld entries of L", sfx, n, bad);
+        free(h2);
+    }
+    /* the GPU equals the CPU target's run of the same kernels (2 matrices) */
+    if (t->gpu && (kind == K_SPD || kind == K_NONSPD)) {
+        const int bc = batch < 2 ? batch : 2;
+        T *c = HALLOC(T, nn * bc), *cb = HALLOC(T, (size_t)n * nrhs * bc);
+        int ci[2];
+        memcpy(c, h0, sizeof(T) * nn * bc);
+        memcpy(cb, hb0, sizeof(T) * (size_t)n * nrhs * bc);
+        CHECK_ERR((ops<T>::factor(TILE_CPU, c, n, bc, eps, ci)), TILE_OK);
+        if (solve) CHECK_ERR((ops<T>::solve(TILE_CPU, c, cb, n, nrhs, bc)), TILE_OK);
+        for (int m = 0; m < bc; ++m) {
+            double e = 0, ex = 0;
+            for (size_t i = 0; i < nn; ++i) {
+                const double g = (double)h[nn * m + i], r = (double)c[nn * m + i];
+                if (r != r) { e = fmax(e, g == g ? 1.0 : 0.0); continue; }
+                e = fmax(e, fabs(g - r) / (1 + fabs(r)));
+            }
+            if (solve)
+                for (int i = 0; i < n * nrhs; ++i) {
+                    const double g = (double)hb[(size_t)n * nrhs * m + i], r = (double)cb[(size_t)n * nrhs * m + i];
+                    ex = fmax(ex, fabs(g - r) / (1 + fabs(r)));
+                }
+            CHECK(e <= tol && ex <= tol && ci[m] == info[m], "%s n %d matrix %d: GPU vs CPU target: L %.3g, x %.3g, info %d vs %d", sfx, n, m, e, ex, info[m], ci[m]);
+        }
+        free(c);
+        free(cb);
+    }
+    tile_free(t->ex, d);
+    tile_free(t->ex, db);
+    tile_free(t->ex, di);
+    free(ad); free(h); free(h0); free(hb); free(hb0); free(info);
+}
+
+template <class T>
+static void batched_all(const target *t, const char *sfx, double tol) {
+    static const int quick_n[] = {1, 5, 16, 17, 32, 33, 48, 64, 92, 128};
+    const int nq = (int)(sizeof quick_n / sizeof quick_n[0]);
+    const int cnt = g_quick ? nq : 128;
+    for (int q = 0; q < cnt; ++q) {
+        const int n = g_quick ? quick_n[q] : q + 1;
+        const int batch = g_quick ? 3 : t->gpu ? 37 : (n > 64 ? 2 : 3);
+        batch_run<T>(t, sfx, n, batch, K_SPD, (T)0, (n % 7 == 3) ? 19 : 1, tol);
+    }
+    static const int spec_n[] = {3, 16, 20, 40, 100, 128};
+    for (int q = 0; q < 6; ++q) {
+        const int n = spec_n[q];
+        if (g_quick && q % 2) continue;
+        batch_run<T>(t, sfx, n, 3, K_ILL, (T)0, 2, tol * 100);
+        batch_run<T>(t, sfx, n, 3, K_SINGULAR, (T)0, 1, tol);
+        batch_run<T>(t, sfx, n, 3, K_SINGULAR, (T)1e-6, 1, tol);
+        batch_run<T>(t, sfx, n, 3, K_NONSPD, (T)0, 1, tol);
+        batch_run<T>(t, sfx, n, 3, K_NAN_LOWER, (T)0, 1, tol);
+        batch_run<T>(t, sfx, n, 3, K_NAN_UPPER, (T)0, 1, tol);
+    }
+    /* argument errors */
+    T *d = DALLOC(T, 4);
+    CHECK_ERR((ops<T>::factor(t->ex, d, 0, 1, (T)0, nullptr)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::factor(t->ex, d, 129, 1, (T)0, nullptr)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::factor(t->ex, d, 2, -1, (T)0, nullptr)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::factor(t->ex, nullptr, 2, 1, (T)0, nullptr)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::factor(t->ex, d, 2, 0, (T)0, nullptr)), TILE_OK);
+    CHECK_ERR((ops<T>::solve(t->ex, d, d, 2, 0, 1)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::solve(t->ex, d, nullptr, 2, 1, 1)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::solve(t->ex, d, d, 200, 1, 1)), TILE_ERR_ARG);
+    tile_free(t->ex, d);
+}
+
+static void run_all(const target *t) {
+    gc_target_begin(t);
+    ops_run<float>(t, "f32", 2e-5);
+    ops_run<double>(t, "f64", 1e-12);
+    batched_all<float>(t, "f32", 2e-5);
+    batched_all<double>(t, "f64", 1e-12);
+    gc_target_end(t, "");
+}
+
+int main(int argc, char **argv) {
+    int rc = gc_start(argc, argv, "chol_test", 1, NULL, NULL);
+    if (rc) return rc;
+    for (int i = 0; i < gc_ntargets; ++i) run_all(&gc_targets[i]);
+    return gc_finish();
+}
