@@ -12,7 +12,10 @@
  *   ints, 0 for a factored matrix, k > 0 when the k-th pivot (1-based) was not
  *   > 0 (not SPD, singular, or NaN). Without eps such a matrix gets NaN in
  *   column k-1 and every later column of L (columns before are valid); with
- *   eps > 0 every pivot <= eps is clamped to eps (finite L for finite input).
+ *   eps > 0 every pivot <= eps (or NaN) is clamped to eps, info still reports
+ *   the first pivot that was <= 0 (see tile16_chol in tile16.h: finite L for
+ *   singular / semidefinite input). NaN in the lower triangle gives info at
+ *   the first pivot it reaches; the strictly upper triangle is never read.
  *   The solve reads L's lower triangle and overwrites b (batch x n x nrhs,
  *   row-major) with x, A x = b. Returns TILE_OK, TILE_ERR_ARG (n outside 1..128,
  *   batch < 0, nrhs < 1, a null pointer with batch > 0), or a launch error.
@@ -32,7 +35,7 @@
  *     panel (each group factors L_kk in registers itself and solves one tile
  *     L_ik = A_ik L_kk^-T) and trailing update (each group one tile,
  *     A_ij -= L_ik L_jk^T, A and C in registers, B broadcast from shared
- *     memory for f32, shuffled from a register tile for f64), then the lower
+ *     memory for f32 on sm_90, shuffled from a register tile otherwise), then the lower
  *     triangle is written back.
  *   - solve: one (matrix, 16 right-hand-side columns) per group, L's tiles
  *     loaded straight from memory (transposed for L^T), forward then backward
@@ -104,17 +107,24 @@
 #define TILE__CHOL_LSTEP 1
 #endif
 
-/* the trailing update C -= L B^T: f32 reads B's rows from shared memory
- * (broadcast 16-byte loads, 4 values a load); f64 loads B as a register tile
- * and shuffles (with shared B rows ptxas hoisted all 256 doubles of B and
- * spilled) */
-#define TILE__CHOL_UPDATE_f32(c, l, b) tile16_sub_abt_mem_f32((c), (l), (b), TILE__CHOL_LD_f32)
-#define TILE__CHOL_UPDATE_f64(c, l, b)                                             \
+/* the trailing update C -= L B^T: on sm_90 f32 reads B's rows from shared
+ * memory (broadcast 16-byte loads, 4 values a load); elsewhere B is loaded
+ * as a register tile and shuffled. Both forms were measured against ptxas:
+ * f64 with shared B rows hoisted all 256 doubles and spilled (sm_90), f32
+ * with shared rows spilled on sm_80 and the shuffle form on sm_90, so each
+ * target gets the form that keeps 0 spills (scripts/ptxas-check.sh). */
+#define TILE__CHOL_UPDATE_REG(sfx, c, l, b)                                        \
     do {                                                                           \
-        tile16_f64 tile__bb;                                                       \
-        tile16_load_row16_f64(&tile__bb, (b), TILE__CHOL_LD_f64);                  \
-        tile16_sub_abt_f64((c), (l), &tile__bb);                                   \
+        tile16_##sfx tile__bb;                                                     \
+        tile16_load_row16_##sfx(&tile__bb, (b), TILE__CHOL_LD_##sfx);              \
+        tile16_sub_abt_##sfx((c), (l), &tile__bb);                                 \
     } while (0)
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 900
+#define TILE__CHOL_UPDATE_f32(c, l, b) tile16_sub_abt_mem_f32((c), (l), (b), TILE__CHOL_LD_f32)
+#else
+#define TILE__CHOL_UPDATE_f32(c, l, b) TILE__CHOL_UPDATE_REG(f32, c, l, b)
+#endif
+#define TILE__CHOL_UPDATE_f64(c, l, b) TILE__CHOL_UPDATE_REG(f64, c, l, b)
 
 TILE_API void tile__chol_vld_f32(float *v, const float *p) {
 #if TILE_ON_DEVICE

@@ -62,9 +62,11 @@
  *   - info (the return value, the same in every lane) is j + 1 for the first
  *     pivot that is not > 0 (d <= 0 or NaN), 0 when every pivot is > 0
  *     (LAPACK's potrf numbering);
- *   - eps > 0: a pivot d <= eps (or NaN) is replaced by eps, so l_jj = sqrt(eps)
- *     and the factor stays finite for finite input (NaN elements still
- *     propagate into the entries that read them);
+ *   - eps > 0: a pivot d <= eps (or NaN) is replaced by eps, so l_jj = sqrt(eps):
+ *     no sqrt of a negative, no division by zero. Singular and semidefinite
+ *     input keeps a finite factor; a strongly indefinite one can grow (even to
+ *     inf): a tiny pivot divides its column. NaN elements still propagate into
+ *     the entries that read them;
  *   - eps <= 0 (no clamp): a failing pivot becomes NaN, so column j and every
  *     later column of L are NaN, columns before j are the valid partial factor.
  *   Suppose t = [[4, 2], [2, 10]] padded with the identity: tile16_chol gives
