@@ -359,7 +359,10 @@ TILE_API void tile__async_wait_bulk(tile_kctx *k, unsigned n) {
 #define TILE__ASYNC_MOVE(t, arr, o, base, opts, path_out)                          \
     do {                                                                           \
         TILE__STATIC_ASSERT(tile_is_shared(t), "tile.h: tile_load_async needs a shared tile"); \
-        TILE_ASSERT((arr).ndim == tile_ndim(t));                                   \
+        TILE__CHECK_T(t, (arr).ndim == tile_ndim(t),                               \
+                      "tile_load_async: the array's number of dims is the tile's; array dims", \
+                      (arr).ndim, tile_ndim(t), tile_ndim(t) + 1);                \
+        TILE__NOFFS_RT(t, "tile_load_async", o);                                   \
         const int tile__ain = tile__inside(&(arr), (o), TILE__D0(t), TILE__D1(t), TILE__D2(t), TILE__D3(t)); \
         const int tile__ap = tile__async_pick(&(arr), (base), tile__ain, TILE__VEC_CT(t), TILE__CONTIG(t), \
                                               tile_ndim(t), TILE__D1(t), TILE__D2(t), TILE__D3(t), TILE__ESIZE(t), \
@@ -426,6 +429,7 @@ TILE_API void tile__async_wait_bulk(tile_kctx *k, unsigned n) {
     TILE__TYPE_S_(name##__et *v, TILE__SHARED, name##__bd, name##__nd, name##__d0, name##__d1, name##__d2, \
                   name##__d3, name##__s0, name##__s1, name##__s2)                  \
     name = {(name##__et *)(void *)((char *)(stages).v + (size_t)(k) * TILE__STAGE_BYTES(stages)), 0, 0}; \
-    TILE_ASSERT((k) >= 0 && (k) < stages##__nstages)
+    TILE__CHECK((k) >= 0 && (k) < stages##__nstages, "tile_stage: stage index out of range (shared tile)", k, 0, \
+                stages##__nstages)
 
 #endif /* TILE_ASYNC_H */

@@ -156,8 +156,15 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
     name = {(src).v + TILE__OFF4(src, o0, o1, o2, o3), 0, 0};                      \
     TILE__STATIC_ASSERT(tile_is_shared(src), "tile.h: tile_view needs a shared tile (tile_to_shared first)"); \
     TILE__STATIC_ASSERT(nd == tile_ndim(src), "tile.h: view shape needs the source's number of dims"); \
-    TILE_ASSERT((o0) >= 0 && (o1) >= 0 && (o2) >= 0 && (o3) >= 0 && (o0) + (d0) <= TILE__D0(src) && \
-                (o1) + (d1) <= TILE__D1(src) && (o2) + (d2) <= TILE__D2(src) && (o3) + (d3) <= TILE__D3(src))
+    TILE__VIEW_CHECK(src, 0, o0, d0);                                              \
+    TILE__VIEW_CHECK(src, 1, o1, d1);                                              \
+    TILE__VIEW_CHECK(src, 2, o2, d2);                                              \
+    TILE__VIEW_CHECK(src, 3, o3, d3)
+/* the view's offset in dim k leaves room for its extent (TILE_DEBUG) */
+#define TILE__VIEW_CHECK(src, k, o, d)                                             \
+    TILE__CHECK((o) >= 0 && (o) + (d) <= tile_dim(src, k),                         \
+                "tile_view: the view passes the source tile (shared tile): offset of dim " #k, \
+                o, 0, tile_dim(src, k) - (d) + 1)
 
 /* k-th (0-based) dim of extent != 1, or 1; and its stride */
 #define TILE__NE1(t, j) (tile_dim(t, j) != 1)

@@ -112,7 +112,10 @@ TILE__DEF_IS_INT(unsigned long long)
         TILE_ELEM_T(t) *tile__p = (TILE_ELEM_T(t) *)tile__a.ptr;                   \
         TILE__IDX_CHECKS(t, idx, axis);                                            \
         TILE__NOFFS(t, "an indexed load or store", __VA_ARGS__);                   \
-        TILE_ASSERT(tile__a.ndim == tile_ndim(t));                                 \
+        TILE__CHECK_T(t, tile__a.ndim == tile_ndim(t),                             \
+                      "indexed load/store: the array's number of dims is the tile's; array dims", \
+                      tile__a.ndim, tile_ndim(t), tile_ndim(t) + 1);              \
+        TILE__NOFFS_RT(t, "indexed load/store", tile__o);                          \
         TILE__IDX_STAGE(t, idx, axis);                                             \
         /* one barrier serves both: the staged indices are visible, nobody */     \
         /* still reads a shared t that is about to be written */                  \
@@ -237,8 +240,7 @@ TILE__DEF_IS_INT(unsigned long long)
         TILE__STATIC_ASSERT(sizeof(tile__xT) <= TILE_SCRATCH_BYTES / 2,            \
                             "tile.h: extract scratch too small: raise TILE_SCRATCH_BYTES"); \
         const int tile__xi0 = (i0), tile__xi1 = (i1), tile__xi2 = (i2), tile__xi3 = (i3); \
-        TILE_ASSERT(tile__xi0 >= 0 && tile__xi0 < TILE__D0(t) && tile__xi1 >= 0 && tile__xi1 < TILE__D1(t) && \
-                    tile__xi2 >= 0 && tile__xi2 < TILE__D2(t) && tile__xi3 >= 0 && tile__xi3 < TILE__D3(t)); \
+        TILE__CHECK_IDX4(t, "tile_extract", tile__xi0, tile__xi1, tile__xi2, tile__xi3); \
         tile__xT tile__xv;                                                         \
         if (tile_is_shared(t)) {                                                   \
             tile__xv = (t).v[tile_is_shared(t) ? TILE__OFF4(t, tile__xi0, tile__xi1, tile__xi2, tile__xi3) : 0]; \

@@ -336,9 +336,14 @@ typedef struct { uint32_t w[4]; } tile__v16;
                             "tile.h: this tile cannot take the vector tier (shared, contiguous, 2+ dims, rows of 16-byte multiples)"); \
         TILE__STATIC_ASSERT(TILE__FORCED(opts) != TILE_TIER_BYTES || TILE__BYTES_CT(t), \
                             "tile.h: this tile cannot take the byte-copy tier (shared, contiguous, elements > 16 bytes)"); \
-        TILE_ASSERT((arr).ndim == tile_ndim(t));                                   \
+        TILE__CHECK_T(t, (arr).ndim == tile_ndim(t),                               \
+                      "tile_load/tile_store: the array's number of dims is the tile's; "  \
+                      "array dims", (arr).ndim, tile_ndim(t), tile_ndim(t) + 1);  \
+        TILE__NOFFS_RT(t, "tile_load/tile_store", o);                              \
         const int tile__in = TILE__PROMISED(opts) ? 1 : tile__inside(&(arr), (o), TILE__D0(t), TILE__D1(t), TILE__D2(t), TILE__D3(t)); \
-        TILE_ASSERT(!TILE__PROMISED(opts) || tile__inside(&(arr), (o), TILE__D0(t), TILE__D1(t), TILE__D2(t), TILE__D3(t))); \
+        TILE__CHECK_T(t, !TILE__PROMISED(opts) || tile__inside(&(arr), (o), TILE__D0(t), TILE__D1(t), TILE__D2(t), TILE__D3(t)), \
+                      "tile_load/tile_store: TILE_ALIGNED or a forced tier promised the tile inside the array; " \
+                      "offset of dim 0", (o)[0], 0, (arr).shape[0] - TILE__D0(t) + 1); \
         const int tile__tier = tile__pick_tier(&(arr), (base), TILE__SHADDR(t), tile__in, TILE__VEC_CT(t), \
                                                TILE__BYTES_CT(t), tile_ndim(t), TILE__D1(t), TILE__D2(t), \
                                                TILE__D3(t), TILE__ESIZE(t), (opts));            \
