@@ -1,0 +1,325 @@
+/* chol_bench - batched Cholesky (include/tile/chol_batched.h) next to
+ * cuSOLVER's cusolverDn{S,D}potrfBatched / potrsBatched and the memory floor,
+ * measured in the same process.
+ *
+ * For f32 and f64 and N in {16, 32, 64, 92, 128}, batch 4096 (--small: 256):
+ *  - factor:  tile_chol_batched_<t> vs potrfBatched (lower, arrays of device
+ *             pointers, cusolverDnCreate once). Each timed launch factors a
+ *             fresh copy of the same random SPD batch (A = sym. uniform(-1, 1)
+ *             off the diagonal, n + 1 + uniform on it: diagonally dominant);
+ *             the copy is outside the event pair.
+ *  - memory floor: the batch's bytes read and written once at the
+ *             cudaMemcpy device-to-device bandwidth, measured in this run on a
+ *             512 MiB copy (2 x bytes / bandwidth).
+ *  - factor + solve (nrhs 1): tile_chol_batched + tile_chol_batched_solve vs
+ *             potrfBatched + potrsBatched.
+ *  - recorded peer: NVIDIA Warp 1.19 MathDx tile_cholesky on an H100, batch
+ *             4096, f32, one matrix per block: 13.8 / 53.6 / 314 / 285 / 9462 us
+ *             at N = 16 / 32 / 64 / 92 / 128 (constants from the issue, not
+ *             measured here).
+ * Checked in the same run: every info value 0 (ours and cuSOLVER's), the
+ * residual ||L L^T - A|| / ||A|| of the first, a middle and the last matrix of
+ * the timed runs' output, and ||A x - b|| / (||A|| ||x|| + ||b||) of the solve.
+ * Targets: ">= 4x cuSOLVER" (factor, every N, f32 and f64), "f32 within 1.6x
+ * of the memory floor at N >= 64", "faster than Warp MathDx" (f32).
+ *
+ *   chol_bench [CSV] [--csv PATH] [--iters N] [--warmup N] [--small] [--commit SHA] [--strict]
+ * Exit: 0 ok (also with no GPU); 1 a CUDA error or a wrong result; 2 bad
+ * arguments; 3 a target missed under --strict.
+ */
+#include <tile.h>
+#include <cusolverDn.h>
+
+#include <cmath>
+#include "bench_util.h"
+
+#define CS(call)                                                                   \
+    do {                                                                           \
+        cusolverStatus_t cs_e = (call);                                            \
+        if (cs_e != CUSOLVER_STATUS_SUCCESS) {                                     \
+            fprintf(stderr, "cuSOLVER error %d at %s:%d: %s\n", (int)cs_e, __FILE__, __LINE__, #call); \
+            return 1;                                                              \
+        }                                                                          \
+    } while (0)
+
+static const int NS[5] = {16, 32, 64, 92, 128};
+static const double WARP_MATHDX_US[5] = {13.8, 53.6, 314, 285, 9462};
+
+/* the SPD batch: symmetric, uniform(-1, 1) off the diagonal, n + 1 + u on it */
+template <class T>
+__global__ void fill_spd(T *a, int n, long long total, uint32_t seed) {
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x) {
+        const long long m = e / ((long long)n * n);
+        const int r = (int)(e / n % n), c = (int)(e % n);
+        const int i = r > c ? r : c, j = r > c ? c : r;
+        const uint32_t key = (uint32_t)(m * 16411 + i * 131 + j);
+        const T u = (T)(2.0f * tile_hash_unit(seed, key) - 1.0f);
+        a[e] = i == j ? (T)(n + 1) + u : u;
+    }
+}
+template <class T>
+__global__ void fill_vec(T *b, long long total, uint32_t seed) {
+    for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x)
+        b[e] = (T)(2.0f * tile_hash_unit(seed, (uint32_t)e) - 1.0f);
+}
+__global__ void ptr_array(void **p, char *base, size_t stride, int batch) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < batch) p[i] = base + stride * i;
+}
+
+template <class T> struct lib;
+template <> struct lib<float> {
+    static const char *name() { return "f32"; }
+    static int factor(float *a, int n, int batch, int *info) { return tile_chol_batched_f32(TILE_GPU(0), a, n, batch, info); }
+    static int solve(const float *l, float *b, int n, int batch) {
+        return tile_chol_batched_solve_f32(TILE_GPU(0), l, b, n, 1, batch);
+    }
+    static cusolverStatus_t potrf(cusolverDnHandle_t h, int n, void **a, int *info, int batch) {
+        return cusolverDnSpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, n, (float **)a, n, info, batch);
+    }
+    static cusolverStatus_t potrs(cusolverDnHandle_t h, int n, void **a, void **b, int *info, int batch) {
+        return cusolverDnSpotrsBatched(h, CUBLAS_FILL_MODE_LOWER, n, 1, (float **)a, n, (float **)b, n, info, batch);
+    }
+};
+template <> struct lib<double> {
+    static const char *name() { return "f64"; }
+    static int factor(double *a, int n, int batch, int *info) { return tile_chol_batched_f64(TILE_GPU(0), a, n, batch, info); }
+    static int solve(const double *l, double *b, int n, int batch) {
+        return tile_chol_batched_solve_f64(TILE_GPU(0), l, b, n, 1, batch);
+    }
+    static cusolverStatus_t potrf(cusolverDnHandle_t h, int n, void **a, int *info, int batch) {
+        return cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, n, (double **)a, n, info, batch);
+    }
+    static cusolverStatus_t potrs(cusolverDnHandle_t h, int n, void **a, void **b, int *info, int batch) {
+        return cusolverDnDpotrsBatched(h, CUBLAS_FILL_MODE_LOWER, n, 1, (double **)a, n, (double **)b, n, info, batch);
+    }
+};
+
+struct Row {
+    const char *type;
+    int n;
+    double tile_us, cus_us, floor_us, tile_fs_us, cus_fs_us, warp_us;
+    bool ok;
+};
+
+/* one (type, n): returns 0, or 1 on a CUDA error; r gets the figures */
+template <class T>
+static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double d2d_gbps, Row *r) {
+    const size_t nn = (size_t)n * n, bytes = nn * batch * sizeof(T), bbytes = (size_t)n * batch * sizeof(T);
+    T *a0, *a, *ac, *b0, *b, *bc;
+    int *info, *cinfo, *cinfo_s;
+    void **pa, **pb;
+    CK(cudaMalloc(&a0, bytes));
+    CK(cudaMalloc(&a, bytes));
+    CK(cudaMalloc(&ac, bytes));
+    CK(cudaMalloc(&b0, bbytes));
+    CK(cudaMalloc(&b, bbytes));
+    CK(cudaMalloc(&bc, bbytes));
+    CK(cudaMalloc(&info, sizeof(int) * batch));
+    CK(cudaMalloc(&cinfo, sizeof(int) * batch));
+    CK(cudaMalloc(&cinfo_s, sizeof(int)));
+    CK(cudaMalloc(&pa, sizeof(void *) * batch));
+    CK(cudaMalloc(&pb, sizeof(void *) * batch));
+    fill_spd<T><<<1024, 256>>>(a0, n, (long long)(nn * batch), 1234u + (uint32_t)n);
+    fill_vec<T><<<256, 256>>>(b0, (long long)n * batch, 99u + (uint32_t)n);
+    ptr_array<<<(batch + 255) / 256, 256>>>(pa, (char *)ac, nn * sizeof(T), batch);
+    ptr_array<<<(batch + 255) / 256, 256>>>(pb, (char *)bc, (size_t)n * sizeof(T), batch);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+
+    /* variants: 0 tile factor, 1 cuSOLVER potrf, 2 tile factor+solve, 3 potrf+potrs;
+     * the restore copies run before the first event of each launch */
+    auto launch = [&](int v, cudaEvent_t e0, cudaEvent_t e1) -> int {
+        if (v == 0 || v == 2) {
+            CK(cudaMemcpyAsync(a, a0, bytes, cudaMemcpyDeviceToDevice, 0));
+            if (v == 2) CK(cudaMemcpyAsync(b, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
+            if (e0) CK(cudaEventRecord(e0, 0));
+            TK(lib<T>::factor(a, n, batch, info));
+            if (v == 2) TK(lib<T>::solve(a, b, n, batch));
+        } else {
+            CK(cudaMemcpyAsync(ac, a0, bytes, cudaMemcpyDeviceToDevice, 0));
+            if (v == 3) CK(cudaMemcpyAsync(bc, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
+            if (e0) CK(cudaEventRecord(e0, 0));
+            CS(lib<T>::potrf(h, n, pa, cinfo, batch));
+            if (v == 3) CS(lib<T>::potrs(h, n, pa, pb, cinfo_s, batch));
+        }
+        if (e1) CK(cudaEventRecord(e1, 0));
+        return 0;
+    };
+    for (int w = 0; w < o.warmup; ++w)
+        for (int v = 0; v < 4; ++v)
+            if (launch(v, 0, 0)) return 1;
+    CK(cudaDeviceSynchronize());
+    std::vector<float> ms[4];
+    {
+        std::vector<cudaEvent_t> ev(8 * (size_t)o.iters);
+        for (auto &e : ev) CK(cudaEventCreate(&e));
+        for (int it = 0; it < o.iters; ++it)
+            for (int v = 0; v < 4; ++v)
+                if (launch(v, ev[8 * it + 2 * v], ev[8 * it + 2 * v + 1])) return 1;
+        CK(cudaDeviceSynchronize());
+        TK(tile_synchronize(TILE_GPU(0)));
+        for (int it = 0; it < o.iters; ++it)
+            for (int v = 0; v < 4; ++v) {
+                float t = 0;
+                CK(cudaEventElapsedTime(&t, ev[8 * it + 2 * v], ev[8 * it + 2 * v + 1]));
+                ms[v].push_back(t);
+            }
+        for (auto &e : ev) CK(cudaEventDestroy(e));
+    }
+    /* the last round's results (variants 2 and 3 ran last: a holds L, b holds x) */
+    bool ok = true;
+    {
+        std::vector<int> hi(batch), hc(batch);
+        int hs = 0;
+        CK(cudaMemcpy(hi.data(), info, sizeof(int) * batch, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(hc.data(), cinfo, sizeof(int) * batch, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(&hs, cinfo_s, sizeof(int), cudaMemcpyDeviceToHost));
+        long nz = 0, cnz = 0;
+        for (int i = 0; i < batch; ++i) nz += hi[i] != 0, cnz += hc[i] != 0;
+        ok = ok && nz == 0 && cnz == 0 && hs == 0;
+        std::vector<T> hl(nn), ha(nn), hx(n), hb(n);
+        const int ms_[3] = {0, batch / 2, batch - 1};
+        double worst = 0, worstx = 0;
+        for (int q = 0; q < 3; ++q) {
+            const size_t off = nn * ms_[q];
+            CK(cudaMemcpy(hl.data(), a + off, nn * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(ha.data(), a0 + off, nn * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(hx.data(), b + (size_t)n * ms_[q], n * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(hb.data(), b0 + (size_t)n * ms_[q], n * sizeof(T), cudaMemcpyDeviceToHost));
+            double num = 0, den = 0, an = 0, rn = 0, xn = 0, bn = 0;
+            for (int i = 0; i < n; ++i) {
+                double ax = 0;
+                for (int j = 0; j < n; ++j) {
+                    const double aij = (double)ha[(size_t)(i > j ? i : j) * n + (i > j ? j : i)];
+                    double s = 0;
+                    for (int k = 0; k <= (i < j ? i : j); ++k) s += (double)hl[(size_t)i * n + k] * hl[(size_t)j * n + k];
+                    num += (s - aij) * (s - aij);
+                    den += aij * aij;
+                    ax += aij * (double)hx[j];
+                }
+                rn += (ax - hb[i]) * (ax - hb[i]);
+                xn += (double)hx[i] * hx[i];
+                bn += (double)hb[i] * hb[i];
+            }
+            an = sqrt(den);
+            const double res = sqrt(num / den), resx = sqrt(rn) / (an * sqrt(xn) + sqrt(bn));
+            worst = res > worst || res != res ? res : worst;
+            worstx = resx > worstx || resx != resx ? resx : worstx;
+        }
+        const double tol = sizeof(T) == 4 ? 1e-5 : 1e-13;
+        ok = ok && worst <= tol && worstx <= tol;
+        printf("check %s n=%-3d info != 0: tile %ld, cuSOLVER %ld (+potrs %d); residual LL^T %.2e, Ax-b %.2e (tol %.0e): %s\n",
+               lib<T>::name(), n, nz, cnz, hs, worst, worstx, tol, ok ? "ok" : "FAIL");
+    }
+    r->type = lib<T>::name();
+    r->n = n;
+    r->tile_us = stats(ms[0]).median * 1e3;
+    r->cus_us = stats(ms[1]).median * 1e3;
+    r->tile_fs_us = stats(ms[2]).median * 1e3;
+    r->cus_fs_us = stats(ms[3]).median * 1e3;
+    r->floor_us = 2.0 * (double)bytes / (d2d_gbps * 1e9) * 1e6;
+    r->warp_us = 0;
+    for (int q = 0; q < 5; ++q)
+        if (NS[q] == n && sizeof(T) == 4) r->warp_us = WARP_MATHDX_US[q];
+    r->ok = ok;
+    CK(cudaFree(a0)); CK(cudaFree(a)); CK(cudaFree(ac)); CK(cudaFree(b0)); CK(cudaFree(b)); CK(cudaFree(bc));
+    CK(cudaFree(info)); CK(cudaFree(cinfo)); CK(cudaFree(cinfo_s)); CK(cudaFree(pa)); CK(cudaFree(pb));
+    return 0;
+}
+
+static int run(const Opts &o) {
+    BenchEnv env;
+    if (bench_env(&env, "chol_bench", o)) return 1;
+    const int batch = o.small ? 256 : 4096;
+    /* device-to-device copy bandwidth: 512 MiB (64 MiB with --small), median of iters */
+    double d2d_gbps;
+    {
+        const size_t cb = o.small ? ((size_t)64 << 20) : ((size_t)512 << 20);
+        void *s, *d;
+        CK(cudaMalloc(&s, cb));
+        CK(cudaMalloc(&d, cb));
+        CK(cudaMemset(s, 0x3c, cb));
+        for (int w = 0; w < 3; ++w) CK(cudaMemcpy(d, s, cb, cudaMemcpyDeviceToDevice));
+        std::vector<float> ms;
+        cudaEvent_t e0, e1;
+        CK(cudaEventCreate(&e0));
+        CK(cudaEventCreate(&e1));
+        for (int it = 0; it < 10; ++it) {
+            CK(cudaEventRecord(e0, 0));
+            CK(cudaMemcpyAsync(d, s, cb, cudaMemcpyDeviceToDevice, 0));
+            CK(cudaEventRecord(e1, 0));
+            CK(cudaEventSynchronize(e1));
+            float t = 0;
+            CK(cudaEventElapsedTime(&t, e0, e1));
+            ms.push_back(t);
+        }
+        CK(cudaEventDestroy(e0));
+        CK(cudaEventDestroy(e1));
+        d2d_gbps = gbps(2.0 * (double)cb, stats(ms).median); /* read + write */
+        CK(cudaFree(s));
+        CK(cudaFree(d));
+        printf("cudaMemcpy D2D: %.1f GB/s (read + write, %zu MiB)\n", d2d_gbps, cb >> 20);
+    }
+    cusolverDnHandle_t h;
+    CS(cusolverDnCreate(&h));
+    Row rows[10];
+    int nr = 0;
+    for (int t = 0; t < 2; ++t)
+        for (int q = 0; q < 5; ++q) {
+            const int e = t == 0 ? run_one<float>(o, h, NS[q], batch, d2d_gbps, &rows[nr])
+                                 : run_one<double>(o, h, NS[q], batch, d2d_gbps, &rows[nr]);
+            if (e) return 1;
+            ++nr;
+        }
+    CS(cusolverDnDestroy(h));
+
+    printf("\nbatch %d; times in us (median of %d)\n", batch, o.iters);
+    printf("%-4s %4s %10s %10s %8s %10s %8s %12s %12s %8s %10s\n", "type", "N", "tile", "potrfB", "x cuSOL", "floor",
+           "/floor", "tile f+s", "potrf+potrs", "x cuSOL", "WarpMathDx");
+    bool all_ok = true, all_pass = true;
+    for (int i = 0; i < nr; ++i) {
+        const Row &r = rows[i];
+        all_ok = all_ok && r.ok;
+        printf("%-4s %4d %10.1f %10.1f %8.2f %10.1f %8.2f %12.1f %12.1f %8.2f %10.1f\n", r.type, r.n, r.tile_us,
+               r.cus_us, r.cus_us / r.tile_us, r.floor_us, r.tile_us / r.floor_us, r.tile_fs_us, r.cus_fs_us,
+               r.cus_fs_us / r.tile_fs_us, r.warp_us);
+    }
+    printf("(floor: the batch read and written once at the D2D bandwidth above; WarpMathDx: Warp 1.19 tile_cholesky,\n"
+           " recorded on an H100, f32, batch 4096 - not measured here)\n");
+    printf("correctness: %s\n", all_ok ? "PASS" : "FAIL");
+    char label[160];
+    for (int i = 0; i < nr; ++i) {
+        const Row &r = rows[i];
+        snprintf(label, sizeof label, "%s N=%d factor speedup vs cuSOLVER potrfBatched (>= 4x cuSOLVER)", r.type, r.n);
+        all_pass &= print_target(label, r.cus_us / r.tile_us, ">=", 4.0, 2, r.ok);
+        snprintf(label, sizeof label, "%s N=%d factor+solve speedup vs potrfBatched+potrsBatched", r.type, r.n);
+        printf("%s = %.2f\n", label, r.cus_fs_us / r.tile_fs_us);
+        if (r.type[1] == '3' && r.n >= 64) {
+            snprintf(label, sizeof label, "%s N=%d time / memory floor (f32 within 1.6x of memory floor at N >= 64)", r.type, r.n);
+            all_pass &= print_target(label, r.tile_us / r.floor_us, "<=", 1.6, 2, r.ok);
+        }
+        if (r.warp_us > 0 && !o.small) {
+            snprintf(label, sizeof label, "%s N=%d speedup vs Warp MathDx %.1f us (faster than Warp MathDx)", r.type, r.n, r.warp_us);
+            all_pass &= print_target(label, r.warp_us / r.tile_us, ">=", 1.0, 2, r.ok);
+        }
+    }
+    if (o.csv) {
+        FILE *f = csv_open(o.csv);
+        if (!f) return 1;
+        fprintf(f, "date,commit,device,type,n,batch,tile_us,potrf_us,speedup,floor_us,tile_over_floor,tile_fs_us,potrf_potrs_us,fs_speedup,warp_mathdx_us,correct\n");
+        for (int i = 0; i < nr; ++i) {
+            const Row &r = rows[i];
+            fprintf(f, "%s,%s,\"%s\",%s,%d,%d,%.2f,%.2f,%.3f,%.2f,%.3f,%.2f,%.2f,%.3f,%.1f,%s\n", env.date, env.commit,
+                    env.prop.name, r.type, r.n, batch, r.tile_us, r.cus_us, r.cus_us / r.tile_us, r.floor_us,
+                    r.tile_us / r.floor_us, r.tile_fs_us, r.cus_fs_us, r.cus_fs_us / r.tile_fs_us, r.warp_us,
+                    r.ok ? "PASS" : "FAIL");
+        }
+        if (csv_close(f, o.csv)) return 1;
+    }
+    if (!all_ok) return 1;
+    if (o.strict && !all_pass) return 3;
+    return 0;
+}
+
+int main(int argc, char **argv) { return bench_main(argc, argv, run, 20, 3); }
