@@ -48,7 +48,8 @@
 #define TILE__CONST_EXTENTS(n) TILE__STATIC_ASSERT((n) > 0, "tile.h: tile extents must be positive")
 #else
 #define TILE__CONST_EXTENTS(n) \
-    TILE__STATIC_ASSERT(__builtin_constant_p(n) && (n) > 0, "tile.h: tile extents must be positive compile-time constants")
+    TILE__STATIC_ASSERT(__builtin_choose_expr(__builtin_constant_p(n), (n) > 0, 0),         \
+                        "tile.h: tile extents must be positive compile-time constants")
 #endif
 #define TILE__TYPE_(vdecl, kind, bd, nd, d0, d1, d2, d3) \
     TILE__TYPE_S_(vdecl, kind, bd, nd, d0, d1, d2, d3, (d1) * (d2) * (d3), (d2) * (d3), d3)
