@@ -68,7 +68,9 @@ TILE_HOST_API const char *tile_error_string(int err) {
     case TILE_ERR_DEVICE: return "no such GPU device";
     case TILE_ERR_NO_CUDA: return "GPU launch in a build without CUDA (compile with nvcc)";
     case TILE_ERR_SMEM: return "shared-memory arena exceeds the device's per-block limit";
-    case TILE_ERR_SMEM_OVERFLOW: return "kernel allocated more shared memory than its arena holds";
+    case TILE_ERR_SMEM_OVERFLOW:
+        return "kernel allocated more shared memory than its arena holds: the blocks stopped at that allocation "
+               "(a TILE_DEBUG build names it and its size; raise the TILE_KERNEL_SMEM bytes or tile_exec_smem)";
     case TILE_ERR_NOMEM: return "host memory allocation failed";
     case TILE_ERR_CUDA: return "CUDA runtime error (see tile_last_cuda_error)";
     case TILE_ERR_ARG: return "invalid argument";
@@ -287,7 +289,10 @@ TILE_HOST_API int tile__launch_end(tile__launch_t *L, int gpu_status) {
 
 /* Wait for the target's work and report errors raised inside kernels
  * (TILE_ERR_SMEM_OVERFLOW, or TILE_ERR_CUDA for a failed kernel). The CPU
- * target runs synchronously; its errors come back from tile_launch. */
+ * target runs synchronously; its errors come back from tile_launch. A GPU
+ * launch cannot know whether its blocks overflowed the arena: check
+ * tile_synchronize's code after every launch whose arena may be short
+ * (docs/guards.md). */
 TILE_HOST_API int tile_synchronize(tile_exec ex) {
     if (ex.device < 0) return TILE_OK;
 #if TILE_CUDA

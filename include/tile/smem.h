@@ -179,7 +179,7 @@ TILE_API void tile__smem_stop(tile_kctx *k) {
 /* TILE__SMEM_TAKE(bytes): arena bytes inside a kernel body, as an expression
  * (void *); when they do not fit, the body returns here (see above). */
 #define TILE__SMEM_TAKE(bytes)                                                     \
-    __extension__({                                                                \
+    (__extension__({                                                               \
         void *tile__tp = tile__smem_alloc(&tile__k, (bytes));                      \
         if (!tile__tp) {                                                           \
             TILE__CHECK(0, "shared arena overflow (raise the TILE_KERNEL_SMEM bytes or tile_exec_smem): " \
@@ -190,7 +190,7 @@ TILE_API void tile__smem_stop(tile_kctx *k) {
             return;                                                                \
         }                                                                          \
         tile__tp;                                                                  \
-    })
+    }))
 /* A single allocation larger than TILE_MAX_SMEM_BYTES fits no arena: a
  * compile-time error. */
 #define TILE__SMEM_FITS(bytes, what)                                               \
