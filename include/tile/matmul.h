@@ -1,7 +1,331 @@
-/* tile/matmul.h - (in progress) */
+/* tile/matmul.h - matrix products of tiles (Warp's tile_matmul).
+ *
+ *   tile_matmul(out, a, b)                  out = a @ b + out
+ *   tile_matmul_ab(out, a, b, alpha, beta)  out = alpha * a @ b + beta * out
+ *                                           (beta == 0: out is not read)
+ *   tile_matmul_new(c, a, b)                declares register tile c = a @ b
+ *   tile_matmul_tf32(out, a, b), tile_matmul_tf32_ab(...)  f32 inputs read as
+ *                                           tf32 by the tensor cores (opt-in:
+ *                                           10-bit mantissas change results)
+ *
+ * a is M x K, b is K x N, out is M x N (2D tiles; any extents, not only
+ * multiples of 16); a shape mismatch does not compile. Each operand may be a
+ * register or a shared tile (views too); out must not alias a or b.
+ * Accumulation is in out's element type, f32 or f64; a and b are f32, f64,
+ * tile_f16 or tile_bf16 (both the same type; 16-bit inputs accumulate in f32).
+ * Cooperative: every thread of the block calls it.
+ *
+ * Suppose a = [[1 2] [3 4]], b = [[5 6] [7 8]] (f32) and out = [[1 1] [1 1]]:
+ *   tile_matmul(out, a, b)                  out = [[20 23] [44 51]]
+ *   tile_matmul_ab(out, a, b, 2.0f, 0.0f)   out = [[38 44] [86 100]]
+ *   tile_matmul_new(c, a, b)                c   = [[19 22] [43 50]]
+ *
+ * How it runs:
+ *  - GPU, FMA (f32, f64; 16-bit inputs below sm_80): every thread computes a
+ *    TM x TN micro-tile of out (up to 8 x 8 accumulators in registers, all
+ *    indices compile-time constants) reading a and b from shared memory; its
+ *    columns are NT apart so a warp reads consecutive b words (no bank
+ *    conflicts) and shares its a rows (broadcasts).
+ *  - GPU, tensor cores (sm_80+, blocks of whole warps): f16/bf16 inputs with
+ *    mma.sync m16n8k16 (f32 accumulators), tf32 with m16n8k8 when asked for.
+ *    Each warp takes 16 x 8 tiles of out in turn; edges past M, N, K read as
+ *    zero (internal padding), so any shape works.
+ *  - Register operands are staged (as Warp migrates them) into the block's
+ *    arena: budget TILE_MATMUL_SMEM_BYTES in TILE_KERNEL_SMEM when a, b or out
+ *    is a register tile. Shared operands need nothing.
+ *  - CPU (block_dim 1): plain loops, the same products and rounding of the
+ *    inputs (f16/bf16 widened, tf32 rounded), no arena needed (the one thread
+ *    holds a register tile as a row-major array).
+ * GPU and CPU results differ in the last bits (fused multiply-adds, tensor
+ * core summation order).
+ */
 #ifndef TILE_MATMUL_H
 #define TILE_MATMUL_H
 
 #include "core.h"
+#include "half.h"
+
+/* Arena bytes tile_matmul may stage on the GPU when every operand is a
+ * register tile (a M x K and b K x N of element TIN, out M x N of TOUT);
+ * shared operands need none of their share.
+ *   TILE_MATMUL_SMEM_BYTES(float, float, 64, 64, 64) == 49152 */
+#define TILE_MATMUL_SMEM_BYTES(TIN, TOUT, M, N, K) \
+    (TILE_SMEM_BYTES(TIN, M, K) + TILE_SMEM_BYTES(TIN, K, N) + TILE_SMEM_BYTES(TOUT, M, N))
+
+/* ---- input element -> accumulation scalar ---- */
+TILE_API float tile__mm_idf(float x) { return x; }
+TILE_API double tile__mm_idd(double x) { return x; }
+#if defined(__cplusplus)
+TILE_API float tile__mm_cvt(float x) { return x; }
+TILE_API double tile__mm_cvt(double x) { return x; }
+TILE_API float tile__mm_cvt(tile_f16 x) { return tile_f16_to_f32(x); }
+TILE_API float tile__mm_cvt(tile_bf16 x) { return tile_bf16_to_f32(x); }
+#define TILE__MM_CVT(x) tile__mm_cvt(x)
+template <class T> struct tile__mm_is_bf16 { enum { v = 0 }; };
+template <> struct tile__mm_is_bf16<tile_bf16> { enum { v = 1 }; };
+#define TILE__MM_ISBF16(t) ((int)tile__mm_is_bf16<TILE__UNQUAL_TYPEOF((t).v[0])>::v)
+#else
+#define TILE__MM_CVT(x)                                                            \
+    _Generic((x), float: tile__mm_idf, double: tile__mm_idd, tile_f16: tile_f16_to_f32, \
+             tile_bf16: tile_bf16_to_f32)(x)
+#define TILE__MM_ISBF16(t) _Generic((t).v[0], tile_bf16: 1, default: 0)
+#endif
+/* tf32 opt-in: the inputs rounded as the tensor cores read them */
+#define TILE__MM_NOROUND(x) (x)
+#define TILE__MM_TF32(x) tile_f32_round_tf32(x)
+
+/* ---- tensor cores: the one place that knows mma fragment layouts ----
+ * Lane l of a warp: g = l / 4 (group), q = l % 4 (thread in group).
+ * m16n8k16 (f16/bf16), A 16x16 row-major, 4 registers of 2 elements (low
+ * half = lower column): {A[g][2q..], A[g+8][2q..], A[g][2q+8..], A[g+8][2q+8..]};
+ * B 16x8, 2 registers: {B[2q..2q+1][g], B[2q+8..2q+9][g]};
+ * C/D 16x8 f32: {C[g][2q], C[g][2q+1], C[g+8][2q], C[g+8][2q+1]}.
+ * m16n8k8 (tf32): A {A[g][q], A[g+8][q], A[g][q+4], A[g+8][q+4]},
+ * B {B[q][g], B[q+4][g]}, C as above.
+ * Elements past M, N or K read as 0 (padding); stores past them are dropped.
+ * The extents are constants after inlining, so for multiples of 16 the
+ * bounds tests fold away. */
+TILE_API uint32_t tile__mm_h(const uint16_t *p, int i, int j, int s0, int s1, int ni, int nj) {
+    return (i < ni && j < nj) ? (uint32_t)p[i * s0 + j * s1] : 0u;
+}
+TILE_API uint32_t tile__mm_h2(const uint16_t *p, int i, int j, int s0, int s1, int ni, int nj, int di, int dj) {
+    return tile__mm_h(p, i, j, s0, s1, ni, nj) | tile__mm_h(p, i + di, j + dj, s0, s1, ni, nj) << 16;
+}
+TILE_API uint32_t tile__mm_t(const float *p, int i, int j, int s0, int s1, int ni, int nj) {
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+    uint32_t r;
+    const float x = (i < ni && j < nj) ? p[i * s0 + j * s1] : 0.0f;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return r;
+#else
+    (void)p, (void)i, (void)j, (void)s0, (void)s1, (void)ni, (void)nj;
+    return 0;
+#endif
+}
+/* one warp's share of out (po, f32 or the staging buffer) = alpha * a @ b
+ * (+ beta * out when accum and beta != 0); kind 0 f16, 1 bf16, 2 tf32 */
+TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, int sb0, int sb1, float *po, int so0,
+                          int so1, int M, int N, int K, int nwarps, float alpha, float beta, int accum, int kind) {
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+    const int lane = (int)(threadIdx.x & 31u), w = (int)(threadIdx.x >> 5), g = lane >> 2, q = lane & 3;
+    const int mt = (M + 15) / 16, nt = (N + 7) / 8;
+    for (int u = w; u < mt * nt; u += nwarps) {
+        const int m0 = u / nt * 16, n0 = u % nt * 8;
+        float d0 = 0.f, d1 = 0.f, d2 = 0.f, d3 = 0.f;
+        if (kind == 2) {
+            const float *pa = (const float *)pav, *pb = (const float *)pbv;
+            for (int k0 = 0; k0 < K; k0 += 8) {
+                const uint32_t a0 = tile__mm_t(pa, m0 + g, k0 + q, sa0, sa1, M, K),
+                               a1 = tile__mm_t(pa, m0 + g + 8, k0 + q, sa0, sa1, M, K),
+                               a2 = tile__mm_t(pa, m0 + g, k0 + q + 4, sa0, sa1, M, K),
+                               a3 = tile__mm_t(pa, m0 + g + 8, k0 + q + 4, sa0, sa1, M, K);
+                const uint32_t b0 = tile__mm_t(pb, k0 + q, n0 + g, sb0, sb1, K, N),
+                               b1 = tile__mm_t(pb, k0 + q + 4, n0 + g, sb0, sb1, K, N);
+                asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                             "{%8,%9}, {%0,%1,%2,%3};"
+                             : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+                             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+            }
+        } else {
+            const uint16_t *pa = (const uint16_t *)pav, *pb = (const uint16_t *)pbv;
+            for (int k0 = 0; k0 < K; k0 += 16) {
+                const int c = k0 + 2 * q;
+                const uint32_t a0 = tile__mm_h2(pa, m0 + g, c, sa0, sa1, M, K, 0, 1),
+                               a1 = tile__mm_h2(pa, m0 + g + 8, c, sa0, sa1, M, K, 0, 1),
+                               a2 = tile__mm_h2(pa, m0 + g, c + 8, sa0, sa1, M, K, 0, 1),
+                               a3 = tile__mm_h2(pa, m0 + g + 8, c + 8, sa0, sa1, M, K, 0, 1);
+                const uint32_t b0 = tile__mm_h2(pb, c, n0 + g, sb0, sb1, K, N, 1, 0),
+                               b1 = tile__mm_h2(pb, c + 8, n0 + g, sb0, sb1, K, N, 1, 0);
+                if (kind == 1)
+                    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, "
+                                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                                 : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+                                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+                else
+                    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
+                                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                                 : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+                                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+            }
+        }
+        const int r0 = m0 + g, r1 = m0 + g + 8, c0 = n0 + 2 * q, c1 = c0 + 1;
+#define TILE__MM_TC_ST(r, c, d)                                                    \
+    if ((r) < M && (c) < N) {                                                      \
+        float *tile__o = po + (r) * so0 + (c) * so1;                               \
+        *tile__o = alpha * (d) + ((accum && beta != 0.0f) ? beta * *tile__o : 0.0f); \
+    }
+        TILE__MM_TC_ST(r0, c0, d0)
+        TILE__MM_TC_ST(r0, c1, d1)
+        TILE__MM_TC_ST(r1, c0, d2)
+        TILE__MM_TC_ST(r1, c1, d3)
+#undef TILE__MM_TC_ST
+    }
+#else
+    (void)pav, (void)sa0, (void)sa1, (void)pbv, (void)sb0, (void)sb1, (void)po, (void)so0, (void)so1, (void)M;
+    (void)N, (void)K, (void)nwarps, (void)alpha, (void)beta, (void)accum, (void)kind;
+#endif
+}
+/* tensor cores for this product? kind16: 16-bit inputs; tf32: asked for */
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+#define TILE__MM_TC_ON(bd, esize, tf32, osize) \
+    ((bd) % 32 == 0 && (osize) == 4 && ((esize) == 2 || ((tf32) && (esize) == 4)))
+#else
+#define TILE__MM_TC_ON(bd, esize, tf32, osize) 0
+#endif
+
+/* ---- FMA core: po[i][j] = alpha * sum_k a[i][k] b[k][j] (+ beta * po) ----
+ * TM x TN micro-tile per thread: the largest of 8x8, 8x4, 8x2, 4x2, 2x2, 2x1
+ * whose count still gives every thread one (else 1x1). */
+#define TILE__MM_NB(M, N, tm, tn) ((((M) + (tm)-1) / (tm)) * (((N) + (tn)-1) / (tn)))
+#define TILE__MM_TM(M, N, bd)                                                      \
+    (TILE__MM_NB(M, N, 8, 2) >= (bd) ? 8 : TILE__MM_NB(M, N, 4, 2) >= (bd) ? 4 : TILE__MM_NB(M, N, 2, 1) >= (bd) ? 2 : 1)
+#define TILE__MM_TN(M, N, bd)                                                      \
+    (TILE__MM_NB(M, N, 8, 8) >= (bd) ? 8 : TILE__MM_NB(M, N, 8, 4) >= (bd) ? 4 : TILE__MM_NB(M, N, 8, 2) >= (bd) ? 2 \
+     : TILE__MM_NB(M, N, 4, 2) >= (bd) ? 2 : TILE__MM_NB(M, N, 2, 2) >= (bd) ? 2 : 1)
+#if TILE_ON_DEVICE
+#define TILE__MM_UNROLL_K _Pragma("unroll 4")
+#else
+#define TILE__MM_UNROLL_K
+#endif
+#define TILE__MM_FMA(ACC, OUTT, pa, SA0, SA1, pb, SB0, SB1, po, SO0, SO1, M_, N_, K_, BD_, alpha, beta, accum, RND) \
+    do {                                                                           \
+        enum {                                                                     \
+            tile__TM = TILE__MM_TM(M_, N_, BD_), tile__TN = TILE__MM_TN(M_, N_, BD_), \
+            tile__NT = ((N_) + tile__TN - 1) / tile__TN,                           \
+            tile__NU = (((M_) + tile__TM - 1) / tile__TM) * tile__NT,              \
+            tile__UPT = (tile__NU + (BD_)-1) / (BD_)                               \
+        };                                                                         \
+        TILE__UNROLL for (int tile__uu = 0; tile__uu < tile__UPT; ++tile__uu) {    \
+            const int tile__u = tile_thread() + tile__uu * (BD_);                  \
+            if (tile__NU % (BD_) == 0 || tile__u < tile__NU) {                     \
+                const int tile__i0 = tile__u / tile__NT * tile__TM, tile__j0 = tile__u % tile__NT; \
+                int tile__ao[tile__TM], tile__bo[tile__TN];                        \
+                ACC tile__acc[tile__TM][tile__TN];                                 \
+                TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) { \
+                    const int tile__i = tile__i0 + tile__r;                        \
+                    tile__ao[tile__r] = (tile__i < (M_) ? tile__i : (M_)-1) * (SA0); \
+                    TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) tile__acc[tile__r][tile__c] = 0; \
+                }                                                                  \
+                TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) { \
+                    const int tile__j = tile__j0 + tile__c * tile__NT;             \
+                    tile__bo[tile__c] = (tile__j < (N_) ? tile__j : (N_)-1) * (SB1); \
+                }                                                                  \
+                TILE__MM_UNROLL_K for (int tile__kk = 0; tile__kk < (K_); ++tile__kk) { \
+                    ACC tile__av[tile__TM], tile__bv[tile__TN];                    \
+                    TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
+                        tile__av[tile__r] = (ACC)RND(TILE__MM_CVT((pa)[tile__ao[tile__r] + tile__kk * (SA1)])); \
+                    TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
+                        tile__bv[tile__c] = (ACC)RND(TILE__MM_CVT((pb)[tile__kk * (SB0) + tile__bo[tile__c]])); \
+                    TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
+                        TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
+                            tile__acc[tile__r][tile__c] += tile__av[tile__r] * tile__bv[tile__c]; \
+                }                                                                  \
+                TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r)  \
+                    TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) { \
+                        const int tile__i = tile__i0 + tile__r, tile__j = tile__j0 + tile__c * tile__NT; \
+                        if (tile__i < (M_) && tile__j < (N_)) {                    \
+                            OUTT *tile__o = (po) + tile__i * (SO0) + tile__j * (SO1); \
+                            ACC tile__x = (ACC)(alpha) * tile__acc[tile__r][tile__c]; \
+                            if ((accum) && (beta) != 0) tile__x += (ACC)(beta) * (ACC)*tile__o; \
+                            *tile__o = (OUTT)tile__x;                              \
+                        }                                                          \
+                    }                                                              \
+            }                                                                      \
+        }                                                                          \
+    } while (0)
+
+/* On the GPU a register operand is staged in the arena; on the CPU the one
+ * thread's slots already are the row-major matrix. */
+#if TILE_ON_DEVICE
+#define TILE__MM_STAGED(t) (!tile_is_shared(t))
+#else
+#define TILE__MM_STAGED(t) 0
+#endif
+#define TILE__MM_S0(t) (TILE__MM_STAGED(t) ? TILE__D1(t) : TILE__S0(t))
+#define TILE__MM_S1(t) (TILE__MM_STAGED(t) ? 1 : TILE__S1(t))
+/* pointer to operand t's element (0, 0): the tile's storage, or a staged copy */
+#define TILE__MM_SRC(p, t)                                                         \
+    TILE_ELEM_T(t) *p = (t).v + 0;                                                 \
+    if (TILE__MM_STAGED(t)) {                                                      \
+        p = (TILE_ELEM_T(t) *)tile__smem_alloc(&tile__k, sizeof((t).v[0]) * tile_size(t)); \
+        TILE__EACH(t, tile__s) p[TILE__LIN(t, tile__s)] = TILE__AT(t, tile__s);    \
+    }
+
+#define TILE__MM_CHECK(out, a, b)                                                  \
+    TILE__STATIC_ASSERT(tile_ndim(a) == 2 && tile_ndim(b) == 2 && tile_ndim(out) == 2, \
+                        "tile.h: tile_matmul needs 2D tiles a (M x K), b (K x N), out (M x N)"); \
+    TILE__STATIC_ASSERT(TILE__D1(a) == TILE__D0(b),                                \
+                        "tile.h: tile_matmul: a's columns (K) differ from b's rows"); \
+    TILE__STATIC_ASSERT(TILE__D0(out) == TILE__D0(a) && TILE__D1(out) == TILE__D1(b), \
+                        "tile.h: tile_matmul: out must be (rows of a) x (columns of b)"); \
+    TILE__STATIC_ASSERT(sizeof((a).v[0]) == sizeof((b).v[0]) && TILE__MM_ISBF16(a) == TILE__MM_ISBF16(b), \
+                        "tile.h: tile_matmul: a and b need one element type");    \
+    TILE__STATIC_ASSERT(sizeof((out).v[0]) == 4 || sizeof((out).v[0]) == 8,       \
+                        "tile.h: tile_matmul accumulates into f32 or f64 tiles"); \
+    TILE__STATIC_ASSERT(sizeof((out).v[0]) == 8 || sizeof((a).v[0]) <= 4,         \
+                        "tile.h: tile_matmul: f64 inputs need an f64 out")
+
+#define TILE__MM(out, a, b, alpha, beta, tf32, RND)                                \
+    do {                                                                           \
+        TILE__MM_CHECK(out, a, b);                                                 \
+        typedef TILE_ELEM_T(out) tile__OT;                                         \
+        enum {                                                                     \
+            tile__M = TILE__D0(a), tile__K = TILE__D1(a), tile__N = TILE__D1(b), tile__BD = TILE__BD(out), \
+            tile__stg = TILE__MM_STAGED(a) || TILE__MM_STAGED(b) || TILE__MM_STAGED(out), \
+            tile__tc = TILE__MM_TC_ON(tile__BD, (int)sizeof((a).v[0]), tf32, (int)sizeof((out).v[0])), \
+            tile__kind = (tf32) ? 2 : TILE__MM_ISBF16(a)                           \
+        };                                                                         \
+        const tile__OT tile__al = (tile__OT)(alpha), tile__be = (tile__OT)(beta);  \
+        const int tile__mk = tile_smem_mark();                                     \
+        TILE__MM_SRC(tile__pa, a);                                                 \
+        TILE__MM_SRC(tile__pb, b);                                                 \
+        /* out: written in place (shared, or the CPU's one thread), else into a \
+         * staging buffer combined with the register tile afterwards */           \
+        tile__OT *tile__po = (out).v + 0;                                          \
+        if (TILE__MM_STAGED(out))                                                  \
+            tile__po = (tile__OT *)tile__smem_alloc(&tile__k, sizeof(tile__OT) * tile_size(out)); \
+        enum { tile__so0 = TILE__MM_S0(out), tile__so1 = TILE__MM_S1(out), tile__inpl = !TILE__MM_STAGED(out) }; \
+        if (tile__stg || tile_is_shared(out)) tile_barrier(); /* staged data in; old out read */ \
+        if (tile__tc)                                                              \
+            tile__mm_tc(tile__pa, TILE__MM_S0(a), TILE__MM_S1(a), tile__pb, TILE__MM_S0(b), TILE__MM_S1(b), \
+                        (float *)tile__po, tile__so0, tile__so1, tile__M, tile__N, tile__K, tile__BD / 32, \
+                        (float)tile__al, (float)tile__be, tile__inpl, tile__kind); \
+        else                                                                       \
+            TILE__MM_FMA(tile__OT, tile__OT, tile__pa, TILE__MM_S0(a), TILE__MM_S1(a), tile__pb, TILE__MM_S0(b), \
+                         TILE__MM_S1(b), tile__po, tile__so0, tile__so1, tile__M, tile__N, tile__K, tile__BD, \
+                         tile__al, tile__be, tile__inpl, RND);                      \
+        if (TILE__MM_STAGED(out)) {                                                \
+            tile_barrier();                                                        \
+            TILE__EACH(out, tile__s) {                                             \
+                tile__OT tile__x = tile__po[TILE__LIN(out, tile__s)];              \
+                if (tile__be != 0) tile__x += tile__be * TILE__AT(out, tile__s);   \
+                TILE__AT(out, tile__s) = tile__x;                                  \
+            }                                                                      \
+        }                                                                          \
+        if (tile_is_shared(out)) tile_barrier(); /* every thread may read out */   \
+        if (tile__stg) tile_smem_release(tile__mk);                                \
+        (void)tile__mk;                                                            \
+    } while (0)
+
+/* out = alpha * a @ b + beta * out (out not read when beta == 0) */
+#define tile_matmul_ab(out, a, b, alpha, beta) TILE__MM(out, a, b, alpha, beta, 0, TILE__MM_NOROUND)
+/* out = a @ b + out (Warp's default alpha = beta = 1: initialize out first) */
+#define tile_matmul(out, a, b) tile_matmul_ab(out, a, b, 1, 1)
+/* f32 a, b read as tf32 (tensor cores on sm_80+; the CPU and the FMA
+ * fallback round the inputs the same way), f32 accumulation */
+#define tile_matmul_tf32_ab(out, a, b, alpha, beta)                                \
+    do {                                                                           \
+        TILE__STATIC_ASSERT(sizeof((a).v[0]) == 4 && sizeof((out).v[0]) == 4,      \
+                            "tile.h: tile_matmul_tf32 takes f32 tiles");           \
+        TILE__MM(out, a, b, alpha, beta, 1, TILE__MM_TF32);                        \
+    } while (0)
+#define tile_matmul_tf32(out, a, b) tile_matmul_tf32_ab(out, a, b, 1, 1)
+/* Declare register tile `name` (M x N, f32 for f32/f16/bf16 inputs, f64 for
+ * f64) holding a @ b. */
+#define tile_matmul_new(name, a, b)                                                \
+    typedef TILE__TYPEOF(TILE__MM_CVT((a).v[0])) name##__mt;                       \
+    enum { name##__m = TILE__D0(a), name##__n = TILE__D1(b) };                     \
+    tile_reg(name##__mt, name, name##__m, name##__n);                              \
+    tile_matmul_ab(name, a, b, 1, 0)
 
 #endif /* TILE_MATMUL_H */
