@@ -142,8 +142,11 @@ TILE__DEF_IS_INT(unsigned long long)
  * coordinate along `axis` (a constant) comes from the integer tile idx
  * (register or shared, tile_size(idx) == tile_dim(t, axis)):
  *   t[i] = arr[o_0 + i_0, ..., idx[i_axis] + o_axis, ..., o_n + i_n]
- * Elements whose coordinates fall outside arr (negative or past the end
- * indices, offsets partly outside) read zero. Any element type.
+ * Elements whose coordinates fall outside arr (past-the-end indices,
+ * offsets partly outside) read zero. One rule for every indexed operation,
+ * scatters included: a NEGATIVE INDEX MEANS "SKIP" whatever the offset (it
+ * reads zero, writes and adds nothing); -1 is the usual "no element".
+ * Any element type.
  * Arena: none for 1D gathers or a shared idx; otherwise a register idx takes
  * TILE_SMEM_BYTES(index type, tile_dim(t, axis)) during the call.
  * Barriers: one before and one after when t is shared (a shared write) or a
@@ -155,12 +158,13 @@ TILE__DEF_IS_INT(unsigned long long)
  *   tile_load_indexed(t, tile_array2(A, 4, 3), idx, 0, 0, 0);   // t (3, 3)
  *   t = [[30 31 32] [0 0 0] [0 1 2]]                            // rows 3, -1 (zeros), 0
  *   tile_load_indexed(u, tile_array2(A, 4, 3), idx, 1, 1, -1);  // u (2, 3)
- *   u = [[12 0 0] [22 0 0]]      // rows 1, 2; columns 3-1, -1-1, 0-1
+ *   u = [[12 0 0] [22 0 0]]      // rows 1, 2; columns 3-1, skipped, 0-1
+ *   tile_load_indexed(w, tile_array1(v, n), idx, 0, 1);         // w (3) = [v[4] 0 v[1]]: -1 skips
  *   tile_load_indexed(g, tile_array1(v, n), idx, 0, 0);         // g (3) = [v[3] 0 v[0]] */
 #define tile_load_indexed(t, arr, idx, axis, ...) TILE__INDEXED(1, TILE__IX_LOAD, t, arr, idx, axis, __VA_ARGS__)
 /* tile_store_indexed(arr, t, idx, axis, o0[, ...]): the inverse scatter,
  *   arr[o_0 + i_0, ..., idx[i_axis] + o_axis, ...] = t[i]
- * elements outside arr dropped. When idx repeats an index, one of the
+ * elements outside arr and negative indices dropped. When idx repeats an index, one of the
  * elements written there wins (which one is unspecified).
  *   idx = [2 -1 0], t (3) = [5 6 7], v = [0 0 0 0]:
  *   tile_store_indexed(tile_array1(v, 4), t, idx, 0, 0);   // v = [7 0 5 0] */
