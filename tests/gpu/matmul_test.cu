@@ -1,0 +1,217 @@
+/* tests/gpu/matmul_test.cu - tile_matmul (include/tile/matmul.h) on the GPU
+ * and on the CPU target of the same nvcc build, plus the f16/bf16 conversions
+ * of include/tile/half.h on the device against CUDA's own intrinsics.
+ *
+ *   matmul_test             GPU 0 (when there is one), then the CPU target
+ *   matmul_test --cpu-only  the CPU target only
+ *   matmul_test --quick     a third of the kernels, one alpha/beta case (for
+ *                           compute-sanitizer); combines with --cpu-only
+ *
+ * Each kernel loads a (M x K), b (K x N) and c (M x N), computes
+ * c = alpha * a @ b + beta * c with register/shared mixes and stores c.
+ * Shapes 1x1x1 .. 64x64x64 and odd ones, blocks of 32, 64, 96 and 128
+ * threads (96: FMA only, not whole... it is whole warps; 48: not a multiple of
+ * 32, so 16-bit inputs take the FMA path on the GPU too); f32, f64, f32->f64,
+ * f16 and bf16 (tensor cores on sm_80+), tf32. Inputs are quarters in
+ * [-8, 8): exact in every input type, so every product is exact and only the
+ * f32/f64 summation order differs: each element is checked against a double
+ * reference within 1e-6 (f32) / 1e-14 (f64) of sum |a b| + |beta c| + 1, and
+ * the GPU run against the CPU run within the same bound. beta = 0 runs start
+ * from a NaN c (out must not be read). Conversions: all 65536 bit patterns of
+ * f16 and bf16 to f32 against __half2float / __bfloat162float, and 2^22
+ * pseudo-random floats to f16/bf16 against __float2half_rn /
+ * __float2bfloat16_rn (NaN excepted: CUDA canonicalizes NaN, tile.h keeps
+ * sign and payload), device bits equal host bits.
+ */
+#include <math.h>
+#include "gpu_check.h"
+
+#define DECL_R(T, n, ...) tile_reg(T, n, __VA_ARGS__)
+#define DECL_S(T, n, ...) tile_shared(T, n, __VA_ARGS__)
+#define MMK(name, BD, T, OT, M, K, N, SA, SB, SO, TF)                              \
+    TILE_KERNEL_SMEM(name, BD, 2 * TILE_MATMUL_SMEM_BYTES(T, OT, M, N, K), const T *a, const T *b, OT *c, \
+                     OT alpha, OT beta) {                                          \
+        DECL_##SA(T, ta, M, K);                                                    \
+        DECL_##SB(T, tb, K, N);                                                    \
+        DECL_##SO(OT, tc, M, N);                                                   \
+        const int tile__blk = tile_block(0);                                       \
+        tile_load(ta, tile_array2(a + (size_t)tile__blk * M * K, M, K), 0, 0);     \
+        tile_load(tb, tile_array2(b + (size_t)tile__blk * K * N, K, N), 0, 0);     \
+        tile_load(tc, tile_array2(c + (size_t)tile__blk * M * N, M, N), 0, 0);     \
+        MM_CALL_##TF(tc, ta, tb, alpha, beta);                                     \
+        tile_store(tile_array2(c + (size_t)tile__blk * M * N, M, N), tc, 0, 0);    \
+    }
+#define MM_CALL_0(o, a, b, al, be) tile_matmul_ab(o, a, b, al, be)
+#define MM_CALL_1(o, a, b, al, be) tile_matmul_tf32_ab(o, a, b, al, be)
+
+enum { T_F32, T_F64, T_F16, T_BF16 };
+#define TY_float T_F32
+#define TY_double T_F64
+#define TY_tile_f16 T_F16
+#define TY_tile_bf16 T_BF16
+/* name, block, in type, out type, M, K, N, storages, tf32 */
+#define MM_LIST(X)                                                                 \
+    X(k_f32_1x1x1, 32, float, float, 1, 1, 1, R, R, R, 0)                          \
+    X(k_f32_3x5x7, 64, float, float, 3, 5, 7, R, R, R, 0)                          \
+    X(k_f32_17x33x9, 64, float, float, 17, 33, 9, R, S, R, 0)                      \
+    X(k_f32_17x33x9s, 96, float, float, 17, 33, 9, S, R, S, 0)                     \
+    X(k_f32_56x48x20, 64, float, float, 56, 48, 20, R, R, S, 0)                    \
+    X(k_f32_64x64x64, 256, float, float, 64, 64, 64, S, S, S, 0)                   \
+    X(k_f32_64x64x64r, 128, float, float, 64, 64, 64, R, R, R, 0)                  \
+    X(k_f32_8x8x4, 64, float, float, 8, 8, 4, R, R, R, 0)                          \
+    X(k_f32_48x20x40, 48, float, float, 48, 20, 40, S, S, R, 0)                    \
+    X(k_f64_3x5x7, 32, double, double, 3, 5, 7, R, R, R, 0)                        \
+    X(k_f64_17x33x9, 64, double, double, 17, 33, 9, S, S, R, 0)                    \
+    X(k_f64_32x32x32, 128, double, double, 32, 32, 32, R, S, S, 0)                 \
+    X(k_f32f64_5x6x7, 64, float, double, 5, 6, 7, R, R, R, 0)                      \
+    X(k_f16_1x1x1, 32, tile_f16, float, 1, 1, 1, R, R, R, 0)                       \
+    X(k_f16_17x33x9, 64, tile_f16, float, 17, 33, 9, S, R, R, 0)                   \
+    X(k_f16_32x32x32, 128, tile_f16, float, 32, 32, 32, S, S, S, 0)                \
+    X(k_f16_20x12x10, 48, tile_f16, float, 20, 12, 10, R, R, R, 0)                 \
+    X(k_bf16_3x5x7, 32, tile_bf16, float, 3, 5, 7, R, R, R, 0)                     \
+    X(k_bf16_56x48x20, 64, tile_bf16, float, 56, 48, 20, R, S, S, 0)               \
+    X(k_bf16_64x32x48, 128, tile_bf16, float, 64, 32, 48, S, S, R, 0)              \
+    X(k_bf16_64x64x64, 256, tile_bf16, float, 64, 64, 64, S, S, S, 0)              \
+    X(k_tf32_17x33x9, 64, float, float, 17, 33, 9, R, S, R, 1)                     \
+    X(k_tf32_32x32x32, 128, float, float, 32, 32, 32, S, S, S, 1)
+#define MM_DEF(name, BD, T, OT, M, K, N, SA, SB, SO, TF) MMK(name, BD, T, OT, M, K, N, SA, SB, SO, TF)
+MM_LIST(MM_DEF)
+
+static size_t tsize(int t) { return t == T_F32 ? 4 : t == T_F64 ? 8 : 2; }
+/* quarters in [-8, 8) */
+static double mval(int i, int salt) { return (double)(tile_hash32((uint32_t)salt, (uint32_t)i) % 64u) / 4.0 - 8.0; }
+static void put(int t, void *p, size_t i, double v) {
+    if (t == T_F32) ((float *)p)[i] = (float)v;
+    else if (t == T_F64) ((double *)p)[i] = v;
+    else if (t == T_F16) ((tile_f16 *)p)[i] = tile_f32_to_f16((float)v);
+    else ((tile_bf16 *)p)[i] = tile_f32_to_bf16((float)v);
+}
+static double get(int t, const void *p, size_t i) { return t == T_F32 ? ((const float *)p)[i] : ((const double *)p)[i]; }
+
+/* one case: nb blocks, alpha, beta (beta 0: c starts NaN); returns c */
+#define RUN_CASE(name, BD, T, OT, M, K, N, al, be, cpu_c)                          \
+    do {                                                                           \
+        const int it = TY_##T, ot = TY_##OT, nb = 3;                               \
+        const size_t na = (size_t)nb * M * K, nbb = (size_t)nb * K * N, nc = (size_t)nb * M * N; \
+        void *ha = HALLOC(char, na * tsize(it)), *hb = HALLOC(char, nbb * tsize(it)); \
+        void *hc = HALLOC(char, nc * tsize(ot));                                   \
+        double *c0 = HALLOC(double, nc);                                           \
+        for (size_t i = 0; i < na; ++i) put(it, ha, i, mval((int)i, 1));           \
+        for (size_t i = 0; i < nbb; ++i) put(it, hb, i, mval((int)i, 2));          \
+        for (size_t i = 0; i < nc; ++i) put(ot, hc, i, c0[i] = (be) == 0 ? NAN : mval((int)i, 3)); \
+        T *da = DALLOC(T, na), *db = DALLOC(T, nbb);                               \
+        OT *dc = DALLOC(OT, nc);                                                   \
+        UP(da, ha, na * tsize(it));                                                \
+        UP(db, hb, nbb * tsize(it));                                               \
+        UP(dc, hc, nc * tsize(ot));                                                \
+        RUN_OK(tile_launch(t->ex, name, tile_grid1(nb), BD, (const T *)da, (const T *)db, dc, (OT)(al), (OT)(be))); \
+        DOWN(hc, dc, nc * tsize(ot));                                              \
+        long bad = 0;                                                              \
+        for (int bl = 0; bl < nb; ++bl)                                            \
+            for (int i = 0; i < M; ++i)                                            \
+                for (int j = 0; j < N; ++j) {                                      \
+                    double s = 0, sa = 0;                                          \
+                    for (int k = 0; k < K; ++k) {                                  \
+                        const double p = mval(bl * M * K + i * K + k, 1) * mval(bl * K * N + k * N + j, 2); \
+                        s += p, sa += fabs(p);                                     \
+                    }                                                              \
+                    const size_t ci = (size_t)bl * M * N + (size_t)i * N + j;      \
+                    const double ref = (al) * s + ((be) != 0 ? (be) * c0[ci] : 0.0); \
+                    const double tol = (ot == T_F32 ? 1e-6 : 1e-14) * (fabs(al) * sa + fabs(be) * 8 + 1); \
+                    const double got = get(ot, hc, ci);                            \
+                    ++g_checks;                                                    \
+                    if (!(fabs(got - ref) <= tol))                                 \
+                        fail_elem(&bad, __FILE__, __LINE__, "%s a=%g b=%g block %d (%d,%d): got %.17g, want %.17g", \
+                                  #name, (double)(al), (double)(be), bl, i, j, got, ref); \
+                    if ((cpu_c) && t->gpu) {                                       \
+                        const double cg = get(ot, (cpu_c), ci);                    \
+                        ++g_checks;                                                \
+                        if (!(fabs(got - cg) <= 2 * tol))                          \
+                            fail_elem(&bad, __FILE__, __LINE__, "%s gpu (%d,%d) %.17g vs cpu %.17g", #name, i, j, got, cg); \
+                    }                                                              \
+                }                                                                  \
+        fail_elem_total(__FILE__, __LINE__, #name, bad, (long)nc);                 \
+        if (!t->gpu && (cpu_c)) memcpy((cpu_c), hc, nc * tsize(ot));               \
+        tile_free(t->ex, da), tile_free(t->ex, db), tile_free(t->ex, dc);          \
+        free(ha), free(hb), free(hc), free(c0);                                    \
+    } while (0)
+
+/* CPU results kept for the GPU comparison: the CPU target runs first here */
+static void *g_cpu_c[64][3];
+static int g_case;
+#define RUN_ALL(name, BD, T, OT, M, K, N, SA, SB, SO, TF)                          \
+    if (!g_quick || (g_case % 3) == 0) {                                           \
+        const double al_[3] = {1.0, -0.5, 2.0}, be_[3] = {1.0, 2.0, 0.0};          \
+        for (int v = 0; v < (g_quick ? 1 : 3); ++v) {                              \
+            const int vv = g_quick ? 2 : v;                                        \
+            if (!g_cpu_c[g_case][vv]) g_cpu_c[g_case][vv] = calloc((size_t)3 * M * N, 8); \
+            RUN_CASE(name, BD, T, OT, M, K, N, al_[vv], be_[vv], g_cpu_c[g_case][vv]); \
+        }                                                                          \
+    }                                                                              \
+    ++g_case;
+
+static void run_matmul(const target *t) {
+    g_case = 0;
+    MM_LIST(RUN_ALL)
+}
+
+/* ---- conversions on the device ---- */
+__global__ void conv_kernel(uint32_t *out, uint32_t n) {
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        if (i < 65536u) {
+            const float f = tile_f16_to_f32(tile_f16_from_bits((uint16_t)i));
+            const float g = tile_bf16_to_f32(tile_bf16_from_bits((uint16_t)i));
+            const float fr = __half2float(tile_f16_as_half(tile_f16_from_bits((uint16_t)i)));
+            const float gr = __bfloat162float(tile_bf16_as_nv(tile_bf16_from_bits((uint16_t)i)));
+            const bool nan = (i & 0x7c00u) == 0x7c00u && (i & 0x3ffu), nanb = (i & 0x7f80u) == 0x7f80u && (i & 0x7fu);
+            out[4 * i] = (nan ? f != f : __float_as_uint(f) == __float_as_uint(fr)) &&
+                         (nanb ? g != g : __float_as_uint(g) == __float_as_uint(gr));
+        } else {
+            out[4 * i] = 1;
+        }
+        const uint32_t u = tile_hash32(7, i);
+        const float x = __uint_as_float(u);
+        const uint16_t h = tile_f32_to_f16(x).bits, b = tile_f32_to_bf16(x).bits;
+        const bool xn = x != x;
+        out[4 * i + 1] = xn || h == tile_half_as_f16(__float2half_rn(x)).bits;
+        out[4 * i + 2] = xn || b == tile_nv_as_bf16(__float2bfloat16_rn(x)).bits;
+        out[4 * i + 3] = (uint32_t)h | (uint32_t)b << 16;
+    }
+}
+static void run_conv(const target *t) {
+    if (!t->gpu) return;
+    const uint32_t n = g_quick ? (1u << 17) : (1u << 22);
+    uint32_t *d = DALLOC(uint32_t, 4 * (size_t)n), *h = HALLOC(uint32_t, 4 * (size_t)n);
+    conv_kernel<<<264, 256>>>(d, n);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess, "conv_kernel failed");
+    DOWN(h, d, 4 * (size_t)n * 4);
+    long bad = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t u = tile_hash32(7, i);
+        float x;
+        memcpy(&x, &u, 4);
+        const uint32_t host = (uint32_t)tile_f32_to_f16(x).bits | (uint32_t)tile_f32_to_bf16(x).bits << 16;
+        g_checks += 4;
+        if (!h[4 * i]) fail_elem(&bad, __FILE__, __LINE__, "bits %u: widening differs from CUDA's", i);
+        if (!h[4 * i + 1]) fail_elem(&bad, __FILE__, __LINE__, "f32 %08x -> f16 differs from __float2half_rn", u);
+        if (!h[4 * i + 2]) fail_elem(&bad, __FILE__, __LINE__, "f32 %08x -> bf16 differs from __float2bfloat16_rn", u);
+        if (h[4 * i + 3] != host) fail_elem(&bad, __FILE__, __LINE__, "f32 %08x: device bits %08x, host %08x", u, h[4 * i + 3], host);
+    }
+    fail_elem_total(__FILE__, __LINE__, "conversions", bad, 4L * n);
+    tile_free(t->ex, d);
+    free(h);
+}
+
+int main(int argc, char **argv) {
+    int rc = gc_start(argc, argv, "matmul_test", 1, NULL, NULL);
+    if (rc) return rc;
+    /* the CPU target first, so the GPU run can be compared with it */
+    for (int i = gc_ntargets - 1; i >= 0; --i) {
+        const target *t = &gc_targets[i];
+        gc_target_begin(t);
+        run_matmul(t);
+        run_conv(t);
+        gc_target_end(t, "");
+    }
+    return gc_finish();
+}
