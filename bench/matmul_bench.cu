@@ -1,0 +1,196 @@
+/* matmul_bench - batched small matrix products, one product per block:
+ * C_i = A_i @ B_i with s x s x s for s in {16, 32, 64, 128}, batch
+ * 8192 * (64 / s)^2 (131072 .. 2048 products; --small: / 16).
+ *
+ *  - f32, tile.h: A and B loaded into shared tiles (vector tier), tile_matmul_ab
+ *    into a shared out (FMA micro-tiles), stored; peer cublasSgemmStridedBatched.
+ *  - bf16 in, f32 accumulate and out, tile.h: tensor cores (mma.sync m16n8k16);
+ *    peer cublasGemmStridedBatchedEx (CUDA_R_16BF, CUBLAS_COMPUTE_32F).
+ * Recorded peer (not measured here): Warp 1.19's MathDx tile_matmul, f32 on an
+ * H100: 5.7 / 12.9 / 22.4 / 7.0 TFLOP/s at s = 16 / 32 / 64 / 128.
+ *
+ * Inputs: pseudo-random values in [-0.5, 0.5) (never all zeros). Checks in
+ * the same run: tile.h's C against cuBLAS's C (every element, relative to
+ * the row's sum |a||b|: 1e-5 f32, 1e-3 bf16) and the first and last product
+ * of the batch against a double host reference. Timing: warm-up, variants
+ * interleaved, CUDA events, median.
+ *   "f32 s=N tile / cuBLAS = X (target >= 1.00)" and the same for bf16.
+ */
+#include <cublas_v2.h>
+#include <cmath>
+#include "bench_util.h"
+
+#define MMB_KERNELS(S, BD)                                                         \
+    TILE_KERNEL_SMEM(mm_f32_##S, BD, 3 * TILE_SMEM_BYTES(float, S, S), const float *A, const float *B, float *C) { \
+        const size_t o = (size_t)tile_block(0) * S * S;                            \
+        tile_shared(float, a, S, S);                                               \
+        tile_shared(float, b, S, S);                                               \
+        tile_shared(float, c, S, S);                                               \
+        tile_load(a, tile_array2(A + o, S, S), 0, 0);                              \
+        tile_load(b, tile_array2(B + o, S, S), 0, 0);                              \
+        tile_matmul_ab(c, a, b, 1.0f, 0.0f);                                       \
+        tile_store(tile_array2(C + o, S, S), c, 0, 0);                             \
+    }                                                                              \
+    TILE_KERNEL_SMEM(mm_bf16_##S, BD, 2 * TILE_SMEM_BYTES(tile_bf16, S, S) + TILE_SMEM_BYTES(float, S, S), \
+                     const tile_bf16 *A, const tile_bf16 *B, float *C) {           \
+        const size_t o = (size_t)tile_block(0) * S * S;                            \
+        tile_shared(tile_bf16, a, S, S);                                           \
+        tile_shared(tile_bf16, b, S, S);                                           \
+        tile_shared(float, c, S, S);                                               \
+        tile_load(a, tile_array2(A + o, S, S), 0, 0);                              \
+        tile_load(b, tile_array2(B + o, S, S), 0, 0);                              \
+        tile_matmul_ab(c, a, b, 1.0f, 0.0f);                                       \
+        tile_store(tile_array2(C + o, S, S), c, 0, 0);                             \
+    }
+MMB_KERNELS(16, 64)
+MMB_KERNELS(32, 128)
+MMB_KERNELS(64, 256)
+MMB_KERNELS(128, 256)
+
+__global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        const float v = tile_hash_unit(seed, (uint32_t)i) - 0.5f;
+        a[i] = v;
+        h[i] = tile_f32_to_bf16(v);
+    }
+}
+
+#define CB(call)                                                                   \
+    do {                                                                           \
+        cublasStatus_t cb_s = (call);                                              \
+        if (cb_s != CUBLAS_STATUS_SUCCESS) {                                       \
+            fprintf(stderr, "cuBLAS error %d at %s:%d: %s\n", (int)cb_s, __FILE__, __LINE__, #call); \
+            return 1;                                                              \
+        }                                                                          \
+    } while (0)
+
+static int launch_tile(tile_exec ex, int s, int bf, long batch, const void *A, const void *B, float *C) {
+    const tile_grid g = tile_grid1(batch);
+    int e = 0;
+    switch (s * 2 + bf) {
+    case 32: e = tile_launch(ex, mm_f32_16, g, 64, (const float *)A, (const float *)B, C); break;
+    case 33: e = tile_launch(ex, mm_bf16_16, g, 64, (const tile_bf16 *)A, (const tile_bf16 *)B, C); break;
+    case 64: e = tile_launch(ex, mm_f32_32, g, 128, (const float *)A, (const float *)B, C); break;
+    case 65: e = tile_launch(ex, mm_bf16_32, g, 128, (const tile_bf16 *)A, (const tile_bf16 *)B, C); break;
+    case 128: e = tile_launch(ex, mm_f32_64, g, 256, (const float *)A, (const float *)B, C); break;
+    case 129: e = tile_launch(ex, mm_bf16_64, g, 256, (const tile_bf16 *)A, (const tile_bf16 *)B, C); break;
+    case 256: e = tile_launch(ex, mm_f32_128, g, 256, (const float *)A, (const float *)B, C); break;
+    default: e = tile_launch(ex, mm_bf16_128, g, 256, (const tile_bf16 *)A, (const tile_bf16 *)B, C); break;
+    }
+    TK(e);
+    return 0;
+}
+/* row-major C = A @ B is column-major C^T = B^T A^T: cuBLAS gets B first */
+static int launch_cublas(cublasHandle_t h, int s, int bf, long batch, const void *A, const void *B, float *C) {
+    const float one = 1.0f, zero = 0.0f;
+    const long long st = (long long)s * s;
+    if (!bf)
+        CB(cublasSgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, s, s, s, &one, (const float *)B, s, st,
+                                     (const float *)A, s, st, &zero, C, s, st, (int)batch));
+    else
+        CB(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, s, s, s, &one, B, CUDA_R_16BF, s, st, A,
+                                      CUDA_R_16BF, s, st, &zero, C, CUDA_R_32F, s, st, (int)batch,
+                                      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    return 0;
+}
+
+static int run(const Opts &o) {
+    BenchEnv env;
+    if (bench_env(&env, "matmul_bench", o)) return 1;
+    const tile_exec ex = TILE_GPU(env.dev);
+    cublasHandle_t h;
+    CB(cublasCreate(&h));
+    const int sizes[4] = {16, 32, 64, 128};
+    const double warp_mathdx[4] = {5.7, 12.9, 22.4, 7.0};
+    const size_t maxn = (size_t)8192 * 64 * 64 / (o.small ? 16 : 1); /* elements per operand, every s */
+    float *A, *B, *Ct, *Cc;
+    tile_bf16 *Ah, *Bh;
+    CK(cudaMalloc(&A, maxn * 4));
+    CK(cudaMalloc(&B, maxn * 4));
+    CK(cudaMalloc(&Ct, maxn * 4));
+    CK(cudaMalloc(&Cc, maxn * 4));
+    CK(cudaMalloc(&Ah, maxn * 2));
+    CK(cudaMalloc(&Bh, maxn * 2));
+    fill<<<1024, 256>>>(A, Ah, maxn, 11);
+    fill<<<1024, 256>>>(B, Bh, maxn, 12);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    std::vector<float> ha(maxn), hb(maxn);
+    CK(cudaMemcpy(ha.data(), A, maxn * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hb.data(), B, maxn * 4, cudaMemcpyDeviceToHost));
+    FILE *csv = o.csv ? csv_open(o.csv) : nullptr;
+    if (o.csv && !csv) return 1;
+    if (csv) fprintf(csv, "date,commit,device,type,s,batch,tile_ms,cublas_ms,tile_tflops,cublas_tflops,ratio,correct,target\n");
+    long bad_total = 0;
+    bool all_pass = true;
+    printf("%-5s %4s %7s %10s %10s %9s %9s %7s %s\n", "type", "s", "batch", "tile_ms", "cublas_ms", "tile_TF", "cublas_TF",
+           "ratio", "Warp MathDx f32 (recorded)");
+    for (int bf = 0; bf < 2; ++bf)
+        for (int si = 0; si < 4; ++si) {
+            const int s = sizes[si];
+            const long batch = (long)(maxn / ((size_t)s * s));
+            const size_t n = (size_t)batch * s * s;
+            const void *pa = bf ? (const void *)Ah : (const void *)A, *pb = bf ? (const void *)Bh : (const void *)B;
+            auto launch = [&](int v, int) { return v ? launch_cublas(h, s, bf, batch, pa, pb, Cc)
+                                                     : launch_tile(ex, s, bf, batch, pa, pb, Ct); };
+            if (run_rounds(ex, 2, o.warmup, launch)) return 1;
+            CK(cudaMemset(Ct, 0xff, n * 4));
+            CK(cudaMemset(Cc, 0xff, n * 4));
+            if (run_rounds(ex, 2, 1, launch)) return 1;
+            std::vector<float> ct(n), cc(n);
+            CK(cudaMemcpy(ct.data(), Ct, n * 4, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(cc.data(), Cc, n * 4, cudaMemcpyDeviceToHost));
+            const double tol = bf ? 1e-3 : 1e-5;
+            long bad = 0;
+            /* |row| bound: s * 0.25 (|a|, |b| <= 0.5) */
+            for (size_t i = 0; i < n; ++i)
+                if (!(fabs((double)ct[i] - cc[i]) <= tol * s * 0.25)) {
+                    if (bad < 3) fprintf(stderr, "  %s s=%d element %zu: tile %g, cuBLAS %g\n", bf ? "bf16" : "f32", s, i, ct[i], cc[i]);
+                    ++bad;
+                }
+            for (long p : {0L, batch - 1})
+                for (int i = 0; i < s; ++i)
+                    for (int j = 0; j < s; ++j) {
+                        double r = 0;
+                        const size_t o2 = (size_t)p * s * s;
+                        for (int k = 0; k < s; ++k) {
+                            float x = ha[o2 + i * s + k], y = hb[o2 + k * s + j];
+                            if (bf) x = tile_bf16_to_f32(tile_f32_to_bf16(x)), y = tile_bf16_to_f32(tile_f32_to_bf16(y));
+                            r += (double)x * y;
+                        }
+                        if (!(fabs(ct[o2 + i * s + j] - r) <= 1e-5 * s * 0.25)) ++bad;
+                    }
+            bad_total += bad;
+            std::vector<float> ms[2];
+            if (time_interleaved(ex, 2, o.iters, ms, launch)) return 1;
+            const double tm = stats(ms[0]).median, cm = stats(ms[1]).median;
+            const double fl = 2.0 * s * s * (double)s * batch;
+            const double ttf = fl / (tm * 1e-3) / 1e12, ctf = fl / (cm * 1e-3) / 1e12;
+            char rec[64] = "";
+            if (!bf) snprintf(rec, sizeof rec, "%.1f TFLOP/s (tile / MathDx %.2f)", warp_mathdx[si], ttf / warp_mathdx[si]);
+            printf("%-5s %4d %7ld %10.4f %10.4f %9.2f %9.2f %7.2f %s%s\n", bf ? "bf16" : "f32", s, batch, tm, cm, ttf, ctf,
+                   ttf / ctf, rec, bad ? "  RESULT FAIL" : "");
+            char label[64];
+            snprintf(label, sizeof label, "%s s=%d tile / cuBLAS", bf ? "bf16" : "f32", s);
+            const bool pass = print_target(label, ttf / ctf, ">=", 1.0, 2, bad == 0);
+            all_pass = all_pass && pass;
+            if (csv)
+                fprintf(csv, "%s,%s,\"%s\",%s,%d,%ld,%.5f,%.5f,%.3f,%.3f,%.4f,%s,%s\n", env.date, env.commit,
+                        env.prop.name, bf ? "bf16" : "f32", s, batch, tm, cm, ttf, ctf, ttf / ctf, bad ? "FAIL" : "PASS",
+                        pass ? "PASS" : "FAIL");
+        }
+    printf("correctness: %s\n", bad_total ? "FAIL" : "PASS");
+    if (csv && csv_close(csv, o.csv)) return 1;
+    cublasDestroy(h);
+    CK(cudaFree(A));
+    CK(cudaFree(B));
+    CK(cudaFree(Ct));
+    CK(cudaFree(Cc));
+    CK(cudaFree(Ah));
+    CK(cudaFree(Bh));
+    if (bad_total) return 1;
+    if (o.strict && !all_pass) return 3;
+    return 0;
+}
+
+int main(int argc, char **argv) { return bench_main(argc, argv, run, 20, 3); }
