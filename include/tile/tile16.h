@@ -203,7 +203,8 @@ TILE_API void tile16__st16_f64(double *p, const double *o) {
  *   sub_ab(c, a, b): c -= a b.  _mem forms: b row j at b + j*ldb (aligned).
  *   chol(t, eps) -> info; solve_xlt(l, b): b <- b l^-T; solve_lx: b <- l^-1 b;
  *   solve_ux: b <- u^-1 b (u upper). The solves read only the triangle they
- *   use and divide by its diagonal (zero or NaN there gives inf/NaN). */
+ *   use and multiply by the reciprocals of its diagonal (zero or NaN there
+ *   gives inf/NaN). */
 #define TILE16__DEF(sfx, T, sqrtfn) \
 typedef struct { T r[TILE16_ROWS][16]; } tile16_##sfx;                                                               \
 typedef struct { T v[TILE16_ROWS]; } tile16_vec_##sfx;                                                               \
@@ -439,20 +440,22 @@ TILE_API int tile16_chol_##sfx(tile16_##sfx *t, T eps) {                        
 /* X * L^T = B: B <- B * L^-T (row by row, L lower) */                                                               \
 TILE_API void tile16_solve_xlt_##sfx(const tile16_##sfx *l, tile16_##sfx *b) {                                       \
     TILE__UNROLL for (int c = 0; c < 16; ++c) {                                                                      \
+        /* reciprocal first: it depends on L only, so the chain through the                                          \
+         * columns of b is multiplies and FMAs, no division */                                                       \
+        const T inv = (T)1 / TILE16__GET(l, c, c);                                                                   \
         TILE__UNROLL for (int k = 0; k < c; ++k) {                                                                   \
             const T lck = TILE16__GET(l, c, k);                                                                      \
             TILE16__EACH_ROW(i) b->r[i][c] -= b->r[i][k] * lck;                                                      \
         }                                                                                                            \
-        const T lcc = TILE16__GET(l, c, c);                                                                          \
-        TILE16__EACH_ROW(i) b->r[i][c] = b->r[i][c] / lcc;                                                           \
+        TILE16__EACH_ROW(i) b->r[i][c] = b->r[i][c] * inv;                                                           \
     }                                                                                                                \
 }                                                                                                                    \
 /* L * X = B: B <- L^-1 * B (L lower) */                                                                             \
 TILE_API void tile16_solve_lx_##sfx(const tile16_##sfx *l, tile16_##sfx *b) {                                        \
     TILE__UNROLL for (int k = 0; k < 16; ++k) {                                                                      \
-        const T lkk = TILE16__GET(l, k, k);                                                                          \
+        const T inv = (T)1 / TILE16__GET(l, k, k);                                                                   \
         TILE16__EACH_ROW(i) {                                                                                        \
-            if (TILE16__ROW(i) == k) TILE__UNROLL for (int c = 0; c < 16; ++c) b->r[i][c] = b->r[i][c] / lkk;        \
+            if (TILE16__ROW(i) == k) TILE__UNROLL for (int c = 0; c < 16; ++c) b->r[i][c] = b->r[i][c] * inv;        \
         }                                                                                                            \
         TILE__UNROLL for (int c = 0; c < 16; ++c) {                                                                  \
             const T xkc = TILE16__GET(b, k, c);                                                                      \
@@ -465,9 +468,9 @@ TILE_API void tile16_solve_lx_##sfx(const tile16_##sfx *l, tile16_##sfx *b) {   
 /* U * X = B: B <- U^-1 * B (U upper) */                                                                             \
 TILE_API void tile16_solve_ux_##sfx(const tile16_##sfx *u, tile16_##sfx *b) {                                        \
     TILE__UNROLL for (int k = 15; k >= 0; --k) {                                                                     \
-        const T ukk = TILE16__GET(u, k, k);                                                                          \
+        const T inv = (T)1 / TILE16__GET(u, k, k);                                                                   \
         TILE16__EACH_ROW(i) {                                                                                        \
-            if (TILE16__ROW(i) == k) TILE__UNROLL for (int c = 0; c < 16; ++c) b->r[i][c] = b->r[i][c] / ukk;        \
+            if (TILE16__ROW(i) == k) TILE__UNROLL for (int c = 0; c < 16; ++c) b->r[i][c] = b->r[i][c] * inv;        \
         }                                                                                                            \
         TILE__UNROLL for (int c = 0; c < 16; ++c) {                                                                  \
             const T xkc = TILE16__GET(b, k, c);                                                                      \
