@@ -27,7 +27,8 @@
  *   - n <= 32: one matrix per group of 16 lanes, entirely in registers
  *     (tiles A00, A10, A11), two matrices a warp, no shared memory:
  *     chol(A00); A10 <- A10 L00^-T; A11 -= A10 A10^T; chol(A11);
- *   - 32 < n <= 128: one matrix per block (128 threads for nb <= 5, 256 above);
+ *   - 32 < n <= 128: one matrix per block (128 threads for nb <= 5 and f64, 256
+ *     for f32 above);
  *     the lower tiles are staged in shared memory (packed: tile (i, j) at
  *     i(i+1)/2 + j, rows padded to 80 / 144 bytes so that 16 lanes reading
  *     rows hit distinct banks) with coalesced 16-byte loads of the lower
@@ -388,7 +389,7 @@ TILE__CHOL_KERNELS(f64, double)
                                batch, eps, info);                                  \
         }                                                                          \
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
-        if ((n + 15) / 16 <= 5)                                                    \
+        if ((n + 15) / 16 <= 5 || sizeof(T) == 8) /* f64: 172 registers, 2 blocks of 128 an SM */ \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
         return tile_launch(e2, tile__chol_blk256_k_##sfx, tile_grid1(batch), 256, a, n, eps, info); \
     }                                                                              \
