@@ -128,12 +128,17 @@ TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, in
             }
         } else {
             const uint16_t *pa = (const uint16_t *)pav, *pb = (const uint16_t *)pbv;
+            /* a's column pairs are one aligned 32-bit word when rows are
+             * contiguous, of even length and stride, and the tile starts on a
+             * word (a view may not: checked at run time, uniformly) */
+            const int a32 = sa1 == 1 && sa0 % 2 == 0 && K % 2 == 0 && ((uintptr_t)pa & 3u) == 0;
+#define TILE__MM_A2(i, j)                                                          \
+    (a32 ? (((i) < M && (j) < K) ? *(const uint32_t *)(pa + (i) * sa0 + (j)) : 0u) \
+         : tile__mm_h2(pa, i, j, sa0, sa1, M, K, 0, 1))
             for (int k0 = 0; k0 < K; k0 += 16) {
                 const int c = k0 + 2 * q;
-                const uint32_t a0 = tile__mm_h2(pa, m0 + g, c, sa0, sa1, M, K, 0, 1),
-                               a1 = tile__mm_h2(pa, m0 + g + 8, c, sa0, sa1, M, K, 0, 1),
-                               a2 = tile__mm_h2(pa, m0 + g, c + 8, sa0, sa1, M, K, 0, 1),
-                               a3 = tile__mm_h2(pa, m0 + g + 8, c + 8, sa0, sa1, M, K, 0, 1);
+                const uint32_t a0 = TILE__MM_A2(m0 + g, c), a1 = TILE__MM_A2(m0 + g + 8, c),
+                               a2 = TILE__MM_A2(m0 + g, c + 8), a3 = TILE__MM_A2(m0 + g + 8, c + 8);
                 const uint32_t b0 = tile__mm_h2(pb, c, n0 + g, sb0, sb1, K, N, 1, 0),
                                b1 = tile__mm_h2(pb, c + 8, n0 + g, sb0, sb1, K, N, 1, 0);
                 if (kind == 1)
@@ -148,6 +153,7 @@ TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, in
                                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
             }
         }
+#undef TILE__MM_A2
         const int r0 = m0 + g, r1 = m0 + g + 8, c0 = n0 + 2 * q, c1 = c0 + 1;
 #define TILE__MM_TC_ST(r, c, d)                                                    \
     if ((r) < M && (c) < N) {                                                      \
