@@ -135,6 +135,86 @@ TILE__DEF_MAT_CTORS(mat33d, double, 3)
 TILE__DEF_MAT_CTORS(mat44d, double, 4)
 TILE__DEF_MAT_CTORS(mat66d, double, 6)
 
+/* ---- element-type checks of the generic operations ----
+ * Each type has an id: scalar id 1..6 (f32 f64 i32 u32 i64 u64), plus 16 *
+ * (1 + index) for a vector or matrix of that scalar; 0 = not an element type.
+ * The operations below refuse at compile time, with one line naming the
+ * operation:
+ *   an unsupported element type (a user struct, long double, char, ...):
+ *     "tile.h: tile_add: unsupported element type (...)"; the C compiler's
+ *     next line names the type (_Generic selector of type 'struct foo'), the
+ *     C++ one says "[with A = foo, ...]";
+ *   tile_add / tile_sub of different element types (f32 + f64): no silent
+ *     conversion (C) and no ambiguous overload (C++):
+ *     "tile.h: tile_add: operands have different element types (convert one
+ *     with tile_astype)". */
+enum {
+    TILE__TID_f32 = 1, TILE__TID_f64 = 2, TILE__TID_i32 = 3, TILE__TID_u32 = 4, TILE__TID_i64 = 5, TILE__TID_u64 = 6,
+    TILE__TID_vec2f = 1 + 16 * 1, TILE__TID_vec3f = 1 + 16 * 2, TILE__TID_vec4f = 1 + 16 * 3,
+    TILE__TID_mat22f = 1 + 16 * 4, TILE__TID_mat33f = 1 + 16 * 5, TILE__TID_mat44f = 1 + 16 * 6,
+    TILE__TID_mat66f = 1 + 16 * 7,
+    TILE__TID_vec2d = 2 + 16 * 1, TILE__TID_vec3d = 2 + 16 * 2, TILE__TID_vec4d = 2 + 16 * 3,
+    TILE__TID_mat22d = 2 + 16 * 4, TILE__TID_mat33d = 2 + 16 * 5, TILE__TID_mat44d = 2 + 16 * 6,
+    TILE__TID_mat66d = 2 + 16 * 7
+};
+#define TILE__UNSUPPORTED_MSG(op) \
+    "tile.h: " op ": unsupported element type (supported: f32 f64 i32 u32 i64 u64, vec2/3/4 and mat22/33/44/66 of f32 or f64)"
+#define TILE__MIXED_MSG(op) "tile.h: " op ": operands have different element types (convert one with tile_astype)"
+#if defined(__cplusplus)
+/* C++ (nvcc, host C++): the checks are class templates, instantiated where
+ * the operation is used, so the message comes first and names the types. */
+template <class T> struct tile__tid { enum { value = 0 }; };
+#define TILE__TID_SPEC(sfx, ...) \
+    template <> struct tile__tid<tile_##sfx> { enum { value = TILE__TID_##sfx }; };
+TILE_SCALAR_TYPES(TILE__TID_SPEC)
+TILE_COMPOUND_TYPES(TILE__TID_SPEC)
+template <class T> struct tile__bare { typedef T type; };
+template <class T> struct tile__bare<T &> { typedef typename tile__bare<T>::type type; };
+template <class T> struct tile__bare<const T> { typedef typename tile__bare<T>::type type; };
+template <class T> struct tile__bare<volatile T> { typedef typename tile__bare<T>::type type; };
+template <class T> struct tile__bare<const volatile T> { typedef typename tile__bare<T>::type type; };
+#define TILE__ET(x) typename tile__bare<decltype(x)>::type
+#define TILE__DEF_CHECK1(name, op)                                                \
+    template <class A> struct tile__check_##name {                                \
+        static_assert(tile__tid<A>::value != 0, TILE__UNSUPPORTED_MSG(op));       \
+        enum { ok = 1 };                                                          \
+    };
+#define TILE__DEF_CHECK2(name, op)                                                \
+    template <class A, class B> struct tile__check_##name {                       \
+        static_assert(tile__tid<A>::value != 0 && tile__tid<B>::value != 0, TILE__UNSUPPORTED_MSG(op)); \
+        static_assert(tile__tid<A>::value == 0 || tile__tid<B>::value == 0 ||     \
+                          (int)tile__tid<A>::value == (int)tile__tid<B>::value,   \
+                      TILE__MIXED_MSG(op));                                       \
+        enum { ok = 1 };                                                          \
+    };
+TILE__DEF_CHECK2(add, "tile_add")
+TILE__DEF_CHECK2(sub, "tile_sub")
+TILE__DEF_CHECK1(neg, "tile_neg")
+TILE__DEF_CHECK1(mul, "tile_mul")
+TILE__DEF_CHECK1(div, "tile_div")
+TILE__DEF_CHECK1(fill, "tile_ones")
+#define TILE__CHECK1(name, a) ((void)sizeof(tile__check_##name<TILE__ET(a)>))
+#define TILE__CHECK2(name, a, b) ((void)sizeof(tile__check_##name<TILE__ET(a), TILE__ET(b)>))
+#else
+/* C: a _Static_assert inside a struct inside sizeof is an expression */
+#define TILE__A_TID(sfx, ...) , tile_##sfx : TILE__TID_##sfx
+#define TILE__TID(x) _Generic((x) TILE_SCALAR_TYPES(TILE__A_TID) TILE_COMPOUND_TYPES(TILE__A_TID), default: 0)
+#define TILE__EXPR_ASSERT(c, msg) ((void)sizeof(struct { _Static_assert(c, msg); int tile__x; }))
+#define TILE__CHECK1_(op, a) TILE__EXPR_ASSERT(TILE__TID(a) != 0, TILE__UNSUPPORTED_MSG(op))
+#define TILE__CHECK2_(op, a, b)                                                   \
+    (TILE__EXPR_ASSERT(TILE__TID(a) != 0 && TILE__TID(b) != 0, TILE__UNSUPPORTED_MSG(op)), \
+     TILE__EXPR_ASSERT(TILE__TID(a) == 0 || TILE__TID(b) == 0 || TILE__TID(a) == TILE__TID(b), \
+                       TILE__MIXED_MSG(op)))
+#define TILE__OPNAME_add "tile_add"
+#define TILE__OPNAME_sub "tile_sub"
+#define TILE__OPNAME_neg "tile_neg"
+#define TILE__OPNAME_mul "tile_mul"
+#define TILE__OPNAME_div "tile_div"
+#define TILE__OPNAME_fill "tile_ones"
+#define TILE__CHECK1(name, a) TILE__CHECK1_(TILE__OPNAME_##name, a)
+#define TILE__CHECK2(name, a, b) TILE__CHECK2_(TILE__OPNAME_##name, a, b)
+#endif
+
 /* ---- generic dispatch used by the tile operations ----
  * TILE__G_ADD(a, b) etc. pick tile_<sfx>_add from the operand type.
  * Multiplication and division follow Warp's promotion rule: same types, or
@@ -181,7 +261,7 @@ TILE__SCALAR_TYPES_B(TILE__OV_CELL_u64)
     TILE_API void tile__g_full(tile_##sfx *d, double s) { *d = tile_##sfx##_full((S)s); }
 TILE_SCALAR_TYPES(TILE__OV_FULL_S)
 TILE_COMPOUND_TYPES(TILE__OV_FULL_C)
-#define TILE__G_FULL(dst, s) tile__g_full(&(dst), (double)(s))
+#define TILE__G_FULL(dst, s) (TILE__CHECK1(fill, dst), tile__g_full(&(dst), (double)(s)))
 /* constant first (k * e, k / e): a scalar pair takes the tile element's type */
 #define TILE__OV_KPAIR_DEF(sa, A, sb, B)                                          \
     TILE_API A tile__g_kmul(B k, A e) { return tile_##sa##_mul((A)k, e); }       \
@@ -204,14 +284,22 @@ TILE__SCALAR_TYPES_B(TILE__OV_KCELL_u64)
     TILE_API tile_##sfx tile__g_kdiv(tile_##sfx k, S e) { return tile_##sfx##_div_s(k, e); } \
     TILE_API tile_##sfx tile__g_kdiv(S k, tile_##sfx e) { return tile_##sfx##_s_div(k, e); }
 TILE_COMPOUND_TYPES(TILE__OV_KCOMPOUND)
-#define TILE__G_KMUL(k, e) tile__g_kmul((k), (e))
-#define TILE__G_KDIV(k, e) tile__g_kdiv((k), (e))
+#define TILE__G_KMUL(k, e) (TILE__CHECK1(mul, e), tile__g_kmul((k), (e)))
+#define TILE__G_KDIV(k, e) (TILE__CHECK1(div, e), tile__g_kdiv((k), (e)))
 
-#define TILE__G_ADD(a, b) tile__g_add((a), (b))
-#define TILE__G_SUB(a, b) tile__g_sub((a), (b))
-#define TILE__G_NEG(a) tile__g_neg((a))
-#define TILE__G_MUL(a, b) tile__g_mul((a), (b))
-#define TILE__G_DIV(a, b) tile__g_div((a), (b))
+/* Reached only after TILE__CHECK2 / TILE__CHECK1 refused the types: they
+ * keep a second, ambiguous-overload error from burying the first. */
+template <class A, class B>
+static TILE_HD __forceinline__ A tile__g_add(A a, B) { return a; }
+template <class A, class B>
+static TILE_HD __forceinline__ A tile__g_sub(A a, B) { return a; }
+template <class A>
+static TILE_HD __forceinline__ A tile__g_neg(A a) { return a; }
+#define TILE__G_ADD(a, b) (TILE__CHECK2(add, a, b), tile__g_add((a), (b)))
+#define TILE__G_SUB(a, b) (TILE__CHECK2(sub, a, b), tile__g_sub((a), (b)))
+#define TILE__G_NEG(a) (TILE__CHECK1(neg, a), tile__g_neg((a)))
+#define TILE__G_MUL(a, b) (TILE__CHECK1(mul, a), tile__g_mul((a), (b)))
+#define TILE__G_DIV(a, b) (TILE__CHECK1(div, a), tile__g_div((a), (b)))
 
 #else /* C11 */
 
@@ -219,9 +307,9 @@ TILE_COMPOUND_TYPES(TILE__OV_KCOMPOUND)
 #define TILE__A_SUB(sfx, ...) , tile_##sfx : tile_##sfx##_sub
 #define TILE__A_NEG(sfx, ...) , tile_##sfx : tile_##sfx##_neg
 #define TILE__ALL_TYPES(X) TILE_SCALAR_TYPES(X) TILE_COMPOUND_TYPES(X)
-#define TILE__G_ADD(a, b) _Generic((a) TILE__ALL_TYPES(TILE__A_ADD))((a), (b))
-#define TILE__G_SUB(a, b) _Generic((a) TILE__ALL_TYPES(TILE__A_SUB))((a), (b))
-#define TILE__G_NEG(a) _Generic((a) TILE__ALL_TYPES(TILE__A_NEG))((a))
+#define TILE__G_ADD(a, b) (TILE__CHECK2(add, a, b), _Generic((a) TILE__ALL_TYPES(TILE__A_ADD))((a), (b)))
+#define TILE__G_SUB(a, b) (TILE__CHECK2(sub, a, b), _Generic((a) TILE__ALL_TYPES(TILE__A_SUB))((a), (b)))
+#define TILE__G_NEG(a) (TILE__CHECK1(neg, a), _Generic((a) TILE__ALL_TYPES(TILE__A_NEG))((a)))
 
 #define TILE__DEF_FULL_S(sfx, T) \
     TILE_API void tile__full_##sfx(T *d, double s) { *d = (T)s; }
@@ -230,19 +318,22 @@ TILE_COMPOUND_TYPES(TILE__OV_KCOMPOUND)
 TILE_SCALAR_TYPES(TILE__DEF_FULL_S)
 TILE_COMPOUND_TYPES(TILE__DEF_FULL_C)
 #define TILE__A_FULL(sfx, ...) , tile_##sfx * : tile__full_##sfx
-#define TILE__G_FULL(dst, s) _Generic(&(dst) TILE__ALL_TYPES(TILE__A_FULL))(&(dst), (double)(s))
+#define TILE__G_FULL(dst, s) \
+    (TILE__CHECK1(fill, dst), _Generic(&(dst) TILE__ALL_TYPES(TILE__A_FULL))(&(dst), (double)(s)))
 
 #define TILE__A_SMUL(sfx, ...) , tile_##sfx : tile_##sfx##_s_mul
 #define TILE__A_SDIV(sfx, ...) , tile_##sfx : tile_##sfx##_s_div
 #define TILE__A_MULS(sfx, ...) , tile_##sfx : tile_##sfx##_mul_s
 #define TILE__A_DIVS(sfx, ...) , tile_##sfx : tile_##sfx##_div_s
-#define TILE__G_MUL(a, b)                                                         \
+#define TILE__G_MUL(a, b) (TILE__CHECK1(mul, a), TILE__G_MUL_(a, b))
+#define TILE__G_MUL_(a, b)                                                        \
     _Generic((a),                                                                 \
         float: _Generic((b) TILE_F32_COMPOUND_TYPES(TILE__A_SMUL), default: tile_f32_mul), \
         double: _Generic((b) TILE_F64_COMPOUND_TYPES(TILE__A_SMUL), default: tile_f64_mul), \
         int32_t: tile_i32_mul, uint32_t: tile_u32_mul, int64_t: tile_i64_mul, uint64_t: tile_u64_mul \
         TILE_COMPOUND_TYPES(TILE__A_MULS))((a), (b))
-#define TILE__G_DIV(a, b)                                                         \
+#define TILE__G_DIV(a, b) (TILE__CHECK1(div, a), TILE__G_DIV_(a, b))
+#define TILE__G_DIV_(a, b)                                                        \
     _Generic((a),                                                                 \
         float: _Generic((b) TILE_F32_COMPOUND_TYPES(TILE__A_SDIV), default: tile_f32_div), \
         double: _Generic((b) TILE_F64_COMPOUND_TYPES(TILE__A_SDIV), default: tile_f64_div), \
@@ -250,13 +341,15 @@ TILE_COMPOUND_TYPES(TILE__DEF_FULL_C)
         TILE_COMPOUND_TYPES(TILE__A_DIVS))((a), (b))
 /* constant first: dispatch on the tile element e; a scalar k converts to
  * e's scalar type, a vector/matrix k scales by e */
-#define TILE__G_KMUL(k, e)                                                        \
+#define TILE__G_KMUL(k, e) (TILE__CHECK1(mul, e), TILE__G_KMUL_(k, e))
+#define TILE__G_KMUL_(k, e)                                                       \
     _Generic((e),                                                                 \
         float: _Generic((k) TILE_F32_COMPOUND_TYPES(TILE__A_MULS), default: tile_f32_mul), \
         double: _Generic((k) TILE_F64_COMPOUND_TYPES(TILE__A_MULS), default: tile_f64_mul), \
         int32_t: tile_i32_mul, uint32_t: tile_u32_mul, int64_t: tile_i64_mul, uint64_t: tile_u64_mul \
         TILE_COMPOUND_TYPES(TILE__A_SMUL))((k), (e))
-#define TILE__G_KDIV(k, e)                                                        \
+#define TILE__G_KDIV(k, e) (TILE__CHECK1(div, e), TILE__G_KDIV_(k, e))
+#define TILE__G_KDIV_(k, e)                                                       \
     _Generic((e),                                                                 \
         float: _Generic((k) TILE_F32_COMPOUND_TYPES(TILE__A_DIVS), default: tile_f32_div), \
         double: _Generic((k) TILE_F64_COMPOUND_TYPES(TILE__A_DIVS), default: tile_f64_div), \
