@@ -29,7 +29,8 @@
  *  - GPU, tensor cores (sm_80+, blocks of whole warps): f16/bf16 inputs with
  *    mma.sync m16n8k16 (f32 accumulators), tf32 with m16n8k8 when asked for.
  *    Each warp takes 16 x 8 tiles of out in turn; edges past M, N, K read as
- *    zero (internal padding), so any shape works.
+ *    zero (internal padding), so any shape works. f64 (a, b and out) takes
+ *    DMMA, mma.sync m8n8k4, in 8 x 8 tiles, on the same terms.
  *  - Register operands are staged (as Warp migrates them) into the block's
  *    arena: budget TILE_MATMUL_SMEM_BYTES in TILE_KERNEL_SMEM when a, b or out
  *    is a register tile. Shared operands need nothing.
@@ -171,6 +172,46 @@ TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, in
     (void)N, (void)K, (void)nwarps, (void)alpha, (void)beta, (void)accum, (void)kind;
 #endif
 }
+/* f64 DMMA, mma.sync m8n8k4 (sm_80+): A 8x4 {A[g][q]}, B 4x8 {B[q][g]},
+ * C/D 8x8 {C[g][2q], C[g][2q+1]}. Each warp takes 8 x 8 tiles of out. */
+TILE_API double tile__mm_d(const double *p, int i, int j, int s0, int s1, int ni, int nj) {
+    return (i < ni && j < nj) ? p[i * s0 + j * s1] : 0.0;
+}
+TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb, int sb0, int sb1, double *po,
+                            int so0, int so1, int M, int N, int K, int nwarps, double alpha, double beta, int accum) {
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+    const int lane = (int)(threadIdx.x & 31u), w = (int)(threadIdx.x >> 5), g = lane >> 2, q = lane & 3;
+    const int mt = (M + 7) / 8, nt = (N + 7) / 8;
+    for (int u = w; u < mt * nt; u += nwarps) {
+        const int m0 = u / nt * 8, n0 = u % nt * 8;
+        double d0 = 0.0, d1 = 0.0;
+        for (int k0 = 0; k0 < K; k0 += 4) {
+            const double a0 = tile__mm_d(pa, m0 + g, k0 + q, sa0, sa1, M, K);
+            const double b0 = tile__mm_d(pb, k0 + q, n0 + g, sb0, sb1, K, N);
+            asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
+                         : "+d"(d0), "+d"(d1)
+                         : "d"(a0), "d"(b0));
+        }
+        const int r = m0 + g, c0 = n0 + 2 * q;
+        if (r < M && c0 < N) {
+            double *o = po + r * so0 + c0 * so1;
+            *o = alpha * d0 + ((accum && beta != 0.0) ? beta * *o : 0.0);
+        }
+        if (r < M && c0 + 1 < N) {
+            double *o = po + r * so0 + (c0 + 1) * so1;
+            *o = alpha * d1 + ((accum && beta != 0.0) ? beta * *o : 0.0);
+        }
+    }
+#else
+    (void)pa, (void)sa0, (void)sa1, (void)pb, (void)sb0, (void)sb1, (void)po, (void)so0, (void)so1, (void)M;
+    (void)N, (void)K, (void)nwarps, (void)alpha, (void)beta, (void)accum;
+#endif
+}
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+#define TILE__MM_DMMA_ON(bd, esize, osize) ((bd) % 32 == 0 && (esize) == 8 && (osize) == 8)
+#else
+#define TILE__MM_DMMA_ON(bd, esize, osize) 0
+#endif
 /* tensor cores for this product? kind16: 16-bit inputs; tf32: asked for */
 #if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
 #define TILE__MM_TC_ON(bd, esize, tf32, osize) \
@@ -279,7 +320,8 @@ TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, in
             tile__M = TILE__D0(a), tile__K = TILE__D1(a), tile__N = TILE__D1(b), tile__BD = TILE__BD(out), \
             tile__stg = TILE__MM_STAGED(a) || TILE__MM_STAGED(b) || TILE__MM_STAGED(out), \
             tile__tc = TILE__MM_TC_ON(tile__BD, (int)sizeof((a).v[0]), tf32, (int)sizeof((out).v[0])), \
-            tile__kind = (tf32) ? 2 : TILE__MM_ISBF16(a)                           \
+            tile__kind = (tf32) ? 2 : TILE__MM_ISBF16(a),                          \
+            tile__dmma = TILE__MM_DMMA_ON(tile__BD, (int)sizeof((a).v[0]), (int)sizeof((out).v[0])) \
         };                                                                         \
         const tile__OT tile__al = (tile__OT)(alpha), tile__be = (tile__OT)(beta);  \
         const int tile__mk = tile_smem_mark();                                     \
@@ -296,6 +338,10 @@ TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, in
             tile__mm_tc(tile__pa, TILE__MM_S0(a), TILE__MM_S1(a), tile__pb, TILE__MM_S0(b), TILE__MM_S1(b), \
                         (float *)tile__po, tile__so0, tile__so1, tile__M, tile__N, tile__K, tile__BD / 32, \
                         (float)tile__al, (float)tile__be, tile__inpl, tile__kind); \
+        else if (tile__dmma)                                                       \
+            tile__mm_dmma((const double *)tile__pa, TILE__MM_S0(a), TILE__MM_S1(a), (const double *)tile__pb, \
+                          TILE__MM_S0(b), TILE__MM_S1(b), (double *)tile__po, tile__so0, tile__so1, tile__M, \
+                          tile__N, tile__K, tile__BD / 32, (double)tile__al, (double)tile__be, tile__inpl); \
         else                                                                       \
             TILE__MM_FMA(tile__OT, tile__OT, tile__pa, TILE__MM_S0(a), TILE__MM_S1(a), tile__pb, TILE__MM_S0(b), \
                          TILE__MM_S1(b), tile__po, tile__so0, tile__so1, tile__M, tile__N, tile__K, tile__BD, \
