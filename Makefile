@@ -19,9 +19,9 @@ ALL_CU   := $(EXAMPLES) $(GPU_TESTS) $(BENCHES)
 FIRST_ARCH := $(firstword $(ARCHS))
 NVLIBS   := -lcublas -lcusolver -lcufft
 
-.PHONY: test run deps c11 cxx std-check consumers docs-check compile-fail cpu-tests cu cu-compile ptxas-check gpu-tests bench examples clean
+.PHONY: test run deps c11 cxx std-check consumers docs-check strict-cpu compile-fail cpu-tests cu cu-compile ptxas-check gpu-tests bench examples clean
 
-test: deps docs-check c11 cxx std-check compile-fail consumers cpu-tests cu-compile ptxas-check gpu-tests-cpu
+test: deps docs-check c11 cxx std-check strict-cpu compile-fail consumers cpu-tests cu-compile ptxas-check gpu-tests-cpu
 	@echo "== all tests passed"
 
 deps:
@@ -79,6 +79,13 @@ std-check:
 # after an install): configure, build and run each.
 consumers:
 	@tests/consumers/run.sh $(BUILD)/consumers
+
+# The strict CPU launch (tile/strict.h) as C11, host C++17 and nvcc's CPU target.
+strict-cpu: tests/consumers/strict_cpu.c $(HEADERS)
+	@mkdir -p $(BUILD)/strict
+	@$(CC) $(CFLAGS_C11) $< -o $(BUILD)/strict/strict_c11 -lm && $(BUILD)/strict/strict_c11
+	@g++ $(CXXFLAGS_HOST) -x c++ $< -o $(BUILD)/strict/strict_cxx && $(BUILD)/strict/strict_cxx
+	@$(NVCC) $(NVFLAGS) -arch=sm_$(FIRST_ARCH) -x cu $< -o $(BUILD)/strict/strict_nvcc && $(BUILD)/strict/strict_nvcc
 
 # Every TILE_* macro the docs name exists in include/.
 docs-check:
