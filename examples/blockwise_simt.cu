@@ -27,9 +27,16 @@ int main(int argc, char **argv) {
         example_check(tile_synchronize(ex), "kernel") ||
         example_check(tile_copy_from(ex, out, d, sizeof(out)), "copy"))
         return 1;
-    printf("[");
-    for (int i = 0; i < N; ++i) printf(i ? " %d" : "%d", out[i]);
+    /* the GPU: block b's first thread holds the sum of its 4 indices; the CPU
+     * (one thread per block): every thread's own index */
+    int ok = 1;
+    printf("per-block sums of thread indices, stored at each block's first thread (%s): [", example_target_name(ex));
+    for (int i = 0; i < N; ++i) {
+        const int want = ex.device < 0 ? i : (i % TILE_DIM ? 0 : TILE_DIM * i + TILE_DIM * (TILE_DIM - 1) / 2);
+        printf(i ? " %d" : "%d", out[i]);
+        ok &= out[i] == want;
+    }
     printf("]\n");
     tile_free(ex, d);
-    return 0;
+    return example_verdict(ok, ex.device < 0 ? "[0 1 2 ... 11] on the CPU (block_dim 1)" : "[6 0 0 0 22 0 0 0 38 0 0 0] on the GPU");
 }

@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
         example_check(tile_launch_simt(ex, mat33_sum, tile_grid1(THREADS), THREADS, d), "launch") ||
         example_check(tile_synchronize(ex), "kernel") || example_check(tile_copy_from(ex, &r, d, sizeof(r)), "copy"))
         return 1;
-    printf("[");
+    printf("sum over 32 threads of i * I, 3x3 f32 (%s): [", example_target_name(ex));
     int ok = 1;
     for (int i = 0; i < 3; ++i) {
         printf(i ? " [" : "[");
@@ -39,5 +39,5 @@ int main(int argc, char **argv) {
     }
     printf("]\n");
     tile_free(ex, d);
-    return ok ? 0 : 1;
+    return example_verdict(ok, "496 * I (0 + 1 + ... + 31 = 496)");
 }

@@ -26,10 +26,14 @@ int main(int argc, char **argv) {
         example_check(tile_synchronize(ex), "kernel") ||
         example_check(tile_copy_from(ex, b, db, sizeof(b)), "copy"))
         return 1;
-    printf("b = [");
-    for (int i = 0; i < ROWS; ++i) printf(i ? " %g" : "%g", b[i]);
+    printf("row sums of a %d x %d array whose row i holds i (%s): b = [", ROWS, TILE_N, example_target_name(ex));
+    int ok = 1;
+    for (int i = 0; i < ROWS; ++i) {
+        printf(i ? " %g" : "%g", b[i]);
+        ok &= b[i] == (float)(TILE_N * i);
+    }
     printf("]\n");
     tile_free(ex, da);
     tile_free(ex, db);
-    return 0;
+    return example_verdict(ok, "b[i] = 256 * i");
 }
