@@ -2,7 +2,7 @@
 # Docs check (make docs-check, part of make test): every TILE_* macro or
 # constant that README.md or docs/*.md names must be defined in include/
 # (a #define, or an enum constant) or, for a user switch such as TILE_DEBUG,
-# tested there (#ifdef, defined(...)). Names that are planned but not built yet
+# tested there (#ifdef, defined(...)), or be a CMake option of CMakeLists.txt. Names that are planned but not built yet
 # may appear only if listed in PLANNED below and marked "planned" on the
 # docs line that names them.
 set -eu
@@ -16,6 +16,8 @@ for doc in README.md docs/*.md; do
         if grep -rqE "^[[:space:]]*#[[:space:]]*(define|ifdef|ifndef)[[:space:]]+$name\b|defined[[:space:]]*\(?[[:space:]]*$name\b|\b$name[[:space:]]*(=[^=]|,|$)" include/; then
             continue
         fi
+        # a CMake option of this project
+        grep -qE "option\($name\b" CMakeLists.txt && continue
         planned=0
         for p in $PLANNED; do [ "$p" = "$name" ] && planned=1; done
         if [ $planned = 1 ] && grep -E "\b$name\b" "$doc" | grep -qi planned; then continue; fi
