@@ -14,10 +14,10 @@ static int example_check(int err, const char *what) {
     if (err) fprintf(stderr, "%s: %s\n", what, tile_error_string(err));
     return err;
 }
-static const char *example_target_name(tile_exec ex) { return ex.device < 0 ? "CPU" : "GPU"; }
+static inline const char *example_target_name(tile_exec ex) { return ex.device < 0 ? "CPU" : "GPU"; }
 /* The last line of every example: what the right answer is and whether the
  * run produced it; the return value is the program's exit status. */
-static int example_verdict(int ok, const char *expected) {
+static inline int example_verdict(int ok, const char *expected) {
     printf("expected %s: %s\n", expected, ok ? "ok" : "MISMATCH");
     return ok ? 0 : 1;
 }
