@@ -25,7 +25,8 @@
  *    TM x TN micro-tile of out (up to 8 x 8 accumulators in registers, all
  *    indices compile-time constants) reading a and b from shared memory; its
  *    columns are NT apart so a warp reads consecutive b words (no bank
- *    conflicts) and shares its a rows (broadcasts).
+ *    conflicts) and shares its a rows (broadcasts), read 16 bytes along k at a
+ *    time when a's rows allow it (contiguous, 16-byte aligned, K a multiple).
  *  - GPU, tensor cores (sm_80+, blocks of whole warps): f16/bf16 inputs with
  *    mma.sync m16n8k16 (f32 accumulators), tf32 with m16n8k8 when asked for.
  *    Each warp takes 16 x 8 tiles of out in turn; edges past M, N, K read as
@@ -234,13 +235,26 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
 #else
 #define TILE__MM_UNROLL_K
 #endif
+/* 16 bytes of a row of a (f32/f64 inputs of the accumulator's type) into
+ * dst[16 / sizeof]: one 128-bit shared load on the device */
+#if TILE_ON_DEVICE
+#define TILE__MM_LD16(dst, src)                                                    \
+    do {                                                                           \
+        const uint4 tile__w = *(const uint4 *)(const void *)(src);                 \
+        memcpy((dst), &tile__w, 16);                                               \
+    } while (0)
+#else
+#define TILE__MM_LD16(dst, src) memcpy((dst), (const void *)(src), 16)
+#endif
 #define TILE__MM_FMA(ACC, OUTT, pa, SA0, SA1, pb, SB0, SB1, po, SO0, SO1, M_, N_, K_, BD_, alpha, beta, accum, RND) \
     do {                                                                           \
         enum {                                                                     \
             tile__TM = TILE__MM_TM(M_, N_, BD_), tile__TN = TILE__MM_TN(M_, N_, BD_), \
             tile__NT = ((N_) + tile__TN - 1) / tile__TN,                           \
             tile__NU = (((M_) + tile__TM - 1) / tile__TM) * tile__NT,              \
-            tile__UPT = (tile__NU + (BD_)-1) / (BD_)                               \
+            tile__UPT = (tile__NU + (BD_)-1) / (BD_),                              \
+            tile__V = 16 / (int)sizeof(ACC),                                       \
+            tile__VEC = sizeof(*(pa)) == sizeof(ACC) && (SA1) == 1 && (SA0) % tile__V == 0 && (K_) % tile__V == 0 \
         };                                                                         \
         TILE__UNROLL for (int tile__uu = 0; tile__uu < tile__UPT; ++tile__uu) {    \
             const int tile__u = tile_thread() + tile__uu * (BD_);                  \
@@ -257,6 +271,22 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
                     const int tile__j = tile__j0 + tile__c * tile__NT;             \
                     tile__bo[tile__c] = (tile__j < (N_) ? tile__j : (N_)-1) * (SB1); \
                 }                                                                  \
+                if (tile__VEC && ((uintptr_t)(pa) & 15u) == 0) {                   \
+                    /* a's rows in 16-byte words along k: one broadcast load per \
+                     * row serves tile__V steps of k */                            \
+                    TILE__MM_UNROLL_K for (int tile__kk = 0; tile__kk < (K_); tile__kk += tile__V) { \
+                        ACC tile__aw[tile__TM][tile__V], tile__bv[tile__TN];       \
+                        TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
+                            TILE__MM_LD16(tile__aw[tile__r], (pa) + tile__ao[tile__r] + tile__kk); \
+                        TILE__UNROLL for (int tile__v = 0; tile__v < tile__V; ++tile__v) { \
+                            TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
+                                tile__bv[tile__c] = (ACC)RND(TILE__MM_CVT((pb)[(tile__kk + tile__v) * (SB0) + tile__bo[tile__c]])); \
+                            TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
+                                TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
+                                    tile__acc[tile__r][tile__c] += (ACC)RND(tile__aw[tile__r][tile__v]) * tile__bv[tile__c]; \
+                        }                                                          \
+                    }                                                              \
+                } else                                                             \
                 TILE__MM_UNROLL_K for (int tile__kk = 0; tile__kk < (K_); ++tile__kk) { \
                     ACC tile__av[tile__TM], tile__bv[tile__TN];                    \
                     TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
