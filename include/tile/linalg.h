@@ -129,10 +129,39 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
 /* element (i, j) offsets of a directly accessible tile (1D tiles: j == 0) */
 #define TILE__LA_RS(t) (tile_is_shared(t) ? TILE__S0(t) : TILE__D1(t))
 #define TILE__LA_CS(t) (tile_is_shared(t) ? (tile_ndim(t) == 2 ? TILE__S1(t) : 0) : 1)
+/* loops over runtime ranges stay rolled (unrolled they only cost registers) */
+#if TILE_ON_DEVICE
+#define TILE__LA_UNROLL1 _Pragma("unroll 1")
+#else
+#define TILE__LA_UNROLL1
+#endif
+
+/* for each element of t (linear index l, value the lvalue TILE__LA_V(t, s, l)):
+ * a rolled loop over a shared tile (unrolling many slots of a shared tile
+ * only costs registers), the unrolled slot loop over a register tile (whose
+ * slots are never indexed at run time, not even in the arm not taken) */
+#define TILE__LA_EACH(t, s, l, ...)                                                \
+    do {                                                                           \
+        if (tile_is_shared(t)) {                                                   \
+            TILE__LA_UNROLL1 for (int l = tile_thread(); l < tile_size(t); l += TILE__BD(t)) {      \
+                enum { s = 0 };                                                    \
+                __VA_ARGS__                                                        \
+            }                                                                      \
+        } else {                                                                   \
+            TILE__EACH(t, s) {                                                     \
+                const int l = TILE__LIN(t, s);                                     \
+                __VA_ARGS__                                                        \
+            }                                                                      \
+        }                                                                          \
+    } while (0)
+#define TILE__LA_V(t, s, l) ((t).v[tile_is_shared(t) ? TILE__OFF(t, l) : (s)])
 /* the staging buffer: static when small, else from the arena */
+/* static buffers come in classes of 4 KiB, so that the operations of one
+ * kernel on tiles of one size share one buffer (each begins with a barrier) */
+#define TILE__LA_CLASS(b) ((((unsigned long)(b)) + 4095ul) & ~4095ul)
 #define TILE__LA_STAGE(T, bytes, stat)                                             \
     ((bytes) == 0 ? (T *)0                                                         \
-     : (stat)     ? (T *)TILE__SMEM_TAG(TILE__TAG_LINALG, (stat) ? (unsigned long)(bytes) : 0ul) \
+     : (stat)     ? (T *)TILE__SMEM_TAG(TILE__TAG_LINALG, (stat) ? TILE__LA_CLASS(bytes) : 0ul) \
                   : (T *)tile__smem_alloc(&tile__k, (stat) ? 0 : (size_t)(bytes)))
 
 #define TILE__LA_CHECK_FP(t, op)                                                   \
@@ -190,7 +219,7 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
             tile__rs = tile__dir ? TILE__LA_RS(Ld) : (tile__n | 1),                \
             tile__cs = tile__dir ? TILE__LA_CS(Ld) : 1,                            \
             tile__bytes = tile__dir ? 0 : (int)TILE__LA_R16((size_t)tile__n * (tile__n | 1) * sizeof(tile__T)), \
-            tile__stat = tile__bytes <= TILE_LINALG_STATIC_MAX_BYTES               \
+            tile__stat = TILE__LA_CLASS(tile__bytes) <= TILE_LINALG_STATIC_MAX_BYTES               \
         };                                                                         \
         TILE__LA_CHECK_BYTES((size_t)tile__n * (tile__n | 1) * sizeof(tile__T), op); \
         const int tile__mk = tile_smem_mark();                                     \
@@ -200,11 +229,10 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
         int tile__info = 0;                                                        \
         /* copy A's lower triangle in (nobody may still read W or L) */           \
         tile_barrier();                                                            \
-        TILE__EACH(A, tile__s) {                                                   \
-            const int tile__l = TILE__LIN(A, tile__s);                             \
+        TILE__LA_EACH(A, tile__s, tile__l, {                                       \
             const int tile__r = tile__l / tile__n, tile__c = tile__l % tile__n;    \
-            if (tile__c <= tile__r) TILE__CW(tile__r, tile__c) = TILE__AT(A, tile__s); \
-        }                                                                          \
+            if (tile__c <= tile__r) TILE__CW(tile__r, tile__c) = TILE__LA_V(A, tile__s, tile__l); \
+        });                                                                        \
         tile_barrier();                                                            \
         TILE__CHOL_FACTOR(tile__T, tile__info);                                    \
         if (!tile__dir) {                                                          \
@@ -226,11 +254,6 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
  * eps becomes eps, else a pivot <= 0 becomes NaN; either sets info (first
  * column, 1-based). Every thread reads the same pivot, so every thread takes
  * the same branch and gets the same info. */
-#if TILE_ON_DEVICE
-#define TILE__LA_UNROLL1 _Pragma("unroll 1")
-#else
-#define TILE__LA_UNROLL1
-#endif
 #define TILE__CHOL_FACTOR(T, INFO)                                                 \
     do {                                                                           \
         const int tile__t = tile_thread();                                         \
@@ -250,9 +273,9 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
             const T tile__inv = (T)1 / tile__lj;                                   \
             /* row j-1's mirror was last read before the barrier: zero it */      \
             if (tile__j > 0)                                                       \
-                for (int tile__k2 = tile__j + tile__t; tile__k2 < tile__n; tile__k2 += tile__B) \
+                TILE__LA_UNROLL1 for (int tile__k2 = tile__j + tile__t; tile__k2 < tile__n; tile__k2 += tile__B) \
                     TILE__CW(tile__j - 1, tile__k2) = (T)0;                        \
-            for (int tile__i = tile__j + 1 + tile__t; tile__i < tile__n; tile__i += tile__B) { \
+            TILE__LA_UNROLL1 for (int tile__i = tile__j + 1 + tile__t; tile__i < tile__n; tile__i += tile__B) { \
                 const T tile__v = TILE__CW(tile__i, tile__j) * tile__inv;          \
                 TILE__CW(tile__i, tile__j) = tile__v;                              \
                 TILE__CW(tile__j, tile__i) = tile__v;                              \
@@ -267,7 +290,7 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
                 const int tile__q = tile__B / tile__m, tile__qr = tile__B % tile__m; \
                 int tile__r = tile__t / tile__m, tile__c = tile__t % tile__m;      \
                 const int tile__j1 = tile__j + 1;                                  \
-                while (tile__r < tile__m) {                                        \
+                TILE__LA_UNROLL1 while (tile__r < tile__m) {                                        \
                     if (tile__c <= tile__r)                                        \
                         TILE__CW(tile__j1 + tile__r, tile__j1 + tile__c) -=        \
                             TILE__CW(tile__j1 + tile__r, tile__j) * TILE__CW(tile__j, tile__j1 + tile__c); \
@@ -328,7 +351,7 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
             tile__mb = tile__mdir ? 0 : (int)TILE__LA_R16((size_t)tile__n * (tile__n | 1) * sizeof(tile__T)), \
             tile__xb = tile__xdir ? 0 : (int)TILE__LA_R16((size_t)tile__n * tile__K * sizeof(tile__T)), \
             tile__bytes = tile__mb + tile__xb,                                     \
-            tile__stat = tile__bytes <= TILE_LINALG_STATIC_MAX_BYTES               \
+            tile__stat = TILE__LA_CLASS(tile__bytes) <= TILE_LINALG_STATIC_MAX_BYTES               \
         };                                                                         \
         TILE__LA_CHECK_BYTES(TILE_LINALG_SMEM_BYTES(tile__T, tile__n, tile__K), op); \
         const int tile__mk = tile_smem_mark();                                     \
@@ -345,10 +368,8 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
                 tile__buf[(tile__l / tile__n) * (tile__n | 1) + tile__l % tile__n] = TILE__AT(M, tile__s); \
             }                                                                      \
         }                                                                          \
-        TILE__EACH(Y, tile__s) {                                                   \
-            const int tile__l = TILE__LIN(Y, tile__s);                             \
-            TILE__TX(tile__l / tile__K, tile__l % tile__K) = TILE__AT(Y, tile__s); \
-        }                                                                          \
+        TILE__LA_EACH(Y, tile__s, tile__l,                                         \
+                      { TILE__TX(tile__l / tile__K, tile__l % tile__K) = TILE__LA_V(Y, tile__s, tile__l); }); \
         tile_barrier();                                                            \
         if ((MODE) & 1) TILE__TRS_FWD(tile__T);                                    \
         if ((MODE) == 2) TILE__TRS_BWD(tile__T, 0);                                \
@@ -370,12 +391,12 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
  * barrier) and writes rows > j, each (row, column) by one thread. */
 #define TILE__TRS_FWD(T)                                                           \
     do {                                                                           \
-        for (int tile__c = tile__t; tile__c < tile__K; tile__c += tile__B)         \
+        TILE__LA_UNROLL1 for (int tile__c = tile__t; tile__c < tile__K; tile__c += tile__B)         \
             TILE__TX(0, tile__c) = TILE__TX(0, tile__c) / TILE__TM(0, 0);          \
         tile_barrier();                                                            \
         TILE__LA_UNROLL1 for (int tile__j = 0; tile__j < tile__n - 1; ++tile__j) { \
             const int tile__cnt = (tile__n - 1 - tile__j) * tile__K;               \
-            for (int tile__e = tile__t; tile__e < tile__cnt; tile__e += tile__B) { \
+            TILE__LA_UNROLL1 for (int tile__e = tile__t; tile__e < tile__cnt; tile__e += tile__B) { \
                 const int tile__i = tile__j + 1 + tile__e / tile__K, tile__c = tile__e % tile__K; \
                 T tile__v = TILE__TX(tile__i, tile__c) - TILE__TM(tile__i, tile__j) * TILE__TX(tile__j, tile__c); \
                 if (tile__i == tile__j + 1) tile__v = tile__v / TILE__TM(tile__i, tile__i); \
@@ -388,12 +409,12 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
 #define TILE__TU(TR, i, j) ((TR) ? TILE__TM(j, i) : TILE__TM(i, j))
 #define TILE__TRS_BWD(T, TR)                                                       \
     do {                                                                           \
-        for (int tile__c = tile__t; tile__c < tile__K; tile__c += tile__B)         \
+        TILE__LA_UNROLL1 for (int tile__c = tile__t; tile__c < tile__K; tile__c += tile__B)         \
             TILE__TX(tile__n - 1, tile__c) = TILE__TX(tile__n - 1, tile__c) / TILE__TM(tile__n - 1, tile__n - 1); \
         tile_barrier();                                                            \
         TILE__LA_UNROLL1 for (int tile__j = tile__n - 1; tile__j > 0; --tile__j) { \
             const int tile__cnt = tile__j * tile__K;                               \
-            for (int tile__e = tile__t; tile__e < tile__cnt; tile__e += tile__B) { \
+            TILE__LA_UNROLL1 for (int tile__e = tile__t; tile__e < tile__cnt; tile__e += tile__B) { \
                 const int tile__i = tile__e / tile__K, tile__c = tile__e % tile__K; \
                 T tile__v = TILE__TX(tile__i, tile__c) - TILE__TU(TR, tile__i, tile__j) * TILE__TX(tile__j, tile__c); \
                 if (tile__i == tile__j - 1) tile__v = tile__v / TILE__TM(tile__i, tile__i); \
@@ -423,12 +444,12 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
         enum {                                                                     \
             tile__m0 = TILE__D0(src), tile__n0 = TILE__D1(src),                    \
             tile__dir = TILE__LA_DIRECT(src),                                      \
-            tile__rs = tile__dir ? TILE__LA_RS(src) : tile__n0,                    \
+            tile__rs = tile__dir ? TILE__LA_RS(src) : (tile__n0 | 1),              \
             tile__cs = tile__dir ? TILE__LA_CS(src) : 1,                           \
-            tile__bytes = tile__dir ? 0 : (int)TILE__LA_R16((size_t)tile__m0 * tile__n0 * sizeof(tile__T)), \
-            tile__stat = tile__bytes <= TILE_LINALG_STATIC_MAX_BYTES               \
+            tile__bytes = tile__dir ? 0 : (int)TILE__LA_R16((size_t)tile__m0 * (tile__n0 | 1) * sizeof(tile__T)), \
+            tile__stat = TILE__LA_CLASS(tile__bytes) <= TILE_LINALG_STATIC_MAX_BYTES               \
         };                                                                         \
-        TILE__LA_CHECK_BYTES((size_t)tile__m0 * tile__n0 * sizeof(tile__T), "tile_transpose"); \
+        TILE__LA_CHECK_BYTES((size_t)tile__m0 * (tile__n0 | 1) * sizeof(tile__T), "tile_transpose"); \
         const int tile__mk = tile_smem_mark();                                     \
         const tile__T *tile__p;                                                    \
         if (tile__dir) {                                                           \
@@ -436,16 +457,18 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
         } else {                                                                   \
             tile__T *tile__b = TILE__LA_STAGE(tile__T, tile__bytes, tile__stat);   \
             tile_barrier();                                                        \
-            TILE__EACH(src, tile__s) tile__b[TILE__LIN(src, tile__s)] = TILE__AT(src, tile__s); \
+            TILE__EACH(src, tile__s) {                                             \
+                const int tile__l = TILE__LIN(src, tile__s);                       \
+                tile__b[(tile__l / tile__n0) * tile__rs + tile__l % tile__n0] = TILE__AT(src, tile__s); \
+            }                                                                      \
             tile_barrier();                                                        \
             tile__p = tile__b;                                                     \
         }                                                                          \
         TILE__WRITE_BEGIN(dst);                                                    \
-        TILE__EACH(dst, tile__s) {                                                 \
-            const int tile__l = TILE__LIN(dst, tile__s);                           \
-            TILE__AT(dst, tile__s) =                                               \
+        TILE__LA_EACH(dst, tile__s, tile__l, {                                     \
+            TILE__LA_V(dst, tile__s, tile__l) =                                    \
                 tile__p[(tile__l % tile__m0) * tile__rs + (tile__l / tile__m0) * tile__cs]; \
-        }                                                                          \
+        });                                                                        \
         TILE__WRITE_END(dst);                                                      \
         if (tile__bytes && !tile__stat) tile_smem_release(tile__mk);               \
         (void)tile__mk;                                                            \
@@ -480,7 +503,7 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
             tile__dir = TILE__LA_DIRECT(d),                                        \
             tile__rs = tile__dir ? TILE__LA_RS(d) : 1,                             \
             tile__bytes = tile__dir ? 0 : (int)TILE__LA_R16((size_t)tile__n * sizeof(tile__T)), \
-            tile__stat = tile__bytes <= TILE_LINALG_STATIC_MAX_BYTES               \
+            tile__stat = TILE__LA_CLASS(tile__bytes) <= TILE_LINALG_STATIC_MAX_BYTES               \
         };                                                                         \
         const int tile__mk = tile_smem_mark();                                     \
         const tile__T *tile__p;                                                    \
