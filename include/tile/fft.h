@@ -76,11 +76,13 @@ TILE_API int tile__fft_brev(int x, int bits) {
     for (int i = 0; i < bits; ++i) r |= ((x >> i) & 1) << (bits - 1 - i);
     return r;
 }
+/* log2 of a power of two 1..4096, closed form so that it folds to a constant */
 TILE_API int tile__fft_log2(int n) {
-    int l = 0;
-    while ((1 << l) < n) ++l;
-    return l;
+    return (n & 0xAAAA ? 1 : 0) | (n & 0xCCCC ? 2 : 0) | (n & 0xF0F0 ? 4 : 0) | (n & 0xFF00 ? 8 : 0);
 }
+/* x (bits <= 5 bits) bit-reversed, closed form */
+#define TILE__FFT_BREV5(x, bits)                                                   \
+    (((((x)&1) << 4) | (((x)&2) << 2) | ((x)&4) | (((x)&8) >> 2) | (((x)&16) >> 4)) >> (5 - (bits)))
 TILE_API void tile__fft_syncwarp(unsigned mask) {
 #if TILE_ON_DEVICE
     __syncwarp(mask);
@@ -177,7 +179,9 @@ TILE_API double tile__fft_cos32(int m) { return TILE__FFT_COS32(m); }
             if (ws && !act) break; /* a whole group leaves together */            \
             T *row = buf + (act ? r : 0) * rs;                                    \
             T v[E];                                                               \
-            TILE__UNROLL for (int Ns = 1; Ns < n; Ns *= (n / Ns < (E) ? n / Ns : (E))) { \
+            const int LE = tile__fft_log2(E), LN = tile__fft_log2(n);             \
+            TILE__UNROLL for (int p = 0; p < (LN + LE - 1) / LE; ++p) {           \
+                const int Ns = 1 << (p * LE);                                     \
                 const int R = n / Ns < (E) ? n / Ns : (E);                        \
                 const int LR = tile__fft_log2(R), stride = n / R;                 \
                 const int first = Ns == 1, last = Ns * R == n;                    \
@@ -188,25 +192,32 @@ TILE_API double tile__fft_cos32(int m) { return TILE__FFT_COS32(m); }
                             const int i = j + x * stride;                         \
                             v[b * R + x] = row[TILE__FFT_SWZ(i, sw && !first, W, LW)]; \
                         }                                                         \
-                        if (!first) { /* v[x] *= w^x, w = exp(sign 2 pi i k / (Ns R)) */ \
-                            T tw[E];                                              \
-                            tw[0] = tile_##sfx##_set((S)1, (S)0);                 \
-                            tw[1] = tile_##sfx##_expi((S)(2 * sign * k) / (S)(Ns * R)); \
-                            TILE__UNROLL for (int x = 2; x < R; ++x)              \
-                                tw[x] = x % 2 == 0 ? tile__fft_mul_##sfx(tw[x / 2], tw[x / 2]) \
-                                                   : tile__fft_mul_##sfx(tw[x - 1], tw[1]); \
-                            TILE__UNROLL for (int x = 1; x < R; ++x)              \
-                                v[b * R + x] = tile__fft_mul_##sfx(v[b * R + x], tw[x]); \
+                        if (!first) { /* v[x] *= w^x, w = exp(sign 2 pi i k / (Ns R)): */ \
+                            /* w^0..w^7 by squaring and one product each, w^8 from    */ \
+                            /* sincospi; w^x = w^(8 (x / 8)) w^(x % 8) (few roundings) */ \
+                            const S tile__a = (S)(2 * sign * k) / (S)(Ns * R);    \
+                            T lo[8], hp = tile_##sfx##_set((S)1, (S)0);           \
+                            lo[0] = hp;                                           \
+                            lo[1] = tile_##sfx##_expi(tile__a);                   \
+                            TILE__UNROLL for (int x = 2; x < 8; ++x)              \
+                                lo[x] = x % 2 == 0 ? tile__fft_mul_##sfx(lo[x / 2], lo[x / 2]) \
+                                                   : tile__fft_mul_##sfx(lo[x - 1], lo[1]); \
+                            const T w8 = R > 8 ? tile_##sfx##_expi(8 * tile__a) : hp; \
+                            TILE__UNROLL for (int x = 1; x < R; ++x) {            \
+                                if (x % 8 == 0) hp = x == 8 ? w8 : tile__fft_mul_##sfx(hp, w8); \
+                                const T tw = x < 8 ? lo[x] : x % 8 == 0 ? hp : tile__fft_mul_##sfx(hp, lo[x % 8]); \
+                                v[b * R + x] = tile__fft_mul_##sfx(v[b * R + x], tw); \
+                            }                                                     \
                         }                                                         \
                         /* DFT of radix R: radix-2 DIF stages, output bit-reversed */ \
-                        TILE__UNROLL for (int h = R / 2; h >= 1; h /= 2)          \
-                            TILE__UNROLL for (int s0 = 0; s0 < R; s0 += 2 * h)    \
-                                TILE__UNROLL for (int x = 0; x < h; ++x) {        \
-                                    const T a = v[b * R + s0 + x], c = v[b * R + s0 + x + h]; \
-                                    v[b * R + s0 + x] = tile_##sfx##_add(a, c);   \
-                                    v[b * R + s0 + x + h] =                       \
-                                        tile__fft_rot_##sfx(tile_##sfx##_sub(a, c), x * (16 / h), sign); \
-                                }                                                 \
+                        TILE__UNROLL for (int st = 0; st < LR; ++st)              \
+                            TILE__UNROLL for (int bf = 0; bf < R / 2; ++bf) {     \
+                                const int h = R >> (st + 1), x = bf & (h - 1);    \
+                                const int i0 = b * R + ((bf - x) << 1) + x;       \
+                                const T a = v[i0], c = v[i0 + h];                 \
+                                v[i0] = tile_##sfx##_add(a, c);                   \
+                                v[i0 + h] = tile__fft_rot_##sfx(tile_##sfx##_sub(a, c), x * (16 / h), sign); \
+                            }                                                     \
                     }                                                             \
                 }                                                                 \
                 if (ws) TILE__FFT_SYNCWARP(tid, mask); else TILE__FFT_BARRIER();            \
@@ -215,7 +226,7 @@ TILE_API double tile__fft_cos32(int m) { return TILE__FFT_COS32(m); }
                         const int j = q + P * b, k = j & (Ns - 1);                \
                         TILE__UNROLL for (int x = 0; x < R; ++x) {                \
                             const int o = (j - k) * R + k + x * Ns;               \
-                            row[TILE__FFT_SWZ(o, sw && !last, W, LW)] = v[b * R + tile__fft_brev(x, LR)]; \
+                            row[TILE__FFT_SWZ(o, sw && !last, W, LW)] = v[b * R + TILE__FFT_BREV5(x, LR)]; \
                         }                                                         \
                     }                                                             \
                 }                                                                 \
