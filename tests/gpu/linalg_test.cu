@@ -62,9 +62,9 @@
     tile_transpose(A, L);                                                          \
     tile_upper_solve_inplace(A, z);                                                \
     tile_store(tile_array2(out + nn + nk, N, K), z, 0, 0);                         \
-    tile_load(A, tile_array2(a, N, N), 0, 0);                                      \
-    tile_cholesky_inplace_info(A, &inf2);                                          \
-    tile_cholesky_solve_inplace(A, rb);                                            \
+    tile_load(L, tile_array2(a, N, N), 0, 0); /* (A is dead: fewer live slots) */  \
+    tile_cholesky_inplace_info(L, &inf2);                                          \
+    tile_cholesky_solve_inplace(L, rb);                                            \
     tile_store(tile_array2(out + nn + 2 * nk, N, K), rb, 0, 0)
 
 #define LK_(name, T, N, K, B, SMEM, BODY)                                          \
@@ -88,7 +88,7 @@ LKR(r_f32_16_4_96, float, 16, 4, 96)
 LKS(s_f32_31_1_128, float, 31, 1, 128)
 LKR(r_f32_32_1_96, float, 32, 1, 96)
 LKS(s_f32_33_3_256, float, 33, 3, 256)
-LKR(r_f32_64_1_256, float, 64, 1, 256)
+LKR(r_f32_32_2_256, float, 32, 2, 256)
 LKS(s_f32_64_64_256, float, 64, 64, 256)
 LKS(s_f32_100_2_128, float, 100, 2, 128)
 LKS(s_f32_128_1_256, float, 128, 1, 256)
@@ -113,7 +113,7 @@ typedef struct lk_desc {
     X(r_f32_3_2_33, float, 3, 2, 33, 1) X(s_f32_7_1_64, float, 7, 1, 64, 0)        \
     X(r_f32_16_4_96, float, 16, 4, 96, 1) X(s_f32_31_1_128, float, 31, 1, 128, 0)  \
     X(r_f32_32_1_96, float, 32, 1, 96, 0) X(s_f32_33_3_256, float, 33, 3, 256, 1)  \
-    X(r_f32_64_1_256, float, 64, 1, 256, 0) X(s_f32_64_64_256, float, 64, 64, 256, 0) \
+    X(r_f32_32_2_256, float, 32, 2, 256, 0) X(s_f32_64_64_256, float, 64, 64, 256, 0) \
     X(s_f32_100_2_128, float, 100, 2, 128, 0) X(s_f32_128_1_256, float, 128, 1, 256, 0) \
     X(r_f64_7_1_32, double, 7, 1, 32, 0) X(s_f64_16_2_64, double, 16, 2, 64, 1)    \
     X(r_f64_32_3_96, double, 32, 3, 96, 1) X(s_f64_64_1_128, double, 64, 1, 128, 0) \
