@@ -66,7 +66,7 @@ template <int B, class... P> struct tile__strict_call<void (*)(tile_kctx, char (
 #else
 /* C: each argument into a local of its own (decayed) type, then the launch
  * with the locals */
-#define TILE__ONCE_N(...) TILE__ONCE_N_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+#define TILE__ONCE_N(...) TILE__ONCE_N_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define TILE__ONCE_N_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, n, ...) n
 #define TILE__ONCE_CAT(a, b) TILE__ONCE_CAT_(a, b)
 #define TILE__ONCE_CAT_(a, b) a##b
