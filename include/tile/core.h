@@ -73,7 +73,10 @@
 
 /* ---- declarations (inside a kernel body) ----
  * tile_reg(T, name, d0[, d1[, d2[, d3]]])     register tile, contents unset
- * tile_shared(T, name, d0[, ...])             shared tile from the arena, contents unset */
+ * tile_shared(T, name, d0[, ...])             shared tile from the arena, contents unset
+ * Extents are positive compile-time constants. A shared tile over
+ * TILE_MAX_SMEM_BYTES does not compile; one that does not fit the launch's
+ * arena stops the block at the declaration (TILE_ERR_SMEM_OVERFLOW, smem.h). */
 #define tile_reg(T, name, ...) TILE__REG_TYPE(T, TILE_BLOCK_DIM, __VA_ARGS__) name
 #define tile_shared(T, name, ...)                                                  \
     TILE__SMEM_FITS(sizeof(T) * TILE__PROD(__VA_ARGS__), "tile_shared: a shared tile"); \
