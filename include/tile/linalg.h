@@ -380,7 +380,7 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
                 TILE__AT(X, tile__s) = TILE__TX(tile__l / tile__K, tile__l % tile__K); \
             }                                                                      \
         }                                                                          \
-        if (tile__bytes && !tile__stat) tile_smem_release(tile__mk);               \
+        if (tile__bytes != 0 && !tile__stat) tile_smem_release(tile__mk);               \
         (void)tile__mk;                                                            \
         (void)tile__t;                                                             \
     } while (0)
@@ -470,7 +470,7 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
                 tile__p[(tile__l % tile__m0) * tile__rs + (tile__l / tile__m0) * tile__cs]; \
         });                                                                        \
         TILE__WRITE_END(dst);                                                      \
-        if (tile__bytes && !tile__stat) tile_smem_release(tile__mk);               \
+        if (tile__bytes != 0 && !tile__stat) tile_smem_release(tile__mk);               \
         (void)tile__mk;                                                            \
     } while (0)
 
@@ -525,7 +525,7 @@ static TILE_HD __forceinline__ E *tile__la_ptr(E *&p) { return p; }
                                          : tile__av;                               \
         }                                                                          \
         TILE__WRITE_END(dst);                                                      \
-        if (tile__bytes && !tile__stat) tile_smem_release(tile__mk);               \
+        if (tile__bytes != 0 && !tile__stat) tile_smem_release(tile__mk);               \
         (void)tile__mk;                                                            \
     } while (0)
 

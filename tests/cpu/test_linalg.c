@@ -8,7 +8,9 @@
  * |A x - b| / |b| on random SPD matrices, the exact transpose and diag_add,
  * and the non-SPD / NaN contract (info, NaN columns, eps clamp). */
 #define _XOPEN_SOURCE 700
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <ucontext.h>
 #include "test_util.h"
 
