@@ -4,7 +4,9 @@
  *
  *  - f32, tile.h: A and B loaded into shared tiles (vector tier), tile_matmul_ab
  *    into a shared out (FMA micro-tiles), stored; peer cublasSgemmStridedBatched.
- *  - bf16 in, f32 accumulate and out, tile.h: tensor cores (mma.sync m16n8k16);
+ *  - bf16 in, f32 accumulate and out, tile.h: A and B loaded into register
+ *    tiles, staged by tile_matmul into the arena with padded rows (no bank
+ *    conflicts in the fragment loads), tensor cores (mma.sync m16n8k16);
  *    peer cublasGemmStridedBatchedEx (CUDA_R_16BF, CUBLAS_COMPUTE_32F).
  * Recorded peer (not measured here): Warp 1.19's MathDx tile_matmul, f32 on an
  * H100: 5.7 / 12.9 / 22.4 / 7.0 TFLOP/s at s = 16 / 32 / 64 / 128.
@@ -31,11 +33,11 @@
         tile_matmul_ab(c, a, b, 1.0f, 0.0f);                                       \
         tile_store(tile_array2(C + o, S, S), c, 0, 0);                             \
     }                                                                              \
-    TILE_KERNEL_SMEM(mm_bf16_##S, BD, 2 * TILE_SMEM_BYTES(tile_bf16, S, S) + TILE_SMEM_BYTES(float, S, S), \
-                     const tile_bf16 *A, const tile_bf16 *B, float *C) {           \
+    TILE_KERNEL_SMEM(mm_bf16_##S, BD, TILE_MATMUL_SMEM_BYTES(tile_bf16, float, S, S, S), const tile_bf16 *A, \
+                     const tile_bf16 *B, float *C) {                               \
         const size_t o = (size_t)tile_block(0) * S * S;                            \
-        tile_shared(tile_bf16, a, S, S);                                           \
-        tile_shared(tile_bf16, b, S, S);                                           \
+        tile_reg(tile_bf16, a, S, S); /* staged by tile_matmul with padded rows */ \
+        tile_reg(tile_bf16, b, S, S);                                              \
         tile_shared(float, c, S, S);                                               \
         tile_load(a, tile_array2(A + o, S, S), 0, 0);                              \
         tile_load(b, tile_array2(B + o, S, S), 0, 0);                              \

@@ -48,11 +48,13 @@
 #include "half.h"
 
 /* Arena bytes tile_matmul may stage on the GPU when every operand is a
- * register tile (a M x K and b K x N of element TIN, out M x N of TOUT);
- * shared operands need none of their share.
+ * register tile (a M x K and b K x N of element TIN, out M x N of TOUT;
+ * 16-bit inputs are staged with 8 elements of padding per row); shared
+ * operands need none of their share.
  *   TILE_MATMUL_SMEM_BYTES(float, float, 64, 64, 64) == 49152 */
-#define TILE_MATMUL_SMEM_BYTES(TIN, TOUT, M, N, K) \
-    (TILE_SMEM_BYTES(TIN, M, K) + TILE_SMEM_BYTES(TIN, K, N) + TILE_SMEM_BYTES(TOUT, M, N))
+#define TILE_MATMUL_SMEM_BYTES(TIN, TOUT, M, N, K)                                 \
+    (TILE_SMEM_BYTES(TIN, M, (K) + TILE__MM_PAD((int)sizeof(TIN))) +                   \
+     TILE_SMEM_BYTES(TIN, K, (N) + TILE__MM_PAD((int)sizeof(TIN))) + TILE_SMEM_BYTES(TOUT, M, N))
 
 /* ---- input element -> accumulation scalar ---- */
 TILE_API float tile__mm_idf(float x) { return x; }
@@ -318,14 +320,26 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
 #else
 #define TILE__MM_STAGED(t) 0
 #endif
+/* Staged 16-bit operands get rows 8 elements (16 bytes) longer: with rows of
+ * a multiple of 64 bytes the tensor-core fragment loads (8 rows x 4 words of
+ * a warp) would all hit the same 4 banks; 16 more bytes spread them over all
+ * 32. f32/f64 rows stay dense (the FMA path reads them conflict-free). */
+#define TILE__MM_PAD(esize) ((esize) == 2 ? 8 : 0)
 #define TILE__MM_S0(t) (TILE__MM_STAGED(t) ? TILE__D1(t) : TILE__S0(t))
+#define TILE__MM_S0IN(t) (TILE__MM_STAGED(t) ? TILE__D1(t) + TILE__MM_PAD((int)sizeof((t).v[0])) : TILE__S0(t))
 #define TILE__MM_S1(t) (TILE__MM_STAGED(t) ? 1 : TILE__S1(t))
-/* pointer to operand t's element (0, 0): the tile's storage, or a staged copy */
+/* pointer to input operand t's element (0, 0): the tile's storage, or a
+ * staged copy with row stride TILE__MM_S0IN(t) */
 #define TILE__MM_SRC(p, t)                                                         \
     TILE_ELEM_T(t) *p = (t).v + 0;                                                 \
     if (TILE__MM_STAGED(t)) {                                                      \
-        p = (TILE_ELEM_T(t) *)tile__smem_alloc(&tile__k, sizeof((t).v[0]) * tile_size(t)); \
-        TILE__EACH(t, tile__s) p[TILE__LIN(t, tile__s)] = TILE__AT(t, tile__s);    \
+        p = (TILE_ELEM_T(t) *)tile__smem_alloc(&tile__k, sizeof((t).v[0]) * TILE__D0(t) * TILE__MM_S0IN(t)); \
+        TILE__EACH(t, tile__s) {                                                   \
+            const int tile__L = TILE__LIN(t, tile__s);                             \
+            p[TILE__MM_S0IN(t) == TILE__D1(t) ? tile__L                            \
+                                              : tile__L / TILE__D1(t) * TILE__MM_S0IN(t) + tile__L % TILE__D1(t)] = \
+                TILE__AT(t, tile__s);                                              \
+        }                                                                          \
     }
 
 #define TILE__MM_CHECK(out, a, b)                                                  \
@@ -365,15 +379,15 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
         enum { tile__so0 = TILE__MM_S0(out), tile__so1 = TILE__MM_S1(out), tile__inpl = !TILE__MM_STAGED(out) }; \
         if (tile__stg || tile_is_shared(out)) tile_barrier(); /* staged data in; old out read */ \
         if (tile__tc)                                                              \
-            tile__mm_tc(tile__pa, TILE__MM_S0(a), TILE__MM_S1(a), tile__pb, TILE__MM_S0(b), TILE__MM_S1(b), \
+            tile__mm_tc(tile__pa, TILE__MM_S0IN(a), TILE__MM_S1(a), tile__pb, TILE__MM_S0IN(b), TILE__MM_S1(b), \
                         (float *)tile__po, tile__so0, tile__so1, tile__M, tile__N, tile__K, tile__BD / 32, \
                         (float)tile__al, (float)tile__be, tile__inpl, tile__kind); \
         else if (tile__dmma)                                                       \
-            tile__mm_dmma((const double *)tile__pa, TILE__MM_S0(a), TILE__MM_S1(a), (const double *)tile__pb, \
-                          TILE__MM_S0(b), TILE__MM_S1(b), (double *)tile__po, tile__so0, tile__so1, tile__M, \
+            tile__mm_dmma((const double *)tile__pa, TILE__MM_S0IN(a), TILE__MM_S1(a), (const double *)tile__pb, \
+                          TILE__MM_S0IN(b), TILE__MM_S1(b), (double *)tile__po, tile__so0, tile__so1, tile__M, \
                           tile__N, tile__K, tile__BD / 32, (double)tile__al, (double)tile__be, tile__inpl); \
         else                                                                       \
-            TILE__MM_FMA(tile__OT, tile__OT, tile__pa, TILE__MM_S0(a), TILE__MM_S1(a), tile__pb, TILE__MM_S0(b), \
+            TILE__MM_FMA(tile__OT, tile__OT, tile__pa, TILE__MM_S0IN(a), TILE__MM_S1(a), tile__pb, TILE__MM_S0IN(b), \
                          TILE__MM_S1(b), tile__po, tile__so0, tile__so1, tile__M, tile__N, tile__K, tile__BD, \
                          tile__al, tile__be, tile__inpl, RND);                      \
         if (TILE__MM_STAGED(out)) {                                                \
