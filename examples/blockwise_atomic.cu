@@ -22,8 +22,9 @@ int main(int argc, char **argv) {
         example_check(tile_synchronize(ex), "kernel") ||
         example_check(tile_copy_from(ex, &out, d, sizeof(int)), "copy"))
         return 1;
-    printf("sum of the thread indices 0..%d, one atomic add per block of %d (%s): [%d]\n", N - 1, TILE_DIM,
-           example_target_name(ex), out);
+    fprintf(stderr, "sum of the thread indices 0..%d, one atomic add per block of %d (%s):\n", N - 1, TILE_DIM,
+            example_target_name(ex));
+    printf("[%d]\n", out);
     tile_free(ex, d);
     return example_verdict(out == N * (N - 1) / 2, "[66] on both targets");
 }

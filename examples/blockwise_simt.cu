@@ -30,7 +30,9 @@ int main(int argc, char **argv) {
     /* the GPU: block b's first thread holds the sum of its 4 indices; the CPU
      * (one thread per block): every thread's own index */
     int ok = 1;
-    printf("per-block sums of thread indices, stored at each block's first thread (%s): [", example_target_name(ex));
+    fprintf(stderr, "per-block sums of thread indices, stored at each block's first thread (%s):\n",
+            example_target_name(ex));
+    printf("[");
     for (int i = 0; i < N; ++i) {
         const int want = ex.device < 0 ? i : (i % TILE_DIM ? 0 : TILE_DIM * i + TILE_DIM * (TILE_DIM - 1) / 2);
         printf(i ? " %d" : "%d", out[i]);

@@ -26,7 +26,8 @@ int main(int argc, char **argv) {
         example_check(tile_synchronize(ex), "kernel") ||
         example_check(tile_copy_from(ex, b, db, sizeof(b)), "copy"))
         return 1;
-    printf("row sums of a %d x %d array whose row i holds i (%s): b = [", ROWS, TILE_N, example_target_name(ex));
+    fprintf(stderr, "row sums of a %d x %d array whose row i holds i (%s):\n", ROWS, TILE_N, example_target_name(ex));
+    printf("b = [");
     int ok = 1;
     for (int i = 0; i < ROWS; ++i) {
         printf(i ? " %g" : "%g", b[i]);

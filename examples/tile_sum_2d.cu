@@ -29,8 +29,9 @@ int main(int argc, char **argv) {
         example_check(tile_synchronize(ex), "kernel") ||
         example_check(tile_copy_from(ex, &total, dt, sizeof(float)), "copy"))
         return 1;
-    printf("sum of a %dx%d array of ones in %dx%d tiles of %dx%d (%s): total = %g\n", M, N, M / TILE_M,
-           N / TILE_N, TILE_M, TILE_N, example_target_name(ex), total);
+    fprintf(stderr, "sum of a %dx%d array of ones in tiles of %dx%d (%s):\n", M, N, TILE_M, TILE_N,
+            example_target_name(ex));
+    printf("tiles %dx%d, total = %g\n", M / TILE_M, N / TILE_N, total);
     tile_free(ex, da);
     tile_free(ex, dt);
     return example_verdict(total == (float)(M * N), "3072 (64 * 48)");
