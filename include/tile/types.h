@@ -193,6 +193,17 @@ TILE__DEF_CHECK1(neg, "tile_neg")
 TILE__DEF_CHECK1(mul, "tile_mul")
 TILE__DEF_CHECK1(div, "tile_div")
 TILE__DEF_CHECK1(fill, "tile_ones")
+/* tile by tile products: one scalar type (f32 by vec3f is fine, f32 by f64 is not) */
+#define TILE__DEF_CHECK_TT(name, op)                                              \
+    template <class A, class B> struct tile__check_##name {                       \
+        static_assert(tile__tid<A>::value != 0 && tile__tid<B>::value != 0, TILE__UNSUPPORTED_MSG(op)); \
+        static_assert(tile__tid<A>::value == 0 || tile__tid<B>::value == 0 ||     \
+                          (int)tile__tid<A>::value % 16 == (int)tile__tid<B>::value % 16, \
+                      TILE__MIXED_MSG(op));                                       \
+        enum { ok = 1 };                                                          \
+    };
+TILE__DEF_CHECK_TT(mul_tt, "tile_mul")
+TILE__DEF_CHECK_TT(div_tt, "tile_div")
 #define TILE__CHECK1(name, a) ((void)sizeof(tile__check_##name<TILE__ET(a)>))
 #define TILE__CHECK2(name, a, b) ((void)sizeof(tile__check_##name<TILE__ET(a), TILE__ET(b)>))
 #else
@@ -211,6 +222,12 @@ TILE__DEF_CHECK1(fill, "tile_ones")
 #define TILE__OPNAME_mul "tile_mul"
 #define TILE__OPNAME_div "tile_div"
 #define TILE__OPNAME_fill "tile_ones"
+#define TILE__CHECK_TT_(op, a, b)                                                 \
+    (TILE__EXPR_ASSERT(TILE__TID(a) != 0 && TILE__TID(b) != 0, TILE__UNSUPPORTED_MSG(op)), \
+     TILE__EXPR_ASSERT(TILE__TID(a) == 0 || TILE__TID(b) == 0 || TILE__TID(a) % 16 == TILE__TID(b) % 16, \
+                       TILE__MIXED_MSG(op)))
+#define TILE__CHECK_mul_tt(a, b) TILE__CHECK_TT_("tile_mul", a, b)
+#define TILE__CHECK_div_tt(a, b) TILE__CHECK_TT_("tile_div", a, b)
 #define TILE__CHECK1(name, a) TILE__CHECK1_(TILE__OPNAME_##name, a)
 #define TILE__CHECK2(name, a, b) TILE__CHECK2_(TILE__OPNAME_##name, a, b)
 #endif
@@ -300,6 +317,9 @@ static TILE_HD __forceinline__ A tile__g_neg(A a) { return a; }
 #define TILE__G_NEG(a) (TILE__CHECK1(neg, a), tile__g_neg((a)))
 #define TILE__G_MUL(a, b) (TILE__CHECK1(mul, a), tile__g_mul((a), (b)))
 #define TILE__G_DIV(a, b) (TILE__CHECK1(div, a), tile__g_div((a), (b)))
+/* tile by tile (tile_mul, tile_div): the element types share one scalar type */
+#define TILE__G_MUL_TT(a, b) (TILE__CHECK2(mul_tt, a, b), tile__g_mul((a), (b)))
+#define TILE__G_DIV_TT(a, b) (TILE__CHECK2(div_tt, a, b), tile__g_div((a), (b)))
 
 #else /* C11 */
 
@@ -333,6 +353,9 @@ TILE_COMPOUND_TYPES(TILE__DEF_FULL_C)
         int32_t: tile_i32_mul, uint32_t: tile_u32_mul, int64_t: tile_i64_mul, uint64_t: tile_u64_mul \
         TILE_COMPOUND_TYPES(TILE__A_MULS))((a), (b))
 #define TILE__G_DIV(a, b) (TILE__CHECK1(div, a), TILE__G_DIV_(a, b))
+/* tile by tile (tile_mul, tile_div): the element types share one scalar type */
+#define TILE__G_MUL_TT(a, b) (TILE__CHECK_mul_tt(a, b), TILE__G_MUL_(a, b))
+#define TILE__G_DIV_TT(a, b) (TILE__CHECK_div_tt(a, b), TILE__G_DIV_(a, b))
 #define TILE__G_DIV_(a, b)                                                        \
     _Generic((a),                                                                 \
         float: _Generic((b) TILE_F32_COMPOUND_TYPES(TILE__A_SDIV), default: tile_f32_div), \
