@@ -30,8 +30,7 @@
  *
  * How it runs on the GPU (docs/fft.md has the details). Rows go to groups of
  * P = n / E threads, each thread holding E elements of its row in registers
- * (E = 16 for c32, 8 for c64 by default, more when the block is too small for
- * n / E threads; E = n for short rows). Every pass is a Stockham radix-E
+ * (E = 16 for c32, 8 for c64; E = n for short rows). Every pass is a Stockham radix-E
  * step (radix n / E^k for the last one): E loads from shared memory, one
  * sincospi twiddle whose powers are taken by squaring, an in-register DFT of
  * radix E (radix-2 stages with constant twiddles), E stores. The first pass
@@ -39,8 +38,8 @@
  * the passes between use an XOR-swizzled order inside the row so that strided
  * stores do not pile onto one shared-memory bank. A row that fits in one warp
  * (P <= 32) synchronizes with __syncwarp only; larger rows with block
- * barriers (two per pass). Rows whose E would pass 32 (c32) / 16 (c64) (for
- * example n = 4096 in a 32-thread block) take the general path instead: an
+ * barriers (two per pass). Rows that need more than E per thread (n / E
+ * threads do not fit in the block, e.g. n = 4096 in 128 threads) take the general path instead: an
  * in-place bit reversal and radix-2 passes over shared memory, one barrier
  * per pass. The CPU (block_dim 1) takes that path too, on the staged copy.
  * Twiddles come from sincospi (f32: sincospif), so they are accurate to an
@@ -67,8 +66,9 @@
 #ifndef TILE_FFT_E_C64
 #define TILE_FFT_E_C64 8
 #endif
-#define TILE__FFT_EMAX_C32 32
-#define TILE__FFT_EMAX_C64 16
+/* larger E (32) made ptxas spill and take minutes per kernel */
+#define TILE__FFT_EMAX_C32 16
+#define TILE__FFT_EMAX_C64 8
 
 /* ---- small helpers ---- */
 TILE_API int tile__fft_brev(int x, int bits) {
@@ -154,8 +154,7 @@ TILE_API double tile__fft_cos32(int m) { return TILE__FFT_COS32(m); }
     TILE__FFT_DEF_E(sfx, T, S, W, LW, 2)                                          \
     TILE__FFT_DEF_E(sfx, T, S, W, LW, 4)                                          \
     TILE__FFT_DEF_E(sfx, T, S, W, LW, 8)                                          \
-    TILE__FFT_DEF_E(sfx, T, S, W, LW, 16)                                         \
-    TILE__FFT_DEF_E(sfx, T, S, W, LW, 32)
+    TILE__FFT_DEF_E(sfx, T, S, W, LW, 16)
 
 /* position of index i of a row in shared memory between passes: the low LW
  * bits XORed with the next LW bits (a permutation inside each aligned run of
@@ -257,8 +256,7 @@ TILE__FFT_DEF(c64, tile_c64, double, 8, 3)
         case 2: tile__fft_fast_##sfx##_2(buf, rows, n, rs, sign, tid, bd); break; \
         case 4: tile__fft_fast_##sfx##_4(buf, rows, n, rs, sign, tid, bd); break; \
         case 8: tile__fft_fast_##sfx##_8(buf, rows, n, rs, sign, tid, bd); break; \
-        case 16: tile__fft_fast_##sfx##_16(buf, rows, n, rs, sign, tid, bd); break; \
-        default: tile__fft_fast_##sfx##_32(buf, rows, n, rs, sign, tid, bd); break; \
+        default: tile__fft_fast_##sfx##_16(buf, rows, n, rs, sign, tid, bd); break; \
         }                                                                         \
     }
 TILE__FFT_RUN_DEF(c32, tile_c32, TILE_FFT_E_C32, TILE__FFT_EMAX_C32)
