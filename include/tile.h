@@ -31,5 +31,6 @@
 #include "tile/tile16.h"
 #include "tile/chol_batched.h"
 #include "tile/fft.h"
+#include "tile/strict.h"
 
 #endif /* TILE_H */

@@ -112,7 +112,8 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
 #define TILE__UNQUAL_TYPEOF(x) TILE__TYPEOF(((void)0, (x))) /* an rvalue: unqualified */
 #endif
 #define tile_from_thread(name, x)                                                  \
-    tile_reg(TILE__UNQUAL_TYPEOF(x), name, TILE_BLOCK_DIM);                        \
+    typedef TILE__UNQUAL_TYPEOF(x) name##__et;                                     \
+    tile_reg(name##__et, name, TILE_BLOCK_DIM);                                    \
     name.v[0] = (x)
 /* (type and extents are named before the tile's struct: inside it, C++ would
  * take an x spelled `v` for the struct's own member v) */

@@ -5,6 +5,9 @@
  * negative or past the end, offsets partly outside, repeated indices. Every
  * result is compared with a plain C loop over the same inputs. */
 #include "test_util.h"
+/* the coordinate an index reaches: x + o, or nowhere for a negative index
+ * ("negative means skip", every indexed operation) */
+#define TI_AT(x, o) ((x) < 0 ? -(1 << 29) : (x) + (o))
 
 /* element types: X(sfx, T, scalar component, kind, bits, components) */
 #define IX_COPY_TYPES(X)                                                           \
@@ -153,7 +156,7 @@ static const int offs2[][2] = {{0, 0}, {2, 3}, {-1, 6}, {4, -2}, {-3, -6}, {12, 
             assert_tile_ok(tile_launch(TILE_CPU, g1_##sfx, tile_grid1(1), 64, a1, ix, o, out1)); \
             for (int c = 0; c < 4; ++c)                                            \
                 for (int i = 0; i < NT; ++i) {                                     \
-                    const int g = ix[i] + o;                                       \
+                    const int g = TI_AT(ix[i], o);                                       \
                     expect_elem(out1, c * NT + i, g >= 0 && g < NA ? EL(a1, es, g) : NULL, es, \
                                 "1D gather " #sfx, k);                             \
                 }                                                                  \
@@ -171,8 +174,8 @@ static const int offs2[][2] = {{0, 0}, {2, 3}, {-1, 6}, {4, -2}, {-3, -6}, {12, 
             for (int c = 0; c < 8; ++c)                                            \
                 for (int i = 0; i < TR; ++i)                                       \
                     for (int j = 0; j < TC; ++j) {                                 \
-                        const int gi = (c < 4 ? ix0[i] : i) + o0;                  \
-                        const int gj = (c < 4 ? j : (int)ix1[j]) + o1;             \
+                        const int gi = c < 4 ? TI_AT(ix0[i], o0) : i + o0;                  \
+                        const int gj = c < 4 ? j + o1 : TI_AT((int)ix1[j], o1);             \
                         const int in = gi >= 0 && gi < R && gj >= 0 && gj < C;     \
                         expect_elem(out2, (c * TR + i) * TC + j, in ? EL(a2, es, gi * C + gj) : NULL, es, \
                                     c < 4 ? "2D gather axis 0 " #sfx : "2D gather axis 1 " #sfx, k); \
@@ -242,7 +245,7 @@ IX_COPY_TYPES(DEF_S2)
                 for (int g = 0; g < NA; ++g) {                                     \
                     const void *e = sent;                                          \
                     for (int i = 0; i < NT; ++i)                                   \
-                        if (ix[i] + o == g) e = EL(b1, es, i);                     \
+                        if (TI_AT(ix[i], o) == g) e = EL(b1, es, i);                     \
                     expect_elem(out1, c * NA + g, e, es, "1D indexed store " #sfx, k); \
                 }                                                                  \
         }                                                                          \
@@ -258,7 +261,7 @@ IX_COPY_TYPES(DEF_S2)
                         const void *e = sent;                                      \
                         for (int i = 0; i < TR; ++i)                               \
                             for (int j = 0; j < TC; ++j) {                         \
-                                const int hi = (c < 2 ? ix0[i] : i) + o0, hj = (c < 2 ? j : ix1[j]) + o1; \
+                                const int hi = c < 2 ? TI_AT(ix0[i], o0) : i + o0, hj = c < 2 ? j + o1 : TI_AT(ix1[j], o1); \
                                 if (hi == gi && hj == gj) e = EL(b2, es, i * TC + j); \
                             }                                                      \
                         expect_elem(out2, (c * R + gi) * C + gj, e, es, c < 2 ? "2D indexed store rows " #sfx \
@@ -318,14 +321,14 @@ IX_ADD_TYPES(DEF_A)
             for (int g = 0; g < NA; ++g) acc1[g] = (T)(g - 7), r1[g] = g - 7;      \
             for (int g = 0; g < R * C; ++g) acc2[g] = (T)(g % 13), r2[g] = g % 13; \
             for (int i = 0; i < NT; ++i) {                                         \
-                const int g = ix[i] + o0;                                          \
+                const int g = TI_AT(ix[i], o0);                                          \
                 if (g >= 0 && g < NA) r1[g] += 2.0 * (double)b1[i];                \
             }                                                                      \
             for (int i = 0; i < TR; ++i)                                           \
                 for (int j = 0; j < TC; ++j) {                                     \
-                    int gi = ix0[i] + o0, gj = j + o1;                             \
+                    int gi = TI_AT(ix0[i], o0), gj = j + o1;                             \
                     if (gi >= 0 && gi < R && gj >= 0 && gj < C) r2[gi * C + gj] += (double)b2[i * TC + j]; \
-                    gi = i + o0, gj = ix1[j] + o1;                                 \
+                    gi = i + o0, gj = TI_AT(ix1[j], o1);                                 \
                     if (gi >= 0 && gi < R && gj >= 0 && gj < C) r2[gi * C + gj] += (double)b2[i * TC + j]; \
                 }                                                                  \
             assert_tile_ok(tile_launch(TILE_CPU, ai_##sfx, tile_grid1(1), 32, b1, ix, b2, ix0, ix1, o0, o1, \
@@ -643,7 +646,7 @@ static void test_gather_3d(void **state) {
             for (int i = 0; i < 2; ++i)
                 for (int j = 0; j < 3; ++j)
                     for (int l = 0; l < 4; ++l) {
-                        int g0 = (c == 2 ? ix0[i] : i) + o3[k][0], g1 = (c == 0 ? ix1[j] : j) + o3[k][1];
+                        int g0 = c == 2 ? TI_AT(ix0[i], o3[k][0]) : i + o3[k][0], g1 = c == 0 ? TI_AT(ix1[j], o3[k][1]) : j + o3[k][1];
                         int g2 = (c == 1 ? ix2[l] : l) + o3[k][2];
                         int in = g0 >= 0 && g0 < 4 && g1 >= 0 && g1 < 5 && g2 >= 0 && g2 < 6;
                         assert_close(out[((c * 2 + i) * 3 + j) * 4 + l], in ? a[(g0 * 5 + g1) * 6 + g2] : 0.0, 0);

@@ -29,6 +29,9 @@
 #include <string.h>
 #define GC_MAX_PRINTED 400
 #include "gpu_check.h"
+/* the coordinate an index reaches: x + o, or nowhere for a negative index
+ * ("negative means skip", every indexed operation) */
+#define TI_AT(x, o) ((x) < 0 ? -(1 << 29) : (x) + (o))
 
 /* ---- element types of the tests, described at run time ---- */
 enum { K_F32 = 0, K_I32 = 1, K_F64 = 2 };
@@ -267,7 +270,7 @@ static void gather_indices(int32_t *ix, int32_t *ix0, int64_t *ix1) {
         for (int b = 0; b < NB; ++b)                                               \
             for (int c = 0; c < 4; ++c)                                            \
                 for (int i = 0; i < NT1; ++i) {                                    \
-                    const int g = hix[b * NT1 + i] + offs1[b];                     \
+                    const int g = TI_AT(hix[b * NT1 + i], offs1[b]);                     \
                     memcpy(&e1[(b * 4 + c) * NT1 + i], g >= 0 && g < NA1 ? EL(ha1, sizeof(T), g) : zero_elem, \
                            sizeof(T));                                             \
                 }                                                                  \
@@ -275,8 +278,8 @@ static void gather_indices(int32_t *ix, int32_t *ix0, int64_t *ix1) {
             for (int c = 0; c < 8; ++c)                                            \
                 for (int i = 0; i < TR; ++i)                                       \
                     for (int j = 0; j < TC; ++j) {                                 \
-                        const int gi = (c < 4 ? hix0[b * TR + i] : i) + offs2[b][0]; \
-                        const int gj = (c < 4 ? j : (int)hix1[b * TC + j]) + offs2[b][1]; \
+                        const int gi = c < 4 ? TI_AT(hix0[b * TR + i], offs2[b][0]) : i + offs2[b][0]; \
+                        const int gj = c < 4 ? j + offs2[b][1] : TI_AT((int)hix1[b * TC + j], offs2[b][1]); \
                         const int in = gi >= 0 && gi < R2 && gj >= 0 && gj < C2;  \
                         memcpy(&e2[((b * 8 + c) * TR + i) * TC + j], in ? EL(ha2, sizeof(T), gi * C2 + gj) : zero_elem, \
                                sizeof(T));                                         \
@@ -401,15 +404,15 @@ COPY_TYPES(DEF_STORE)
         POISON_MIRROR(do2, n2 * sizeof(T), poison_byte(&d), e2);                   \
         for (int b = 0; b < NB; ++b) {                                             \
             for (int i = 0; i < NT1; ++i) {                                        \
-                const int g = hix[b * NT1 + i] + offs1[b];                         \
+                const int g = TI_AT(hix[b * NT1 + i], offs1[b]);                         \
                 if (g >= 0 && g < NA1)                                             \
                     for (int c = 0; c < 4; ++c) e1[(b * 4 + c) * NA1 + g] = hs1[b * NT1 + i]; \
             }                                                                      \
             for (int c = 0; c < 4; ++c)                                            \
                 for (int i = 0; i < TR; ++i)                                       \
                     for (int j = 0; j < TC; ++j) {                                 \
-                        const int gi = (c < 2 ? hix0[b * TR + i] : i) + offs2[b][0]; \
-                        const int gj = (c < 2 ? j : hix1[b * TC + j]) + offs2[b][1]; \
+                        const int gi = c < 2 ? TI_AT(hix0[b * TR + i], offs2[b][0]) : i + offs2[b][0]; \
+                        const int gj = c < 2 ? j + offs2[b][1] : TI_AT(hix1[b * TC + j], offs2[b][1]); \
                         if (gi >= 0 && gi < R2 && gj >= 0 && gj < C2)              \
                             e2[(b * 4 + c) * R2 * C2 + gi * C2 + gj] = hs2[(b * TR + i) * TC + j]; \
                     }                                                              \
@@ -482,15 +485,15 @@ ADD_TYPES(DEF_ATOMIC)
             ix_random(hix0 + b * TR, TR, -1, 4, 710 + b);                          \
             ix_random(hix1 + b * TC, TC, -2, 5, 720 + b);                          \
             for (int i = 0; i < NT1; ++i) {                                        \
-                const int g = hix[b * NT1 + i] + o0;                               \
+                const int g = TI_AT(hix[b * NT1 + i], o0);                               \
                 if (g >= 0 && g < NA1) r1[g] += 2.0 * comp_get(&d, hs1, b * NT1 + i); \
             }                                                                      \
             for (int i = 0; i < TR; ++i)                                           \
                 for (int j = 0; j < TC; ++j) {                                     \
                     const double v = comp_get(&d, hs2, (b * TR + i) * TC + j);     \
-                    int gi = hix0[b * TR + i] + o0, gj = j + o1;                   \
+                    int gi = TI_AT(hix0[b * TR + i], o0), gj = j + o1;                   \
                     if (gi >= 0 && gi < R2 && gj >= 0 && gj < C2) r2[gi * C2 + gj] += 2.0 * v; \
-                    gi = i + o0, gj = hix1[b * TC + j] + o1;                       \
+                    gi = i + o0, gj = TI_AT(hix1[b * TC + j], o1);                       \
                     if (gi >= 0 && gi < R2 && gj >= 0 && gj < C2) r2[gi * C2 + gj] += v; \
                 }                                                                  \
         }                                                                          \
@@ -933,8 +936,8 @@ static void test_misc(const target *t) {
             for (int i = 0; i < 4; ++i)
                 for (int j = 0; j < 5; ++j)
                     for (int l = 0; l < 6; ++l) {
-                        const int g0 = i + offs3[b][0], g1 = (c == 0 ? hix1[b * 5 + j] : j) + offs3[b][1];
-                        const int g2 = (c == 1 ? hix2[b * 6 + l] : l) + offs3[b][2];
+                        const int g0 = i + offs3[b][0], g1 = c == 0 ? TI_AT(hix1[b * 5 + j], offs3[b][1]) : j + offs3[b][1];
+                        const int g2 = c == 1 ? TI_AT(hix2[b * 6 + l], offs3[b][2]) : l + offs3[b][2];
                         const int in = g0 >= 0 && g0 < G3A && g1 >= 0 && g1 < G3B && g2 >= 0 && g2 < G3C;
                         eg[(((b * 2 + c) * 4 + i) * 5 + j) * 6 + l] = in ? h3[(g0 * G3B + g1) * G3C + g2] : 0.0f;
                     }
