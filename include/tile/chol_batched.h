@@ -125,7 +125,27 @@
 #else
 #define TILE__CHOL_UPDATE_f32(c, l, b) TILE__CHOL_UPDATE_REG(f32, c, l, b)
 #endif
+/* f64 on the device: B's rows from shared memory (8 broadcast 16-byte loads a
+ * row) instead of the register-tile form, whose 256 shuffles of doubles (512
+ * SHFL, 1 a clock an SM) cost 4x the 256 DFMAs (2 a clock an SM). The empty
+ * asm with a memory clobber after each row keeps the compiler from hoisting
+ * all 16 rows' loads ahead of the FMAs (256 doubles live: that spilled); the
+ * FMAs of row j may still overlap row j + 1's loads. */
+#if TILE_ON_DEVICE
+TILE_API void tile__chol_sub_abt_rows_f64(tile16_f64 *c, const tile16_f64 *a, const double *b, int ldb) {
+    TILE__UNROLL for (int j = 0; j < 16; ++j) {
+        double bj[16];
+        tile16__ld16_f64(bj, b + (size_t)j * (size_t)ldb);
+        double s = c->r[0][j];
+        TILE__UNROLL for (int k = 0; k < 16; ++k) s -= a->r[0][k] * bj[k];
+        c->r[0][j] = s;
+        asm volatile("" ::: "memory");
+    }
+}
+#define TILE__CHOL_UPDATE_f64(c, l, b) tile__chol_sub_abt_rows_f64((c), (l), (b), TILE__CHOL_LD_f64)
+#else
 #define TILE__CHOL_UPDATE_f64(c, l, b) TILE__CHOL_UPDATE_REG(f64, c, l, b)
+#endif
 
 TILE_API void tile__chol_vld_f32(float *v, const float *p) {
 #if TILE_ON_DEVICE
