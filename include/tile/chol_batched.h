@@ -364,6 +364,19 @@ TILE__CHOL_DEF(f64, double)
         const int r = tile_chol_small_##sfx(valid ? a + (size_t)m * (size_t)n * (size_t)n : 0, n, eps); \
         if (valid && info && tile16_lane() == 0) info[m] = r;                      \
     }                                                                              \
+    /* n <= 16: one tile, no a10 / a11 and no shuffled update: far fewer      \
+     * registers than the kernel above (f64: 168), so batch 4096 (2048 warps, \
+     * 15.5 an SM) is resident at once instead of in two waves */             \
+    TILE_KERNEL(tile__chol_small16_k_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
+        const int m = (int)tile_block(0) * TILE16_GROUPS + tile16_group();         \
+        const int valid = m < batch, rows = (valid && n > 0 && n <= 16) ? n : 0;  \
+        T *am = rows ? a + (size_t)m * (size_t)n * (size_t)n : 0;                  \
+        tile16_##sfx a00 = tile16_eye_##sfx();                                     \
+        tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                        \
+        const int r = tile16_chol_##sfx(&a00, eps);                                \
+        tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
+        if (rows && info && tile16_lane() == 0) info[m] = r;                       \
+    }                                                                              \
     TILE_KERNEL(tile__chol_blk128_k_##sfx, 128, T *a, int n, T eps, int *info) {   \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
@@ -403,6 +416,11 @@ TILE__CHOL_KERNELS(f64, double)
                                                                  int *info) {     \
         if (n < 1 || n > TILE_CHOL_MAX_N || batch < 0 || (batch > 0 && !a)) return TILE_ERR_ARG; \
         if (batch == 0) return TILE_OK;                                            \
+        if (n <= 16) {                                                             \
+            const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
+            return tile_launch(ex, tile__chol_small16_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, \
+                               n, batch, eps, info);                               \
+        }                                                                          \
         if (n <= 32) {                                                             \
             const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
             return tile_launch(ex, tile__chol_small_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, n, \
