@@ -427,7 +427,10 @@ TILE__CHOL_KERNELS(f64, double)
                                batch, eps, info);                                  \
         }                                                                          \
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
-        if ((n + 15) / 16 <= 5 || sizeof(T) == 8) /* f64: 172 registers, 2 blocks of 128 an SM */ \
+        /* f64 (112 registers) from n = 97: shared memory (64-81 KiB) allows 2-3  \
+         * blocks an SM, so 256 threads give 16 warps (and twice the groups   \
+         * for the 21-28 update tiles of the first steps) instead of 8-12 */  \
+        if ((n + 15) / 16 <= (sizeof(T) == 8 ? 6 : 5))                             \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
         return tile_launch(e2, tile__chol_blk256_k_##sfx, tile_grid1(batch), 256, a, n, eps, info); \
     }                                                                              \
