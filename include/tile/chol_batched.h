@@ -427,10 +427,14 @@ TILE__CHOL_KERNELS(f64, double)
                                batch, eps, info);                                  \
         }                                                                          \
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
-        /* f64 (112 registers) from n = 97: shared memory (64-81 KiB) allows 2-3  \
-         * blocks an SM, so 256 threads give 16 warps (and twice the groups   \
-         * for the 21-28 update tiles of the first steps) instead of 8-12 */  \
-        if ((n + 15) / 16 <= (sizeof(T) == 8 ? 6 : 5))                             \
+        /* The step loop is a latency chain (chol, solve, update, 2 barriers),  \
+         * so matrices in flight an SM count most: 128 threads (f32 68        \
+         * registers: 7 blocks; f64 112: 4) unless shared memory alone caps   \
+         * the SM at 2 (f64) / 4 (f32) blocks, at nb = 8 (n > 112), where 256 \
+         * threads double the warps (and the groups for the 28 update tiles   \
+         * of step 0) at the same matrices in flight. f32 n = 92 (nb = 6): 7  \
+         * matrices an SM instead of 4; f64 n = 97..112: 3 instead of 2. */   \
+        if ((n + 15) / 16 <= 7)                                                    \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
         return tile_launch(e2, tile__chol_blk256_k_##sfx, tile_grid1(batch), 256, a, n, eps, info); \
     }                                                                              \
