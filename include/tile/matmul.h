@@ -106,6 +106,66 @@ TILE_API uint32_t tile__mm_t(const float *p, int i, int j, int s0, int s1, int n
     return 0;
 #endif
 }
+/* the 16-bit body of tile__mm_tc for one warp-tile shape RM x RN (literal
+ * constants: every fragment index below is a compile-time constant). Same
+ * fragment loads and stores as one 16 x 8 tile, at m0 + 16 i, n0 + 8 j. */
+#define TILE__MM_A2(i, j)                                                          \
+    (a32 ? (((i) < M && (j) < K) ? *(const uint32_t *)(pa + (i) * sa0 + (j)) : 0u) \
+         : tile__mm_h2(pa, i, j, sa0, sa1, M, K, 0, 1))
+#define TILE__MM_MMA16(d, a, b)                                                    \
+    if (kind == 1)                                                                 \
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, " \
+                     "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                      \
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])              \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1])); \
+    else                                                                           \
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, " \
+                     "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                      \
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])              \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+#define TILE__MM_TC_ST(r, c, x)                                                    \
+    if ((r) < M && (c) < N) {                                                      \
+        float *tile__o = po + (r) * so0 + (c) * so1;                               \
+        *tile__o = alpha * (x) + ((accum && beta != 0.0f) ? beta * *tile__o : 0.0f); \
+    }
+#define TILE__MM_TC16(RM, RN)                                                      \
+    do {                                                                           \
+        const int tile__ntw = (N + 8 * (RN)-1) / (8 * (RN));                       \
+        const int tile__nw = ((M + 16 * (RM)-1) / (16 * (RM))) * tile__ntw;        \
+        for (int u = w; u < tile__nw; u += nwarps) {                               \
+            const int m0 = u / tile__ntw * (16 * (RM)), n0 = u % tile__ntw * (8 * (RN)); \
+            float d[RM][RN][4];                                                    \
+            TILE__UNROLL for (int i = 0; i < (RM); ++i)                            \
+                TILE__UNROLL for (int j = 0; j < (RN); ++j)                        \
+                    TILE__UNROLL for (int e = 0; e < 4; ++e) d[i][j][e] = 0.f;    \
+            for (int k0 = 0; k0 < K; k0 += 16) {                                   \
+                const int c = k0 + 2 * q;                                          \
+                uint32_t fa[RM][4], fb[RN][2];                                     \
+                TILE__UNROLL for (int i = 0; i < (RM); ++i) {                      \
+                    const int r = m0 + 16 * i + g;                                 \
+                    fa[i][0] = TILE__MM_A2(r, c);                                  \
+                    fa[i][1] = TILE__MM_A2(r + 8, c);                              \
+                    fa[i][2] = TILE__MM_A2(r, c + 8);                              \
+                    fa[i][3] = TILE__MM_A2(r + 8, c + 8);                          \
+                }                                                                  \
+                TILE__UNROLL for (int j = 0; j < (RN); ++j) {                      \
+                    const int n = n0 + 8 * j + g;                                  \
+                    fb[j][0] = tile__mm_h2(pb, c, n, sb0, sb1, K, N, 1, 0);        \
+                    fb[j][1] = tile__mm_h2(pb, c + 8, n, sb0, sb1, K, N, 1, 0);    \
+                }                                                                  \
+                TILE__UNROLL for (int i = 0; i < (RM); ++i)                        \
+                    TILE__UNROLL for (int j = 0; j < (RN); ++j) { TILE__MM_MMA16(d[i][j], fa[i], fb[j]); } \
+            }                                                                      \
+            TILE__UNROLL for (int i = 0; i < (RM); ++i)                            \
+                TILE__UNROLL for (int j = 0; j < (RN); ++j) {                      \
+                    const int r0 = m0 + 16 * i + g, r1 = r0 + 8, c0 = n0 + 8 * j + 2 * q, c1 = c0 + 1; \
+                    TILE__MM_TC_ST(r0, c0, d[i][j][0])                             \
+                    TILE__MM_TC_ST(r0, c1, d[i][j][1])                             \
+                    TILE__MM_TC_ST(r1, c0, d[i][j][2])                             \
+                    TILE__MM_TC_ST(r1, c1, d[i][j][3])                             \
+                }                                                                  \
+        }                                                                          \
+    } while (0)
 /* one warp's share of out (po, f32 or the staging buffer) = alpha * a @ b
  * (+ beta * out when accum and beta != 0); kind 0 f16, 1 bf16, 2 tf32 */
 TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, int sb0, int sb1, float *po, int so0,
@@ -113,6 +173,32 @@ TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, in
 #if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
     const int lane = (int)(threadIdx.x & 31u), w = (int)(threadIdx.x >> 5), g = lane >> 2, q = lane & 3;
     const int mt = (M + 15) / 16, nt = (N + 7) / 8;
+    if (kind != 2) {
+        /* 16-bit inputs: each warp takes (16 RM) x (8 RN) tiles of out, the
+         * largest shape that still gives every warp one; its RM A fragments
+         * are reused across the RN n8 steps and its RN B fragments across the
+         * RM m16 steps (RM * RN mma per 4 RM + 2 RN fragment words, instead
+         * of one per 6), and the RM * RN independent mma hide their latency.
+         * The shape is a constant after inlining: one branch remains. */
+        const uint16_t *pa = (const uint16_t *)pav, *pb = (const uint16_t *)pbv;
+        /* a's column pairs are one aligned 32-bit word when rows are
+         * contiguous, of even length and stride, and the tile starts on a
+         * word (a view may not: checked at run time, uniformly) */
+        const int a32 = sa1 == 1 && sa0 % 2 == 0 && K % 2 == 0 && ((uintptr_t)pa & 3u) == 0;
+#define TILE__MM_NW(rm, rn) (((M + 16 * (rm)-1) / (16 * (rm))) * ((N + 8 * (rn)-1) / (8 * (rn))))
+        if (TILE__MM_NW(4, 4) >= nwarps)
+            TILE__MM_TC16(4, 4);
+        else if (TILE__MM_NW(2, 4) >= nwarps)
+            TILE__MM_TC16(2, 4);
+        else if (TILE__MM_NW(1, 4) >= nwarps)
+            TILE__MM_TC16(1, 4);
+        else if (TILE__MM_NW(1, 2) >= nwarps)
+            TILE__MM_TC16(1, 2);
+        else
+            TILE__MM_TC16(1, 1);
+#undef TILE__MM_NW
+        return;
+    }
     for (int u = w; u < mt * nt; u += nwarps) {
         const int m0 = u / nt * 16, n0 = u % nt * 8;
         float d0 = 0.f, d1 = 0.f, d2 = 0.f, d3 = 0.f;
@@ -130,45 +216,12 @@ TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, in
                              : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
                              : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
             }
-        } else {
-            const uint16_t *pa = (const uint16_t *)pav, *pb = (const uint16_t *)pbv;
-            /* a's column pairs are one aligned 32-bit word when rows are
-             * contiguous, of even length and stride, and the tile starts on a
-             * word (a view may not: checked at run time, uniformly) */
-            const int a32 = sa1 == 1 && sa0 % 2 == 0 && K % 2 == 0 && ((uintptr_t)pa & 3u) == 0;
-#define TILE__MM_A2(i, j)                                                          \
-    (a32 ? (((i) < M && (j) < K) ? *(const uint32_t *)(pa + (i) * sa0 + (j)) : 0u) \
-         : tile__mm_h2(pa, i, j, sa0, sa1, M, K, 0, 1))
-            for (int k0 = 0; k0 < K; k0 += 16) {
-                const int c = k0 + 2 * q;
-                const uint32_t a0 = TILE__MM_A2(m0 + g, c), a1 = TILE__MM_A2(m0 + g + 8, c),
-                               a2 = TILE__MM_A2(m0 + g, c + 8), a3 = TILE__MM_A2(m0 + g + 8, c + 8);
-                const uint32_t b0 = tile__mm_h2(pb, c, n0 + g, sb0, sb1, K, N, 1, 0),
-                               b1 = tile__mm_h2(pb, c + 8, n0 + g, sb0, sb1, K, N, 1, 0);
-                if (kind == 1)
-                    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, "
-                                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                                 : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
-                                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-                else
-                    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
-                                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                                 : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
-                                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-            }
         }
-#undef TILE__MM_A2
         const int r0 = m0 + g, r1 = m0 + g + 8, c0 = n0 + 2 * q, c1 = c0 + 1;
-#define TILE__MM_TC_ST(r, c, d)                                                    \
-    if ((r) < M && (c) < N) {                                                      \
-        float *tile__o = po + (r) * so0 + (c) * so1;                               \
-        *tile__o = alpha * (d) + ((accum && beta != 0.0f) ? beta * *tile__o : 0.0f); \
-    }
         TILE__MM_TC_ST(r0, c0, d0)
         TILE__MM_TC_ST(r0, c1, d1)
         TILE__MM_TC_ST(r1, c0, d2)
         TILE__MM_TC_ST(r1, c1, d3)
-#undef TILE__MM_TC_ST
     }
 #else
     (void)pav, (void)sa0, (void)sa1, (void)pbv, (void)sb0, (void)sb1, (void)po, (void)so0, (void)so1, (void)M;
