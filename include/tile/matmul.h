@@ -132,6 +132,20 @@ TILE_API uint32_t tile__mm_t(const float *p, int i, int j, int s0, int s1, int n
     do {                                                                           \
         const int tile__ntw = (N + 8 * (RN)-1) / (8 * (RN));                       \
         const int tile__nw = ((M + 16 * (RM)-1) / (16 * (RM))) * tile__ntw;        \
+        /* ldmatrix (x4 for A; x4.trans for B, two n8 steps) when every warp \
+         * tile lies inside M, N, K (constants) and the rows are 16-byte     \
+         * aligned in shared memory (uniform test): one instruction per 4     \
+         * fragment registers instead of 4 (A) or 8 (B) scalar loads. Lane l  \
+         * gives the address of row l % 8 of 8x8 matrix l / 8, matrices in    \
+         * fragment register order: (+0 rows, +0 cols), (+8, +0), (+0, +8),   \
+         * (+8, +8); for B (k rows, n cols) .trans hands lane l the pair      \
+         * B[2q..2q+1][g], the mma layout above. */                          \
+        const int tile__lm = (RN) % 2 == 0 && M % (16 * (RM)) == 0 && N % (8 * (RN)) == 0 && K % 16 == 0 && \
+                             sa1 == 1 && sb1 == 1 && sa0 % 8 == 0 && sb0 % 8 == 0 && \
+                             (((uintptr_t)pa | (uintptr_t)pb) & 15u) == 0 && __isShared(pa) && __isShared(pb); \
+        const int tile__lr = (lane & 7) + ((lane >> 3) & 1) * 8, tile__lc = (lane >> 4) * 8; \
+        const uint32_t tile__la = (uint32_t)__cvta_generic_to_shared(pa) + 2u * (uint32_t)(tile__lr * sa0 + tile__lc); \
+        const uint32_t tile__lb = (uint32_t)__cvta_generic_to_shared(pb) + 2u * (uint32_t)(tile__lr * sb0 + tile__lc); \
         for (int u = w; u < tile__nw; u += nwarps) {                               \
             const int m0 = u / tile__ntw * (16 * (RM)), n0 = u % tile__ntw * (8 * (RN)); \
             float d[RM][RN][4];                                                    \
@@ -141,6 +155,19 @@ TILE_API uint32_t tile__mm_t(const float *p, int i, int j, int s0, int s1, int n
             for (int k0 = 0; k0 < K; k0 += 16) {                                   \
                 const int c = k0 + 2 * q;                                          \
                 uint32_t fa[RM][4], fb[RN][2];                                     \
+                if (tile__lm) {                                                    \
+                    TILE__UNROLL for (int i = 0; i < (RM); ++i)                    \
+                        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" \
+                                     : "=r"(fa[i][0]), "=r"(fa[i][1]), "=r"(fa[i][2]), "=r"(fa[i][3]) \
+                                     : "r"(tile__la + 2u * (uint32_t)((m0 + 16 * i) * sa0 + k0)) \
+                                     : "memory");                                  \
+                    TILE__UNROLL for (int j = 0; j < (RN) / 2; ++j)                \
+                        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" \
+                                     : "=r"(fb[2 * j][0]), "=r"(fb[2 * j][1]), "=r"(fb[2 * j + 1][0]), \
+                                       "=r"(fb[2 * j + 1][1])                     \
+                                     : "r"(tile__lb + 2u * (uint32_t)(k0 * sb0 + n0 + 16 * j)) \
+                                     : "memory");                                  \
+                } else {                                                           \
                 TILE__UNROLL for (int i = 0; i < (RM); ++i) {                      \
                     const int r = m0 + 16 * i + g;                                 \
                     fa[i][0] = TILE__MM_A2(r, c);                                  \
@@ -152,6 +179,7 @@ TILE_API uint32_t tile__mm_t(const float *p, int i, int j, int s0, int s1, int n
                     const int n = n0 + 8 * j + g;                                  \
                     fb[j][0] = tile__mm_h2(pb, c, n, sb0, sb1, K, N, 1, 0);        \
                     fb[j][1] = tile__mm_h2(pb, c + 8, n, sb0, sb1, K, N, 1, 0);    \
+                }                                                                  \
                 }                                                                  \
                 TILE__UNROLL for (int i = 0; i < (RM); ++i)                        \
                     TILE__UNROLL for (int j = 0; j < (RN); ++j) { TILE__MM_MMA16(d[i][j], fa[i], fb[j]); } \
