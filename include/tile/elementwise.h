@@ -43,8 +43,8 @@
 #define tile_sub(c, a, b) TILE__EW2(c, a, b, TILE__G_SUB(TILE__A(a), TILE__A(b)))
 #define tile_neg(c, a) TILE__EW1(c, a, TILE__G_NEG(TILE__A(a)))
 /* c = a * b, c = a / b: tile by tile, at least one element type scalar */
-#define tile_mul(c, a, b) TILE__EW2(c, a, b, TILE__G_MUL(TILE__A(a), TILE__A(b)))
-#define tile_div(c, a, b) TILE__EW2(c, a, b, TILE__G_DIV(TILE__A(a), TILE__A(b)))
+#define tile_mul(c, a, b) TILE__EW2(c, a, b, TILE__G_MUL_TT(TILE__A(a), TILE__A(b)))
+#define tile_div(c, a, b) TILE__EW2(c, a, b, TILE__G_DIV_TT(TILE__A(a), TILE__A(b)))
 /* c = a * k, c = k * a, c = a / k, c = k / a: k a scalar/vector/matrix value,
  * broadcast to every element */
 #define tile_mul_c(c, a, k) TILE__EW1(c, a, TILE__G_MUL(TILE__A(a), (k)))

@@ -158,7 +158,9 @@ static void test_promotion(void **state) {
         }
 }
 
-/* ---- mixed scalar types: the second operand converts to the first's ---- */
+/* ---- mixed scalar types: a tile-by-tile product needs one element type
+ * (tile_astype converts; tests/compile_fail/mixed_types_mul.c refuses the
+ * mix), a constant converts to the tile's type ---- */
 TILE_KERNEL(mixed_scalars, 8, const float *f, const int32_t *i, const double *d, float *of, double *od, int32_t *oi) {
     tile_reg(float, tf, 10);
     tile_reg(int32_t, ti, 10);
@@ -167,9 +169,13 @@ TILE_KERNEL(mixed_scalars, 8, const float *f, const int32_t *i, const double *d,
     tile_load(ti, tile_array1(i, 10), 0);
     tile_load(td, tile_array1(d, 10), 0);
     tile_reg(float, rf, 10);
-    tile_mul(rf, tf, ti); /* f32 * i32 -> f32 */
+    tile_reg(float, tif, 10);
+    tile_astype(tif, ti);
+    tile_mul(rf, tf, tif); /* f32 * (f32)i32 */
     tile_store(tile_array1(of, 10), rf, 0);
-    tile_div(rf, tf, td); /* f32 / f64 -> f32 */
+    tile_reg(float, tdf, 10);
+    tile_astype(tdf, td);
+    tile_div(rf, tf, tdf); /* f32 / (f32)f64 */
     tile_store(tile_array1(of + 10, 10), rf, 0);
     tile_reg(double, rd, 10);
     tile_mul_c(rd, td, 2.5f); /* f64 * f32 constant */
@@ -179,7 +185,9 @@ TILE_KERNEL(mixed_scalars, 8, const float *f, const int32_t *i, const double *d,
     tile_reg(int32_t, ri, 10);
     tile_div_c(ri, ti, 4); /* i32 / int */
     tile_store(tile_array1(oi, 10), ri, 0);
-    tile_mul(ri, ti, td); /* i32 * f64 -> i32 (the double converts first) */
+    tile_reg(int32_t, tdi, 10);
+    tile_astype(tdi, td);
+    tile_mul(ri, ti, tdi); /* i32 * (i32)f64: the double converts first */
     tile_store(tile_array1(oi + 10, 10), ri, 0);
 }
 
