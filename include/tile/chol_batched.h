@@ -146,6 +146,13 @@ TILE_API void tile__chol_sub_abt_rows_f64(tile16_f64 *c, const tile16_f64 *a, co
 #else
 #define TILE__CHOL_UPDATE_f64(c, l, b) TILE__CHOL_UPDATE_REG(f64, c, l, b)
 #endif
+#if TILE_ON_DEVICE
+#define TILE__CHOL_SYRK_f32(c, a, b) tile__chol_syrk_rows_f32((c), (a), (b), TILE__CHOL_LD_f32)
+#define TILE__CHOL_SYRK_f64(c, a, b) tile__chol_syrk_rows_f64((c), (a), (b), TILE__CHOL_LD_f64)
+#else
+#define TILE__CHOL_SYRK_f32(c, a, b) tile16_sub_abt_lower_f32((c), (a), (a))
+#define TILE__CHOL_SYRK_f64(c, a, b) tile16_sub_abt_lower_f64((c), (a), (a))
+#endif
 
 TILE_API void tile__chol_vld_f32(float *v, const float *p) {
 #if TILE_ON_DEVICE
@@ -177,6 +184,27 @@ TILE_API void tile__chol_vst_f64(double *p, const double *v) {
     for (int e = 0; e < 2; ++e) p[e] = v[e];
 #endif
 }
+
+/* n = 17..32 (tile__chol_small_k): a11 -= a10 a10^T in the lower triangle,
+ * B = a10's rows staged in the group's shared tile (row j at b + j * ldb)
+ * and read back as broadcasts, for the same reason as above (the shuffled
+ * form: 256 shuffles a tile, 168 registers f64, two waves at batch 4096) */
+#if TILE_ON_DEVICE
+#define TILE__CHOL_SYRK_ROWS_DEF(sfx, T)                                                                        \
+    TILE_API void tile__chol_syrk_rows_##sfx(tile16_##sfx *c, const tile16_##sfx *a, const T *b, int ldb) {      \
+        const int row = tile16_lane();                                                                          \
+        TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                             \
+            T bj[16];                                                                                           \
+            tile16__ld16_##sfx(bj, b + (size_t)j * (size_t)ldb);                                                \
+            T s = c->r[0][j];                                                                                   \
+            TILE__UNROLL for (int k = 0; k < 16; ++k) s -= a->r[0][k] * bj[k];                                  \
+            if (row >= j) c->r[0][j] = s;                                                                       \
+            asm volatile("" ::: "memory");                                                                      \
+        }                                                                                                       \
+    }
+TILE__CHOL_SYRK_ROWS_DEF(f32, float)
+TILE__CHOL_SYRK_ROWS_DEF(f64, double)
+#endif
 
 #define TILE__CHOL_DEF(sfx, T) \
 /* one n x n matrix (n <= 32) per group of 16 lanes, in registers */                                                        \
@@ -358,11 +386,32 @@ TILE__CHOL_DEF(f64, double)
 
 /* ---- the library's kernels and host calls ---- */
 #define TILE__CHOL_KERNELS(sfx, T)                                                 \
+    /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
+     * stored as soon as final, a10 staged in the group's shared tile for    \
+     * the update: f64 112 registers instead of 168, one wave at batch 4096) */ \
     TILE_KERNEL(tile__chol_small_k_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
         const int m = (int)tile_block(0) * TILE16_GROUPS + tile16_group();         \
-        const int valid = m < batch;                                               \
-        const int r = tile_chol_small_##sfx(valid ? a + (size_t)m * (size_t)n * (size_t)n : 0, n, eps); \
-        if (valid && info && tile16_lane() == 0) info[m] = r;                      \
+        const int valid = m < batch, rows = (valid && n > 16 && n <= 32) ? n : 0; \
+        T *am = rows ? a + (size_t)m * (size_t)n * (size_t)n : 0;                  \
+        T *ws = (T *)tile__smem_alloc(&tile__k, (size_t)TILE16_GROUPS * TILE__CHOL_TS_##sfx * sizeof(T)); \
+        if (!ws) return; /* arena overflow (raised): the whole block stops */      \
+        T *st = ws + (size_t)tile16_group() * TILE__CHOL_TS_##sfx;                 \
+        tile16_##sfx a00 = tile16_eye_##sfx(), a10 = tile16_zeros_##sfx(), a11 = tile16_eye_##sfx(); \
+        tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                        \
+        int r = tile16_chol_##sfx(&a00, eps);                                      \
+        tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16);                       \
+        tile16_solve_xlt_##sfx(&a00, &a10);                                        \
+        tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
+        tile16_store_##sfx(am, rows, n, 16, 32, 0, 16, &a10);                      \
+        /* a11 only now: a00, a10 and a11 never live at once (registers) */       \
+        tile16_load_##sfx(&a11, am, rows, n, 16, 32, 16, 32);                      \
+        tile16_store_row16_##sfx(st, TILE__CHOL_LD_##sfx, &a10);                   \
+        tile16__sync(); /* the group's rows, written, before any lane reads them */ \
+        TILE__CHOL_SYRK_##sfx(&a11, &a10, st);                                     \
+        const int i1 = tile16_chol_##sfx(&a11, eps);                               \
+        if (!r && i1) r = 16 + i1;                                                 \
+        tile16_store_##sfx(am, rows, n, 16, 32, 16, 32, &a11);                     \
+        if (rows && info && tile16_lane() == 0) info[m] = r;                       \
     }                                                                              \
     /* n <= 16: one tile, no a10 / a11 and no shuffled update: far fewer      \
      * registers than the kernel above (f64: 168), so batch 4096 (2048 warps, \
@@ -423,7 +472,8 @@ TILE__CHOL_KERNELS(f64, double)
         }                                                                          \
         if (n <= 32) {                                                             \
             const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
-            return tile_launch(ex, tile__chol_small_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, n, \
+            return tile_launch(tile_exec_smem(ex, (size_t)groups * TILE__CHOL_TS_##sfx * sizeof(T)), \
+                               tile__chol_small_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, n, \
                                batch, eps, info);                                  \
         }                                                                          \
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
