@@ -9,7 +9,8 @@
  *
  * Each kernel loads a (M x K), b (K x N) and c (M x N), computes
  * c = alpha * a @ b + beta * c with register/shared mixes and stores c.
- * Shapes 1x1x1 .. 64x64x64 and odd ones, blocks of 32, 64, 96 and 128
+ * Shapes 1x1x1 .. 128x64x64 (that one: 64x32 warp tiles, ldmatrix from the
+ * padded staging) and odd ones, blocks of 32, 64, 96 and 128
  * threads (96: FMA only, not whole... it is whole warps; 48: not a multiple of
  * 32, so 16-bit inputs take the FMA path on the GPU too); f32, f64, f32->f64,
  * f16 and bf16 (tensor cores on sm_80+), tf32. Inputs are quarters in
@@ -72,6 +73,7 @@ enum { T_F32, T_F64, T_F16, T_BF16 };
     X(k_bf16_56x48x20, 64, tile_bf16, float, 56, 48, 20, R, S, S, 0)               \
     X(k_bf16_64x32x48, 128, tile_bf16, float, 64, 32, 48, S, S, R, 0)              \
     X(k_bf16_64x64x64, 256, tile_bf16, float, 64, 64, 64, S, S, S, 0)              \
+    X(k_bf16_128x64x64, 128, tile_bf16, float, 128, 64, 64, R, R, S, 0)           \
     X(k_tf32_17x33x9, 64, float, float, 17, 33, 9, R, S, R, 1)                     \
     X(k_tf32_32x32x32, 128, float, float, 32, 32, 32, S, S, S, 1)
 #define MM_DEF(name, BD, T, OT, M, K, N, SA, SB, SO, TF) MMK(name, BD, T, OT, M, K, N, SA, SB, SO, TF)
