@@ -24,11 +24,13 @@
  *   a = {2, 2, 1, 3,  1, 2, 2, NaN}, info = {0, 2}.
  *
  * Blocking. n is padded to 16 nb (nb = ceil(n / 16)) with the identity:
- *   - n <= 32: one matrix per group of 16 lanes, entirely in registers
- *     (tiles A00, A10, A11), two matrices a warp, no shared memory:
- *     chol(A00); A10 <- A10 L00^-T; A11 -= A10 A10^T; chol(A11);
- *   - 32 < n <= 128: one matrix per block (128 threads for nb <= 5 and f64, 256
- *     for f32 above);
+ *   - n <= 32: one matrix per group of 16 lanes, in registers (tiles A00, A10,
+ *     A11), two matrices a warp: chol(A00); A10 <- A10 L00^-T;
+ *     A11 -= A10 A10^T; chol(A11); n <= 16 has its own one-tile kernel, and
+ *     17..32 stages A10 in a per-group shared tile for the update (broadcast
+ *     reads instead of shuffles);
+ *   - 32 < n <= 128: one matrix per block (128 threads for nb <= 7, 256 at
+ *     nb = 8);
  *     the lower tiles are staged in shared memory (packed: tile (i, j) at
  *     i(i+1)/2 + j, rows padded to 80 / 144 bytes so that 16 lanes reading
  *     rows hit distinct banks) with coalesced 16-byte loads of the lower
@@ -36,7 +38,8 @@
  *     panel (each group factors L_kk in registers itself and solves one tile
  *     L_ik = A_ik L_kk^-T) and trailing update (each group one tile,
  *     A_ij -= L_ik L_jk^T, A and C in registers, B broadcast from shared
- *     memory for f32 on sm_90, shuffled from a register tile otherwise), then the lower
+ *     memory for f32 on sm_90 and f64 everywhere, shuffled from a register
+ *     tile for f32 elsewhere), then the lower
  *     triangle is written back.
  *   - solve: one (matrix, 16 right-hand-side columns) per group, L's tiles
  *     loaded straight from memory (transposed for L^T), forward then backward
