@@ -137,42 +137,7 @@ static void emu_run(void (*fn)(void), int B, size_t smem) {
     free(arena);
 }
 
-/* ---- host references ---- */
-/* random SPD: A = M M^T / n + diag (well conditioned); ill: + tiny diag */
-static void make_spd(double *A, int n, int seed, double shift) {
-    double *M = (double *)malloc(sizeof(double) * n * n);
-    for (int i = 0; i < n * n; ++i) M[i] = tile_hash_unit((uint32_t)seed, (uint32_t)i) * 2.0 - 1.0;
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) {
-            double s = 0;
-            for (int k = 0; k < n; ++k) s += M[i * n + k] * M[j * n + k];
-            A[i * n + j] = s / n + (i == j ? shift : 0.0);
-        }
-    free(M);
-}
-static double chol_resid(const double *L, const double *A, int n) {
-    double num = 0, den = 0;
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) {
-            double s = 0;
-            for (int k = 0; k < n; ++k) s += L[i * n + k] * L[j * n + k];
-            num += (s - A[i * n + j]) * (s - A[i * n + j]);
-            den += A[i * n + j] * A[i * n + j];
-        }
-    return sqrt(num / den);
-}
-/* |M x - b| / |b|, M n x n, x and b n x k */
-static double solve_resid(const double *M, const double *x, const double *b, int n, int k) {
-    double num = 0, den = 0;
-    for (int i = 0; i < n; ++i)
-        for (int c = 0; c < k; ++c) {
-            double s = 0;
-            for (int j = 0; j < n; ++j) s += M[i * n + j] * x[j * k + c];
-            num += (s - b[i * k + c]) * (s - b[i * k + c]);
-            den += b[i * k + c] * b[i * k + c];
-        }
-    return sqrt(num / den);
-}
+#include "../linalg_ref.h"
 
 /* ---- the residual kernels ----
  * out: L (n*n), x = A^-1 b (n*k), x2 = U^-1 L^-1 b with U = L^T through a
@@ -305,7 +270,7 @@ static void run_lk(const lk_desc *d, int kind, int rev) {
             if (o[i * n + j] != 0.0) { print_error("%s: L[%d][%d] = %g, want 0\n", what, i, j, o[i * n + j]); fail(); }
     const double tol = d->dbl ? 1e-12 : 2e-5;
     if (kind == IN_SPD || kind == IN_ILL) {
-        double rl = chol_resid(o, A, n);
+        double rl = chol_resid(o, A, n, n);
         double rx = solve_resid(A, o + n * n, bb, n, k), rx2 = solve_resid(A, o + n * n + n * k, bb, n, k),
                rx3 = solve_resid(A, o + n * n + 2 * n * k, bb, n, k);
         const double ts = kind == IN_ILL ? tol * 1e6 : tol * 10; /* cond ~1e5 when ill */
@@ -338,7 +303,7 @@ static void run_lk(const lk_desc *d, int kind, int rev) {
             double *Lp = malloc(sizeof(double) * fail_col * fail_col), *Ap = malloc(sizeof(double) * fail_col * fail_col);
             for (int i = 0; i < fail_col; ++i)
                 for (int j = 0; j < fail_col; ++j) { Lp[i * fail_col + j] = o[i * n + j]; Ap[i * fail_col + j] = A[i * n + j]; }
-            double r = chol_resid(Lp, Ap, fail_col);
+            double r = chol_resid(Lp, Ap, fail_col, fail_col);
             if (!(r < tol * 10)) { print_error("%s: leading block residual %g\n", what, r); fail(); }
             free(Lp);
             free(Ap);

@@ -122,40 +122,7 @@ typedef struct lk_desc {
 LK_LIST(LKE)
 static const lk_desc lk_all[] = {LK_LIST(LK_COMMA_D)};
 
-/* ---- host references ---- */
-static void make_spd(double *A, int n, int seed, double shift) {
-    double *M = (double *)malloc(sizeof(double) * n * n);
-    for (int i = 0; i < n * n; ++i) M[i] = tile_hash_unit((uint32_t)seed, (uint32_t)i) * 2.0 - 1.0;
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) {
-            double s = 0;
-            for (int k = 0; k < n; ++k) s += M[i * n + k] * M[j * n + k];
-            A[i * n + j] = s / n + (i == j ? shift : 0.0);
-        }
-    free(M);
-}
-static double chol_resid(const double *L, const double *A, int n, int ld) {
-    double num = 0, den = 0;
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) {
-            double s = 0;
-            for (int k = 0; k < n; ++k) s += L[i * ld + k] * L[j * ld + k];
-            num += (s - A[i * ld + j]) * (s - A[i * ld + j]);
-            den += A[i * ld + j] * A[i * ld + j];
-        }
-    return sqrt(num / den);
-}
-static double solve_resid(const double *M, const double *x, const double *b, int n, int k) {
-    double num = 0, den = 0;
-    for (int i = 0; i < n; ++i)
-        for (int c = 0; c < k; ++c) {
-            double s = 0;
-            for (int j = 0; j < n; ++j) s += M[i * n + j] * x[j * k + c];
-            num += (s - b[i * k + c]) * (s - b[i * k + c]);
-            den += b[i * k + c] * b[i * k + c];
-        }
-    return sqrt(num / den);
-}
+#include "../linalg_ref.h"
 
 enum { IN_SPD, IN_ILL, IN_NONSPD, IN_NAN, IN_SINGULAR, IN_KINDS };
 static const char *in_name[] = {"spd", "ill-conditioned", "non-spd", "nan", "singular"};
