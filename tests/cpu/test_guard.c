@@ -24,6 +24,7 @@ static int g_asserts; /* TILE_ASSERT failures seen */
 #define TILE_DEBUG
 #define TILE_ASSERT(c) ((c) ? (void)0 : (void)++g_asserts)
 #include <tile.h>
+#include "../guard_common.h"
 
 /* ---- stderr capture: the diagnostics of one launch ---- */
 static char g_err[8192];
@@ -223,20 +224,7 @@ static void test_offsets(void **state) {
  * 8. a negative index skips, whatever the offset, in every indexed operation
  * ====================================================================== */
 enum { NI = 6, NV = 10 };
-TILE_KERNEL_SMEM(neg_idx, 8, 1024, const float *v, const int32_t *ix, int o, float *g, float *st, float *at) {
-    tile_reg(int32_t, idx, NI);
-    tile_load(idx, tile_array1(ix, NI), 0);
-    tile_reg(float, t, NI);
-    tile_load_indexed(t, tile_array1(v, NV), idx, 0, o);
-    tile_store(tile_array1(g, NI), t, 0);
-    tile_arange(t, 100, 1);
-    tile_store_indexed(tile_array1(st, NV), t, idx, 0, o);
-    tile_atomic_add_indexed(tile_array1(at, NV), t, idx, 0, o);
-    tile_shared(float, dst, NV);
-    tile_zeros(dst);
-    tile_scatter_add(dst, idx, t); /* no offset: -1 skips here too */
-    tile_store(tile_array1(at + NV, NV), dst, 0);
-}
+GUARD_NEG_IDX_KERNEL(neg_idx, 8, NI, NV)
 
 static void test_negative_index_skips(void **state) {
     (void)state;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu_check.h"
+#include "../guard_common.h"
 
 enum { B = 128, BIG = 4096, NI = 96, NV = 100 };
 
@@ -54,20 +55,7 @@ TILE_KERNEL_SMEM(to_shared_ovf, B, 256, float *out, int *reached) {
     tile_store(tile_array1(out + 128 * tile_block(0), 128), s, 0);
 }
 /* every indexed operation with negative indices and an offset o */
-TILE_KERNEL_SMEM(neg_idx, B, 1024, const float *vals, const int32_t *ix, int o, float *g, float *st, float *at) {
-    tile_reg(int32_t, idx, NI);
-    tile_load(idx, tile_array1(ix, NI), 0);
-    tile_reg(float, t, NI);
-    tile_load_indexed(t, tile_array1(vals, NV), idx, 0, o);
-    tile_store(tile_array1(g, NI), t, 0);
-    tile_arange(t, 100, 1);
-    tile_store_indexed(tile_array1(st, NV), t, idx, 0, o);
-    tile_atomic_add_indexed(tile_array1(at, NV), t, idx, 0, o);
-    tile_shared(float, dst, NV);
-    tile_zeros(dst);
-    tile_scatter_add(dst, idx, t);
-    tile_store(tile_array1(at + NV, NV), dst, 0);
-}
+GUARD_NEG_IDX_KERNEL(neg_idx, B, NI, NV)
 
 /* the error of a launch on target t: the launch's code, then (GPU) the
  * code tile_synchronize reports */
