@@ -203,7 +203,7 @@ TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, in
     const int mt = (M + 15) / 16, nt = (N + 7) / 8;
     if (kind != 2) {
         /* 16-bit inputs: each warp takes (16 RM) x (8 RN) tiles of out, the
-         * largest shape that still gives every warp one; its RM A fragments
+         * largest shape that fits (below); its RM A fragments
          * are reused across the RN n8 steps and its RN B fragments across the
          * RM m16 steps (RM * RN mma per 4 RM + 2 RN fragment words, instead
          * of one per 6), and the RM * RN independent mma hide their latency.
@@ -213,18 +213,21 @@ TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, in
          * contiguous, of even length and stride, and the tile starts on a
          * word (a view may not: checked at run time, uniformly) */
         const int a32 = sa1 == 1 && sa0 % 2 == 0 && K % 2 == 0 && ((uintptr_t)pa & 3u) == 0;
-#define TILE__MM_NW(rm, rn) (((M + 16 * (rm)-1) / (16 * (rm))) * ((N + 8 * (rn)-1) / (8 * (rn))))
-        if (TILE__MM_NW(4, 4) >= nwarps)
+        /* a shape fits when it gives every warp a tile and is not larger
+         * than out (rounded up to 16 x 8): no whole 16 x 8 step of zeros */
+#define TILE__MM_FIT(rm, rn)                                                       \
+    (((M + 16 * (rm)-1) / (16 * (rm))) * ((N + 8 * (rn)-1) / (8 * (rn))) >= nwarps && mt >= (rm) && nt >= (rn))
+        if (TILE__MM_FIT(4, 4))
             TILE__MM_TC16(4, 4);
-        else if (TILE__MM_NW(2, 4) >= nwarps)
+        else if (TILE__MM_FIT(2, 4))
             TILE__MM_TC16(2, 4);
-        else if (TILE__MM_NW(1, 4) >= nwarps)
+        else if (TILE__MM_FIT(1, 4))
             TILE__MM_TC16(1, 4);
-        else if (TILE__MM_NW(1, 2) >= nwarps)
+        else if (TILE__MM_FIT(1, 2))
             TILE__MM_TC16(1, 2);
         else
             TILE__MM_TC16(1, 1);
-#undef TILE__MM_NW
+#undef TILE__MM_FIT
         return;
     }
     for (int u = w; u < mt * nt; u += nwarps) {
