@@ -429,6 +429,12 @@ TILE__CHOL_DEF(f64, double)
         tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
     }                                                                              \
+    TILE_KERNEL(tile__chol_blk64_k_##sfx, 64, T *a, int n, T eps, int *info) {     \
+        const int m = (int)tile_block(0);                                          \
+        void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
+        const int r = tile_chol_block_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        if (info && tile_thread() == 0) info[m] = r;                               \
+    }                                                                              \
     TILE_KERNEL(tile__chol_blk128_k_##sfx, 128, T *a, int n, T eps, int *info) {   \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
@@ -487,6 +493,10 @@ TILE__CHOL_KERNELS(f64, double)
          * threads double the warps (and the groups for the 28 update tiles   \
          * of step 0) at the same matrices in flight. f32 n = 92 (nb = 6): 7  \
          * matrices an SM instead of 4; f64 n = 97..112: 3 instead of 2. */   \
+        /* nb <= 4: 64 threads (4 groups; only step 0's 6 update tiles take two   \
+         * rounds): f32 14 matrices an SM instead of 7, f64 9 instead of 4 */ \
+        if ((n + 15) / 16 <= 4)                                                    \
+            return tile_launch(e2, tile__chol_blk64_k_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
         if ((n + 15) / 16 <= 7)                                                    \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
         return tile_launch(e2, tile__chol_blk256_k_##sfx, tile_grid1(batch), 256, a, n, eps, info); \
