@@ -6,7 +6,8 @@
  *    into a shared out (FMA micro-tiles), stored; peer cublasSgemmStridedBatched.
  *  - bf16 in, f32 accumulate and out, tile.h: A and B loaded into register
  *    tiles, staged by tile_matmul into the arena with padded rows (no bank
- *    conflicts in the fragment loads), tensor cores (mma.sync m16n8k16);
+ *    conflicts in the fragment loads), tensor cores (mma.sync m16n8k16,
+ *    ldmatrix); s = 128: padded shared tiles, C in two halves (see there);
  *    peer cublasGemmStridedBatchedEx (CUDA_R_16BF, CUBLAS_COMPUTE_32F).
  * Recorded peer (not measured here): Warp 1.19's MathDx tile_matmul, f32 on an
  * H100: 5.7 / 12.9 / 22.4 / 7.0 TFLOP/s at s = 16 / 32 / 64 / 128.
@@ -22,7 +23,7 @@
 #include <cmath>
 #include "bench_util.h"
 
-#define MMB_KERNELS(S, BD)                                                         \
+#define MMB_F32(S, BD)                                                             \
     TILE_KERNEL_SMEM(mm_f32_##S, BD, 3 * TILE_SMEM_BYTES(float, S, S), const float *A, const float *B, float *C) { \
         const size_t o = (size_t)tile_block(0) * S * S;                            \
         tile_shared(float, a, S, S);                                               \
@@ -32,7 +33,9 @@
         tile_load(b, tile_array2(B + o, S, S), 0, 0);                              \
         tile_matmul_ab(c, a, b, 1.0f, 0.0f);                                       \
         tile_store(tile_array2(C + o, S, S), c, 0, 0);                             \
-    }                                                                              \
+    }
+#define MMB_KERNELS(S, BD)                                                         \
+    MMB_F32(S, BD)                                                                 \
     TILE_KERNEL_SMEM(mm_bf16_##S, BD, TILE_MATMUL_SMEM_BYTES(tile_bf16, float, S, S, S), const tile_bf16 *A, \
                      const tile_bf16 *B, float *C) {                               \
         const size_t o = (size_t)tile_block(0) * S * S;                            \
@@ -47,7 +50,30 @@
 MMB_KERNELS(16, 64)
 MMB_KERNELS(32, 128)
 MMB_KERNELS(64, 256)
-MMB_KERNELS(128, 256)
+MMB_F32(128, 256)
+/* bf16 s = 128: A and B go straight into shared tiles with rows 8 elements
+ * longer (views of 128 x 136: ldmatrix rows 272 bytes apart hit all 32 banks)
+ * and C is made in two 64-row halves through one 64 x 128 shared tile:
+ * 2 x 34 + 32 KiB = 100 KiB and no register tiles (the staged version took
+ * 132 KiB and 219 registers), so 2 blocks fit on an SM and one block's loads
+ * overlap the other's mma. */
+TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 128, 136) + TILE_SMEM_BYTES(float, 64, 128),
+                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
+    const size_t o = (size_t)tile_block(0) * 128 * 128;
+    tile_shared(tile_bf16, ap, 128, 136);
+    tile_shared(tile_bf16, bp, 128, 136);
+    tile_shared(float, c, 64, 128);
+    tile_view(a, ap, (128, 128), (0, 0));
+    tile_view(b, bp, (128, 128), (0, 0));
+    tile_load(a, tile_array2(A + o, 128, 128), 0, 0);
+    tile_load(b, tile_array2(B + o, 128, 128), 0, 0);
+    tile_view(a0, ap, (64, 128), (0, 0));
+    tile_matmul_ab(c, a0, b, 1.0f, 0.0f); /* barriers before (loads in) and after */
+    tile_store(tile_array2(C + o, 128, 128), c, 0, 0);
+    tile_view(a1, ap, (64, 128), (64, 0));
+    tile_matmul_ab(c, a1, b, 1.0f, 0.0f); /* its first barrier: the store above has read c */
+    tile_store(tile_array2(C + o, 128, 128), c, 64, 0);
+}
 
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
