@@ -3,7 +3,8 @@
  * 8192 * (64 / s)^2 (131072 .. 2048 products; --small: / 16).
  *
  *  - f32, tile.h: A and B loaded into shared tiles (vector tier), tile_matmul_ab
- *    into a shared out (FMA micro-tiles), stored; peer cublasSgemmStridedBatched.
+ *    into a shared out (FMA micro-tiles), stored (s = 128: k-slabs of 32, see
+ *    there); peer cublasSgemmStridedBatched.
  *  - bf16 in, f32 accumulate and out, tile.h: A and B loaded into register
  *    tiles, staged by tile_matmul into the arena with padded rows (no bank
  *    conflicts in the fragment loads), tensor cores (mma.sync m16n8k16,
@@ -50,7 +51,24 @@
 MMB_KERNELS(16, 64)
 MMB_KERNELS(32, 128)
 MMB_KERNELS(64, 256)
-MMB_F32(128, 256)
+/* f32 s = 128: A and B stream through 128 x 32 / 32 x 128 shared k-slabs into
+ * a shared C (beta = 1 after the first slab): 96 KiB instead of 3 x 64 KiB,
+ * so 2 blocks fit on an SM and one block's loads overlap the other's FMAs.
+ * tile_matmul's barriers (before: slabs in; after: slabs read) order the
+ * slab reloads. */
+TILE_KERNEL_SMEM(mm_f32_128, 256, TILE_SMEM_BYTES(float, 128, 128) + 2 * TILE_SMEM_BYTES(float, 128, 32),
+                 const float *A, const float *B, float *C) {
+    const size_t o = (size_t)tile_block(0) * 128 * 128;
+    tile_shared(float, a, 128, 32);
+    tile_shared(float, b, 32, 128);
+    tile_shared(float, c, 128, 128);
+    for (int k0 = 0; k0 < 128; k0 += 32) {
+        tile_load(a, tile_array2(A + o, 128, 128), 0, k0);
+        tile_load(b, tile_array2(B + o, 128, 128), k0, 0);
+        tile_matmul_ab(c, a, b, 1.0f, k0 ? 1.0f : 0.0f);
+    }
+    tile_store(tile_array2(C + o, 128, 128), c, 0, 0);
+}
 /* bf16 s = 128: A and B go straight into shared tiles with rows 8 elements
  * longer (views of 128 x 136: ldmatrix rows 272 bytes apart hit all 32 banks)
  * and C is made in two 64-row halves through one 64 x 128 shared tile:
