@@ -128,6 +128,17 @@ TILE_API uint32_t tile__mm_t(const float *p, int i, int j, int s0, int s1, int n
         float *tile__o = po + (r) * so0 + (c) * so1;                               \
         *tile__o = alpha * (x) + ((accum && beta != 0.0f) ? beta * *tile__o : 0.0f); \
     }
+/* both of a column pair (c even, N even: c < N covers c + 1) */
+#define TILE__MM_TC_ST2(r, c, d0_, d1_)                                            \
+    if ((r) < M && (c) < N) {                                                      \
+        float2 *tile__o = (float2 *)(void *)(po + (r) * so0 + (c));                \
+        float2 tile__v = make_float2(alpha * (d0_), alpha * (d1_));                \
+        if (accum && beta != 0.0f) {                                               \
+            const float2 tile__w = *tile__o;                                       \
+            tile__v.x += beta * tile__w.x, tile__v.y += beta * tile__w.y;          \
+        }                                                                          \
+        *tile__o = tile__v;                                                        \
+    }
 #define TILE__MM_TC16(RM, RN)                                                      \
     do {                                                                           \
         const int tile__ntw = (N + 8 * (RN)-1) / (8 * (RN));                       \
@@ -146,6 +157,10 @@ TILE_API uint32_t tile__mm_t(const float *p, int i, int j, int s0, int s1, int n
         const int tile__lr = (lane & 7) + ((lane >> 3) & 1) * 8, tile__lc = (lane >> 4) * 8; \
         const uint32_t tile__la = (uint32_t)__cvta_generic_to_shared(pa) + 2u * (uint32_t)(tile__lr * sa0 + tile__lc); \
         const uint32_t tile__lb = (uint32_t)__cvta_generic_to_shared(pb) + 2u * (uint32_t)(tile__lr * sb0 + tile__lc); \
+        /* out's column pairs (2q, 2q + 1) as one 8-byte store when rows are \
+         * contiguous, even (N, stride) and 8-byte aligned: half the store    \
+         * wavefronts (none conflicting when so0 % 32 == 8) */               \
+        const int tile__v2 = so1 == 1 && so0 % 2 == 0 && N % 2 == 0 && ((uintptr_t)po & 7u) == 0; \
         for (int u = w; u < tile__nw; u += nwarps) {                               \
             const int m0 = u / tile__ntw * (16 * (RM)), n0 = u % tile__ntw * (8 * (RN)); \
             float d[RM][RN][4];                                                    \
@@ -187,6 +202,11 @@ TILE_API uint32_t tile__mm_t(const float *p, int i, int j, int s0, int s1, int n
             TILE__UNROLL for (int i = 0; i < (RM); ++i)                            \
                 TILE__UNROLL for (int j = 0; j < (RN); ++j) {                      \
                     const int r0 = m0 + 16 * i + g, r1 = r0 + 8, c0 = n0 + 8 * j + 2 * q, c1 = c0 + 1; \
+                    if (tile__v2) {                                                \
+                        TILE__MM_TC_ST2(r0, c0, d[i][j][0], d[i][j][1])            \
+                        TILE__MM_TC_ST2(r1, c0, d[i][j][2], d[i][j][3])            \
+                        continue;                                                  \
+                    }                                                              \
                     TILE__MM_TC_ST(r0, c0, d[i][j][0])                             \
                     TILE__MM_TC_ST(r0, c1, d[i][j][1])                             \
                     TILE__MM_TC_ST(r1, c0, d[i][j][2])                             \
