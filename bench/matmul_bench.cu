@@ -8,7 +8,7 @@
  *  - bf16 in, f32 accumulate and out, tile.h: A and B loaded into register
  *    tiles, staged by tile_matmul into the arena with padded rows (no bank
  *    conflicts in the fragment loads), tensor cores (mma.sync m16n8k16,
- *    ldmatrix); s = 128: padded shared tiles, C in two halves (see there);
+ *    ldmatrix); s = 64, 128: padded shared tiles (s = 128: C in two halves);
  *    peer cublasGemmStridedBatchedEx (CUDA_R_16BF, CUBLAS_COMPUTE_32F).
  * Recorded peer (not measured here): Warp 1.19's MathDx tile_matmul, f32 on an
  * H100: 5.7 / 12.9 / 22.4 / 7.0 TFLOP/s at s = 16 / 32 / 64 / 128.
@@ -50,7 +50,24 @@
     }
 MMB_KERNELS(16, 64)
 MMB_KERNELS(32, 128)
-MMB_KERNELS(64, 256)
+MMB_F32(64, 256)
+/* bf16 s = 64: as s = 128 below, in one piece: A, B and C in shared views of
+ * padded rows (72 elements: conflict-free ldmatrix and float2 stores), no
+ * register tiles and no staging pass; 36 KiB. */
+TILE_KERNEL_SMEM(mm_bf16_64, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, 64, 72),
+                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
+    const size_t o = (size_t)tile_block(0) * 64 * 64;
+    tile_shared(tile_bf16, ap, 64, 72);
+    tile_shared(tile_bf16, bp, 64, 72);
+    tile_shared(float, cp, 64, 72);
+    tile_view(a, ap, (64, 64), (0, 0));
+    tile_view(b, bp, (64, 64), (0, 0));
+    tile_view(c, cp, (64, 64), (0, 0));
+    tile_load(a, tile_array2(A + o, 64, 64), 0, 0);
+    tile_load(b, tile_array2(B + o, 64, 64), 0, 0);
+    tile_matmul_ab(c, a, b, 1.0f, 0.0f); /* barriers before (loads in) and after */
+    tile_store(tile_array2(C + o, 64, 64), c, 0, 0);
+}
 /* f32 s = 128: A and B stream through 128 x 32 / 32 x 128 shared k-slabs into
  * a shared C (beta = 1 after the first slab): 96 KiB instead of 3 x 64 KiB,
  * so 2 blocks fit on an SM and one block's loads overlap the other's FMAs.
