@@ -29,8 +29,10 @@
  *    time when a's rows allow it (contiguous, 16-byte aligned, K a multiple).
  *  - GPU, tensor cores (sm_80+, blocks of whole warps): f16/bf16 inputs with
  *    mma.sync m16n8k16 (f32 accumulators), tf32 with m16n8k8 when asked for.
- *    Each warp takes 16 x 8 tiles of out in turn; edges past M, N, K read as
- *    zero (internal padding), so any shape works. f64 (a, b and out) takes
+ *    16-bit: each warp takes register-blocked tiles of out (up to 64 x 32,
+ *    fragments from ldmatrix when the tiles lie inside and rows are 16-byte
+ *    aligned); tf32 16 x 8 tiles; edges past M, N, K read as zero (internal
+ *    padding), so any shape works. f64 (a, b and out) takes
  *    DMMA, mma.sync m8n8k4, in 8 x 8 tiles, on the same terms.
  *  - Register operands are staged (as Warp migrates them) into the block's
  *    arena: budget TILE_MATMUL_SMEM_BYTES in TILE_KERNEL_SMEM when a, b or out
