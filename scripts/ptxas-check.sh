@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Promise 2: every kernel in tests, examples and benches compiles to 0 bytes of
-# stack frame and no spills. Reads nvcc -Xptxas -v logs; prints the offenders.
+# stack frame and no spills (release builds; TILE_DEBUG builds are skipped). Reads nvcc -Xptxas -v logs; prints the offenders.
 set -u
 bad=0; n=0
 for f in "$@"; do
   [ -f "$f" ] || continue
+  # TILE_DEBUG builds are exempt: their checks call a cold __noinline__
+  # printer (docs/guards.md), and ptxas may save registers around a call
+  nm=$(basename "$f" .ptxas)
+  if grep -qs '^#define TILE_DEBUG' tests/gpu/"$nm".cu examples/"$nm".cu bench/"$nm".cu; then
+    echo "ptxas check: $f skipped (a TILE_DEBUG build)"; continue
+  fi
   # pair each "Function properties for X" with its following stack line
   out=$(awk '/Function properties for/ {fn=$NF} /bytes stack frame/ {
           if ($1 != 0 || $5 != 0 || $9 != 0) print FILENAME ": " fn ": " $0; n++ }
