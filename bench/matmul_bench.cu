@@ -8,7 +8,9 @@
  *  - bf16 in, f32 accumulate and out, tile.h: A and B loaded into register
  *    tiles, staged by tile_matmul into the arena with padded rows (no bank
  *    conflicts in the fragment loads), tensor cores (mma.sync m16n8k16,
- *    ldmatrix); s = 64, 128: padded shared tiles (s = 128: C in two halves);
+ *    ldmatrix); s = 64, 128: padded shared tiles filled by cp.async
+ *    (tile_load_async; s = 128: C in two halves, A's second half lands while
+ *    the first half of C is made);
  *    peer cublasGemmStridedBatchedEx (CUDA_R_16BF, CUBLAS_COMPUTE_32F).
  * Recorded peer (not measured here): Warp 1.19's MathDx tile_matmul, f32 on an
  * H100: 5.7 / 12.9 / 22.4 / 7.0 TFLOP/s at s = 16 / 32 / 64 / 128.
@@ -71,9 +73,14 @@ TILE_KERNEL_SMEM(mm_bf16_64, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_
     tile_view(a, ap, (64, 64), (0, 0));
     tile_view(b, bp, (64, 64), (0, 0));
     tile_view(c, cp, (64, 64), (0, 0));
-    tile_load(ap, mmb_padded_rows(A + o, 64), 0, 0);
-    tile_load(bp, mmb_padded_rows(B + o, 64), 0, 0);
-    tile_matmul_ab(c, a, b, 1.0f, 0.0f); /* barriers before (loads in) and after */
+    /* cp.async (16-byte chunks, no register round trip): A's and B's copies
+     * are all in flight at once (the synchronous loads waited for A before
+     * issuing B), twice the bytes in flight per block */
+    (void)tile_load_async_ex(ap, mmb_padded_rows(A + o, 64), TILE_ASYNC_NO_BULK, 0, 0);
+    (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, 64), TILE_ASYNC_NO_BULK, 0, 0);
+    tile_async_commit();
+    tile_async_wait(0); /* and a block barrier */
+    tile_matmul_ab(c, a, b, 1.0f, 0.0f);
     tile_store(tile_array2(C + o, 64, 64), c, 0, 0);
 }
 /* f32 s = 128: A and B stream through 128 x 32 / 32 x 128 shared k-slabs into
@@ -96,23 +103,34 @@ TILE_KERNEL_SMEM(mm_f32_128, 256, TILE_SMEM_BYTES(float, 128, 128) + 2 * TILE_SM
 }
 /* bf16 s = 128: A and B go straight into shared tiles with rows 8 elements
  * longer (views of 128 x 136: ldmatrix rows 272 bytes apart hit all 32 banks)
- * loaded in 16-byte copies (mmb_padded_rows), and C is made in two 64-row
- * halves through one 64 x 128 shared tile: 2 x 34 + 32 KiB = 100 KiB and 106
- * registers (the staged version took 132 KiB and 219), so 2 blocks fit on an
+ * loaded in 16-byte cp.async copies (mmb_padded_rows), and C is made in two
+ * 64-row halves through one 64 x 128 shared tile: 2 x 34 + 32 KiB = 100 KiB
+ * and 104 registers (the staged version took 132 KiB and 219), so 2 blocks fit on an
  * SM and one block's loads overlap the other's mma. */
-TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 128, 136) + TILE_SMEM_BYTES(float, 64, 128),
+TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136) +
+                     TILE_SMEM_BYTES(float, 64, 128),
                  const tile_bf16 *A, const tile_bf16 *B, float *C) {
     const size_t o = (size_t)tile_block(0) * 128 * 128;
-    tile_shared(tile_bf16, ap, 128, 136);
+    tile_shared(tile_bf16, ap0, 64, 136); /* A's rows 0..63 */
+    tile_shared(tile_bf16, ap1, 64, 136); /* A's rows 64..127 */
     tile_shared(tile_bf16, bp, 128, 136);
     tile_shared(float, c, 64, 128); /* dense: a padded view (conflict-free mma stores) took 134 registers, 1 block/SM */
     tile_view(b, bp, (128, 128), (0, 0));
-    tile_load(ap, mmb_padded_rows(A + o, 128), 0, 0);
-    tile_load(bp, mmb_padded_rows(B + o, 128), 0, 0);
-    tile_view(a0, ap, (64, 128), (0, 0));
-    tile_matmul_ab(c, a0, b, 1.0f, 0.0f); /* barriers before (loads in) and after */
+    /* cp.async in two groups: A's top half and B, then A's bottom half, which
+     * lands while the top half of C is made (and all copies of the block are
+     * in flight at once, without a register round trip) */
+    const tile_array ga = mmb_padded_rows(A + o, 128);
+    (void)tile_load_async_ex(ap0, ga, TILE_ASYNC_NO_BULK, 0, 0);
+    (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, 128), TILE_ASYNC_NO_BULK, 0, 0);
+    tile_async_commit();
+    (void)tile_load_async_ex(ap1, ga, TILE_ASYNC_NO_BULK, 64, 0);
+    tile_async_commit();
+    tile_async_wait(1); /* the first group is in (and a block barrier) */
+    tile_view(a0, ap0, (64, 128), (0, 0));
+    tile_matmul_ab(c, a0, b, 1.0f, 0.0f);
     tile_store(tile_array2(C + o, 128, 128), c, 0, 0);
-    tile_view(a1, ap, (64, 128), (64, 0));
+    tile_async_wait(0); /* the second group is in */
+    tile_view(a1, ap1, (64, 128), (0, 0));
     tile_matmul_ab(c, a1, b, 1.0f, 0.0f); /* its first barrier: the store above has read c */
     tile_store(tile_array2(C + o, 128, 128), c, 64, 0);
 }
