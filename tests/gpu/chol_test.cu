@@ -21,7 +21,10 @@
  *    and column p: info p+1, NaN from column p on; with eps: finite, info
  *    p+1), non-SPD (a_pp = -1), NaN (in the lower triangle: info at that row;
  *    in the strictly upper triangle only: ignored, same bits as without);
- *  - argument errors (n 0 and 129, batch -1, null pointers) and batch 0.
+ *  - argument errors (n 0 and 129, batch -1, null pointers) and batch 0;
+ *  - the device building block tile_chol_small (9 matrices of n 1..32 in one
+ *    launch, mixed n in a warp, idle groups passing NULL, two non-SPD: info,
+ *    NaN columns, the valid leading factor) against ref_chol, GPU vs CPU.
  */
 #include <math.h>
 #include <stdio.h>
@@ -105,6 +108,22 @@ static const char *op_name[OP_N] = {"chol", "solve_xlt", "sub_abt", "sub_abt_low
     }
 OPS_K(f32, float)
 OPS_K(f64, double)
+
+/* ---------------- device building block tile_chol_small ---------------- */
+/* Each group factors matrix m (its own n, at offset off[m]) with
+ * tile_chol_small, as the header documents: both half-warps call, a group
+ * with no matrix passes NULL. Mixed n in one warp (5 next to 16, 29 next to
+ * 1) runs the warp-wide two-tile path for the smaller one too. */
+enum { SMALL_B = 64 };
+#define SMALL_K(sfx, T)                                                            \
+    TILE_KERNEL(small_##sfx, SMALL_B, T *a, const int *ns, const int *off, int *info, int nmat, T eps) { \
+        const int m = (int)tile_block(0) * TILE16_GROUPS + tile16_group();         \
+        const int ok = m < nmat;                                                   \
+        const int r = tile_chol_small_##sfx(ok ? a + off[m] : NULL, ok ? ns[m] : 0, eps); \
+        if (ok && tile16_lane() == 0) info[m] = r;                                 \
+    }
+SMALL_K(f32, float)
+SMALL_K(f64, double)
 
 /* deterministic values in [-1, 1) */
 static double uval(uint32_t seed, uint32_t i) { return 2.0 * (double)tile_hash_unit(seed, i) - 1.0; }
@@ -489,6 +508,99 @@ static void batch_run(const target *t, const char *sfx, int n, int batch, int ki
     free(ad); free(h); free(h0); free(hb); free(hb0); free(info);
 }
 
+/* tile_chol_small on 9 matrices (n 1..32, two non-SPD: a_pp = -1 at p = 3
+ * and p = 19, the second in the A11 tile: info 16 + i1); 3 groups idle on
+ * the GPU. L against ref_chol, info, the upper triangle and the guard after
+ * the last matrix untouched, NaN from column p on; GPU vs the CPU target. */
+template <class T>
+static void small_run(const target *t, const char *sfx, double tol) {
+    enum { NM = 9 };
+    static const int ns[NM] = {5, 16, 29, 32, 29, 1, 17, 5, 32};
+    static const int bad_p[NM] = {-1, -1, -1, -1, 19, -1, -1, 3, -1};
+    int off[NM + 1];
+    off[0] = 0;
+    for (int m = 0; m < NM; ++m) off[m + 1] = off[m] + ns[m] * ns[m];
+    const int tot = off[NM] + 64; /* + a guard */
+    T *h0 = HALLOC(T, tot), *h = HALLOC(T, tot), *c = HALLOC(T, tot);
+    int *info = HALLOC(int, NM), *ci = HALLOC(int, NM);
+    double *ad = HALLOC(double, 32 * 32), *L = HALLOC(double, 32 * 32);
+    for (int i = off[NM]; i < tot; ++i) h0[i] = (T)uval(5, (uint32_t)i);
+    for (int m = 0; m < NM; ++m) {
+        const int n = ns[m];
+        T *hm = h0 + off[m];
+        make_matrix(ad, n, m, K_SPD, 2000u + (uint32_t)n);
+        for (int i = 0; i < n * n; ++i) hm[i] = (T)ad[i];
+        for (int i = 0; i < n; ++i)
+            for (int j = i + 1; j < n; ++j) hm[i * n + j] = (T)(-7.0 - j); /* upper: never read */
+        if (bad_p[m] >= 0) hm[bad_p[m] * n + bad_p[m]] = -1;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "tile_chol_small %s", sfx);
+    g_test = what;
+    T *d = DALLOC(T, tot);
+    int *dn = DALLOC(int, NM), *doff = DALLOC(int, NM), *di = DALLOC(int, NM);
+    UP(d, h0, sizeof(T) * tot);
+    UP(dn, ns, sizeof(int) * NM);
+    UP(doff, off, sizeof(int) * NM);
+    memset(info, 0x55, sizeof(int) * NM);
+    UP(di, info, sizeof(int) * NM);
+    const int grid = t->gpu ? (NM + SMALL_B / 16 - 1) / (SMALL_B / 16) : NM;
+    if (sizeof(T) == 4)
+        RUN_OK(tile_launch(t->ex, small_f32, tile_grid1(grid), SMALL_B, (float *)d, (const int *)dn, (const int *)doff, di, (int)NM, 0.0f));
+    else
+        RUN_OK(tile_launch(t->ex, small_f64, tile_grid1(grid), SMALL_B, (double *)d, (const int *)dn, (const int *)doff, di, (int)NM, 0.0));
+    DOWN(h, d, sizeof(T) * tot);
+    DOWN(info, di, sizeof(int) * NM);
+    CHECK(!memcmp(h + off[NM], h0 + off[NM], sizeof(T) * 64), "%s: the guard after the last matrix changed", what);
+    for (int m = 0; m < NM; ++m) {
+        const int n = ns[m], p = bad_p[m];
+        const T *l = h + off[m], *a0 = h0 + off[m];
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) ad[i * n + j] = (double)a0[i >= j ? i * n + j : j * n + i];
+        const int want = ref_chol(ad, L, n); /* L valid in columns < info - 1 */
+        CHECK(want == (p >= 0 ? p + 1 : 0), "%s matrix %d: reference info %d", what, m, want);
+        CHECK(info[m] == want, "%s matrix %d (n %d): info %d, want %d", what, m, n, info[m], want);
+        long bad = 0, upper = 0;
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) {
+                const double g = (double)l[i * n + j];
+                bool okv;
+                if (j > i) okv = !memcmp(&l[i * n + j], &a0[i * n + j], sizeof(T)), upper += !okv;
+                else if (p >= 0 && j >= p) okv = g != g; /* NaN from column p on (eps 0) */
+                else okv = fabs(g - L[i * n + j]) <= tol * (1 + fabs(L[i * n + j]));
+                ++g_checks;
+                if (!okv) fail_elem(&bad, __FILE__, __LINE__, "%s matrix %d (n %d) elem (%d,%d): got %.9g want %.9g", what, m, n, i, j, g, j > i ? (double)a0[i * n + j] : L[i * n + j]);
+            }
+        CHECK(upper == 0, "%s matrix %d: %ld upper entries changed", what, m, upper);
+        if (p < 0) {
+            const double r = rel_resid_llt(l, ad, n);
+            CHECK(r <= tol, "%s matrix %d (n %d): ||LL^T - A||/||A|| = %.3g", what, m, n, r);
+        }
+    }
+    if (t->gpu) { /* the CPU target's run of the same kernel */
+        memcpy(c, h0, sizeof(T) * tot);
+        memset(ci, 0x55, sizeof(int) * NM);
+        if (sizeof(T) == 4)
+            CHECK_ERR(tile_launch(TILE_CPU, small_f32, tile_grid1(NM), SMALL_B, (float *)c, (const int *)ns, (const int *)off, ci, (int)NM, 0.0f), TILE_OK);
+        else
+            CHECK_ERR(tile_launch(TILE_CPU, small_f64, tile_grid1(NM), SMALL_B, (double *)c, (const int *)ns, (const int *)off, ci, (int)NM, 0.0), TILE_OK);
+        for (int m = 0; m < NM; ++m) {
+            double e = 0;
+            for (int i = off[m]; i < off[m + 1]; ++i) {
+                const double g = (double)h[i], r = (double)c[i];
+                e = fmax(e, r != r ? (g == g ? 1.0 : 0.0) : fabs(g - r) / (1 + fabs(r)));
+            }
+            CHECK(e <= tol && ci[m] == info[m], "%s matrix %d: GPU vs CPU target: L %.3g, info %d vs %d", what, m, e, info[m], ci[m]);
+        }
+    }
+    g_test = NULL;
+    tile_free(t->ex, d);
+    tile_free(t->ex, dn);
+    tile_free(t->ex, doff);
+    tile_free(t->ex, di);
+    free(h0); free(h); free(c); free(info); free(ci); free(ad); free(L);
+}
+
 template <class T>
 static void batched_all(const target *t, const char *sfx, double tol) {
     static const int quick_n[] = {1, 5, 16, 17, 32, 33, 48, 64, 92, 128};
@@ -527,6 +639,8 @@ static void run_all(const target *t) {
     gc_target_begin(t);
     ops_run<float>(t, "f32", 2e-5);
     ops_run<double>(t, "f64", 1e-12);
+    small_run<float>(t, "f32", 2e-5);
+    small_run<double>(t, "f64", 1e-12);
     batched_all<float>(t, "f32", 2e-5);
     batched_all<double>(t, "f64", 1e-12);
     gc_target_end(t, "");
