@@ -2,7 +2,8 @@
  * C_i = A_i @ B_i with s x s x s for s in {16, 32, 64, 128}, batch
  * 8192 * (64 / s)^2 (131072 .. 2048 products; --small: / 16).
  *
- *  - f32, tile.h: A and B loaded into shared tiles (vector tier), tile_matmul_ab
+ *  - f32, tile.h: A and B loaded into shared tiles (vector tier; s = 64:
+ *    cp.async, see MMB_LOAD_ASYNC), tile_matmul_ab
  *    into a shared out (FMA micro-tiles), stored (s = 128: k-slabs of 32, see
  *    there); peer cublasSgemmStridedBatched.
  *  - bf16 in, f32 accumulate and out, tile.h: A and B loaded into register
@@ -26,19 +27,29 @@
 #include <cmath>
 #include "bench_util.h"
 
-#define MMB_F32(S, BD)                                                             \
+/* A and B of one product into shared a, b: vector-tier loads (A's complete
+ * before B's are issued), or cp.async (both in flight at once, no register
+ * round trip; s = 32 took 48 registers instead of 40 with it, s = 128 249) */
+#define MMB_LOAD_SYNC(a, b, A, B, S)                                               \
+    tile_load(a, tile_array2(A, S, S), 0, 0);                                      \
+    tile_load(b, tile_array2(B, S, S), 0, 0)
+#define MMB_LOAD_ASYNC(a, b, A, B, S)                                              \
+    (void)tile_load_async_ex(a, tile_array2(A, S, S), TILE_ASYNC_NO_BULK, 0, 0);   \
+    (void)tile_load_async_ex(b, tile_array2(B, S, S), TILE_ASYNC_NO_BULK, 0, 0);   \
+    tile_async_commit();                                                           \
+    tile_async_wait(0) /* and a block barrier */
+#define MMB_F32(S, BD, LOAD)                                                       \
     TILE_KERNEL_SMEM(mm_f32_##S, BD, 3 * TILE_SMEM_BYTES(float, S, S), const float *A, const float *B, float *C) { \
         const size_t o = (size_t)tile_block(0) * S * S;                            \
         tile_shared(float, a, S, S);                                               \
         tile_shared(float, b, S, S);                                               \
         tile_shared(float, c, S, S);                                               \
-        tile_load(a, tile_array2(A + o, S, S), 0, 0);                              \
-        tile_load(b, tile_array2(B + o, S, S), 0, 0);                              \
+        LOAD(a, b, A + o, B + o, S);                                               \
         tile_matmul_ab(c, a, b, 1.0f, 0.0f);                                       \
         tile_store(tile_array2(C + o, S, S), c, 0, 0);                             \
     }
 #define MMB_KERNELS(S, BD)                                                         \
-    MMB_F32(S, BD)                                                                 \
+    MMB_F32(S, BD, MMB_LOAD_SYNC)                                                  \
     TILE_KERNEL_SMEM(mm_bf16_##S, BD, TILE_MATMUL_SMEM_BYTES(tile_bf16, float, S, S, S), const tile_bf16 *A, \
                      const tile_bf16 *B, float *C) {                               \
         const size_t o = (size_t)tile_block(0) * S * S;                            \
@@ -52,7 +63,7 @@
     }
 MMB_KERNELS(16, 64)
 MMB_KERNELS(32, 128)
-MMB_F32(64, 256)
+MMB_F32(64, 256, MMB_LOAD_ASYNC)
 /* s rows of s bf16 elements read as rows of s + 8 (stride s): a padded shared
  * tile loads in 16-byte copies (the vector tier) instead of 2-byte ones; the
  * 8 extra elements of each row are the next row's (the last row's: 16 bytes
