@@ -35,12 +35,11 @@
  *     i(i+1)/2 + j, rows padded to 80 / 144 bytes so that 16 lanes reading
  *     rows hit distinct banks) with coalesced 16-byte loads of the lower
  *     triangle only, then a right-looking loop with two barriers a step:
- *     panel (each group solves one tile L_ik = A_ik L_kk^-T; L_00 is
- *     factored by every group itself at k = 0) and trailing update (each
- *     group one tile, A_ij -= L_ik L_jk^T, A and C in registers, B broadcast
- *     from shared memory for f32 on sm_90 and f64 everywhere, shuffled from a
- *     register tile for f32 elsewhere; group 0, which updates the next
- *     diagonal tile, factors it at once, so a step runs one chol), then the lower
+ *     panel (each group factors L_kk in registers itself and solves one tile
+ *     L_ik = A_ik L_kk^-T) and trailing update (each group one tile,
+ *     A_ij -= L_ik L_jk^T, A and C in registers, B broadcast from shared
+ *     memory for f32 on sm_90 and f64 everywhere, shuffled from a register
+ *     tile for f32 elsewhere), then the lower
  *     triangle is written back.
  *   - solve: one (matrix, 16 right-hand-side columns) per group, L's tiles
  *     loaded straight from memory (transposed for L^T), forward then backward
