@@ -209,26 +209,6 @@ TILE__CHOL_SYRK_ROWS_DEF(f32, float)
 TILE__CHOL_SYRK_ROWS_DEF(f64, double)
 #endif
 
-/* warp 0 of the block factors diagonal tile (kd, kd), kd >= 1, of the
- * workspace in registers; group 0 records the info and stores L_kd,kd. Group
- * 1 factors panel tile (kd, kd - 1) alongside (the chol's shuffles need both
- * half-warps; nobody writes that tile in the update phase) and keeps
- * nothing; every other group skips it. Group 0's lanes read back only the
- * rows they wrote themselves, so no barrier is needed before it. */
-#define TILE__CHOL_DIAG(sfx, T, ws, kd, g, lane, eps, winfo)                                           \
-    do {                                                                                           \
-        if ((g) < 2) {                                                                             \
-            tile16_##sfx tile__d;                                                                  \
-            T *tile__pd = tile__chol_tile_##sfx((ws), (kd), (g) == 0 ? (kd) : (kd) - 1);           \
-            tile16_load_row16_##sfx(&tile__d, tile__pd, TILE__CHOL_LD_##sfx);                      \
-            const int tile__ik = tile16_chol_##sfx(&tile__d, (eps));                               \
-            if ((g) == 0) {                                                                        \
-                if ((lane) == 0 && tile__ik && !*(winfo)) *(winfo) = 16 * (kd) + tile__ik;         \
-                tile16_store_row16_##sfx(tile__pd, TILE__CHOL_LD_##sfx, &tile__d);                 \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
-
 #define TILE__CHOL_DEF(sfx, T) \
 /* one n x n matrix (n <= 32) per group of 16 lanes, in registers */                                                        \
 TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                                                                    \
@@ -292,23 +272,17 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
     tile_barrier();                                                                                                         \
     for (int k = 0; k < nb; ++k) {                                                                                          \
-        /* L_kk for k >= 1 was factored in step k - 1 by the group that updated                                             \
-         * it (below), so the last step has nothing left to do */                                                           \
-        if (k > 0 && k + 1 >= nb) break;                                                                                    \
-        /* panel: at k = 0 every task factors L_00 itself (no barrier between                                               \
-         * the two); group 0 (task 0) records the info and writes L_00 after the                                            \
-         * barrier, when nobody reads that tile. From k = 1 on L_kk is already                                              \
-         * factored: the panel only loads it and solves */                                                                  \
+        /* panel: every task factors the diagonal tile itself (no barrier                                                   \
+         * between the two); group 0 (task 0) records the info and writes L_kk                                              \
+         * after the barrier, when nobody reads that tile */                                                                \
         const int cnt = nb - k - 1 > 0 ? nb - k - 1 : 1;                                                                    \
         tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
         T *pkk = tile__chol_tile_##sfx(ws, k, k);                                                                           \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                 \
             const int task = t0 + (g & 1), valid = task < cnt;                                                              \
             tile16_load_row16_##sfx(&lkk, pkk, TILE__CHOL_LD_##sfx);                                                        \
-            if (k == 0) {                                                                                                   \
-                const int ik = tile16_chol_##sfx(&lkk, eps);                                                                \
-                if (valid && task == 0 && lane == 0 && ik && !*winfo) *winfo = ik;                                          \
-            }                                                                                                               \
+            const int ik = tile16_chol_##sfx(&lkk, eps);                                                                    \
+            if (valid && task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                     \
             if (k + 1 < nb) {                                                                                               \
                 /* an idle group (valid == 0) reads L_kk's tile: nobody writes it now */                                    \
                 tile16_##sfx p;                                                                                             \
@@ -320,7 +294,7 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
-        if (k == 0 && g == 0) tile16_store_row16_##sfx(pkk, TILE__CHOL_LD_##sfx, &lkk);                                     \
+        if (g == 0) tile16_store_row16_##sfx(pkk, TILE__CHOL_LD_##sfx, &lkk);                                               \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
@@ -335,13 +309,6 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
             TILE__CHOL_UPDATE_##sfx(&c, &l, tile__chol_tile_##sfx(ws, j, k));                                               \
             if (valid) tile16_store_row16_##sfx(pij, TILE__CHOL_LD_##sfx, &c);                                              \
         }                                                                                                                   \
-        /* the next diagonal tile (k + 1, k + 1) is task 0, updated above by group                                          \
-         * 0: that group factors it at once (each lane reads back the row it                                                \
-         * wrote: no barrier), so a step runs one chol instead of one in every                                              \
-         * group, and the next panel only solves. Outside the task loop: the                                                \
-         * loop's tiles are dead here (inside it, blk256 f32 spilled). Both halves                                          \
-         * of warp 0 call the chol together for its shuffles (TILE__CHOL_DIAG) */                                   \
-        if (cntu > 0) TILE__CHOL_DIAG(sfx, T, ws, k + 1, g, lane, eps, winfo);                                             \
         tile_barrier();                                                                                                     \
     }                                                                                                                       \
     /* copy out: the lower triangle only (the strictly upper one is left as it was) */                                      \
