@@ -3,7 +3,7 @@
  * holds the whole tile), each operation against plain C loops in double. */
 #include "test_util.h"
 
-static double uval(uint32_t seed, uint32_t i) { return 2.0 * (double)tile_hash_unit(seed, i) - 1.0; }
+#include "../chol_ref.h"
 
 /* a 16x16 SPD matrix (diagonally dominant), row-major */
 static void spd16(double *a, uint32_t seed) {
@@ -12,21 +12,6 @@ static void spd16(double *a, uint32_t seed) {
             const double v = i == j ? 16.5 + uval(seed, i) : uval(seed + 1, i * 16 + j);
             a[i * 16 + j] = a[j * 16 + i] = v;
         }
-}
-static int ref_chol(const double *a, double *l, int n) {
-    memset(l, 0, sizeof(double) * n * n);
-    for (int j = 0; j < n; ++j) {
-        double d = a[j * n + j];
-        for (int k = 0; k < j; ++k) d -= l[j * n + k] * l[j * n + k];
-        if (!(d > 0)) return j + 1;
-        l[j * n + j] = sqrt(d);
-        for (int i = j + 1; i < n; ++i) {
-            double s = a[i * n + j];
-            for (int k = 0; k < j; ++k) s -= l[i * n + k] * l[j * n + k];
-            l[i * n + j] = s / l[j * n + j];
-        }
-    }
-    return 0;
 }
 static tile16_f64 from_d(const double *a) {
     tile16_f64 t;

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu_check.h"
+#include "../chol_ref.h"
 
 /* ---------------- tile16 operations ---------------- */
 enum { OPS_B = 64, OPS_TILES = 6, OPS_IN = 3 * 256 + 32 };
@@ -125,25 +126,7 @@ enum { SMALL_B = 64 };
 SMALL_K(f32, float)
 SMALL_K(f64, double)
 
-/* deterministic values in [-1, 1) */
-static double uval(uint32_t seed, uint32_t i) { return 2.0 * (double)tile_hash_unit(seed, i) - 1.0; }
 
-/* double Cholesky of the leading p x p of a (n x n), lower L into l; returns info */
-static int ref_chol(const double *a, double *l, int n) {
-    memset(l, 0, sizeof(double) * n * n);
-    for (int j = 0; j < n; ++j) {
-        double d = a[j * n + j];
-        for (int k = 0; k < j; ++k) d -= l[j * n + k] * l[j * n + k];
-        if (!(d > 0)) return j + 1;
-        l[j * n + j] = sqrt(d);
-        for (int i = j + 1; i < n; ++i) {
-            double s = a[i * n + j];
-            for (int k = 0; k < j; ++k) s -= l[i * n + k] * l[j * n + k];
-            l[i * n + j] = s / l[j * n + j];
-        }
-    }
-    return 0;
-}
 
 template <class T>
 static void ops_run(const target *t, const char *sfx, double tol) {
