@@ -362,26 +362,26 @@ TILE_API void tile16_sub_outer_##sfx(tile16_##sfx *t, const tile16_vec_##sfx *a,
 TILE_API void tile16_sub_outer_sym_##sfx(tile16_##sfx *t, const tile16_vec_##sfx *v) {                               \
     tile16_sub_outer_##sfx(t, v, v);                                                                                 \
 }                                                                                                                    \
-/* C -= A * B^T */                                                                                                   \
-TILE_API void tile16_sub_abt_##sfx(tile16_##sfx *c, const tile16_##sfx *a, const tile16_##sfx *b) {                  \
-    TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                                      \
-        TILE__UNROLL for (int k = 0; k < 16; ++k) {                                                                  \
-            const T bjk = TILE16__GET(b, j, k);                                                                      \
-            TILE16__EACH_ROW(i) c->r[i][j] -= a->r[i][k] * bjk;                                                      \
-        }                                                                                                            \
-    }                                                                                                                \
-}                                                                                                                    \
-/* C -= A * B^T in the lower triangle (j <= i, as syrk); the strictly upper                                          \
- * triangle is left as it was */                                                                                     \
-TILE_API void tile16_sub_abt_lower_##sfx(tile16_##sfx *c, const tile16_##sfx *a, const tile16_##sfx *b) {            \
+/* C -= A * B^T; lower (a constant after inlining): only j <= i, as syrk,                                            \
+ * the strictly upper triangle left as it was */                                                                     \
+TILE_API void tile16__sub_abt_##sfx(tile16_##sfx *c, const tile16_##sfx *a, const tile16_##sfx *b, int lower) {      \
     TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                                      \
         TILE__UNROLL for (int k = 0; k < 16; ++k) {                                                                  \
             const T bjk = TILE16__GET(b, j, k);                                                                      \
             TILE16__EACH_ROW(i) {                                                                                    \
-                if (TILE16__ROW(i) >= j) c->r[i][j] -= a->r[i][k] * bjk;                                             \
+                if (!lower || TILE16__ROW(i) >= j) c->r[i][j] -= a->r[i][k] * bjk;                                   \
             }                                                                                                        \
         }                                                                                                            \
     }                                                                                                                \
+}                                                                                                                    \
+/* C -= A * B^T */                                                                                                   \
+TILE_API void tile16_sub_abt_##sfx(tile16_##sfx *c, const tile16_##sfx *a, const tile16_##sfx *b) {                  \
+    tile16__sub_abt_##sfx(c, a, b, 0);                                                                               \
+}                                                                                                                    \
+/* C -= A * B^T in the lower triangle (j <= i, as syrk); the strictly upper                                          \
+ * triangle is left as it was */                                                                                     \
+TILE_API void tile16_sub_abt_lower_##sfx(tile16_##sfx *c, const tile16_##sfx *a, const tile16_##sfx *b) {            \
+    tile16__sub_abt_##sfx(c, a, b, 1);                                                                               \
 }                                                                                                                    \
 /* C -= A * B */                                                                                                     \
 TILE_API void tile16_sub_ab_##sfx(tile16_##sfx *c, const tile16_##sfx *a, const tile16_##sfx *b) {                   \
