@@ -43,4 +43,29 @@ static double solve_resid(const double *M, const double *x, const double *b, int
     return sqrt(num / den);
 }
 
+/* The residual kernels' body on shared operands (a kernel of const T *a,
+ * const T *b, T *out with ints nn = N*N, nk = N*K, inf1, inf2 in scope):
+ * out = L, x = A^-1 b by tile_cholesky_solve, z = U^-1 L^-1 b through the
+ * transposed view of L, and the in-place factor and solve; infos into
+ * inf1 (tile_cholesky_info) and inf2 (the in-place one). */
+#define LK_BODY_SH(T, N, K)                                                        \
+    tile_shared(T, A, N, N);                                                       \
+    tile_shared(T, L, N, N);                                                       \
+    tile_shared(T, rb, N, K);                                                      \
+    tile_shared(T, x, N, K);                                                       \
+    tile_shared(T, z, N, K);                                                       \
+    tile_load(A, tile_array2(a, N, N), 0, 0);                                      \
+    tile_load(rb, tile_array2(b, N, K), 0, 0);                                     \
+    tile_cholesky_info(L, A, &inf1);                                               \
+    tile_store(tile_array2(out, N, N), L, 0, 0);                                   \
+    tile_cholesky_solve(x, L, rb);                                                 \
+    tile_store(tile_array2(out + nn, N, K), x, 0, 0);                              \
+    tile_lower_solve(z, L, rb);                                                    \
+    tile_transpose_view(U, L);                                                     \
+    tile_upper_solve_inplace(U, z);                                                \
+    tile_store(tile_array2(out + nn + nk, N, K), z, 0, 0);                         \
+    tile_cholesky_inplace_info(A, &inf2);                                          \
+    tile_cholesky_solve_inplace(A, rb);                                            \
+    tile_store(tile_array2(out + nn + 2 * nk, N, K), rb, 0, 0)
+
 #endif /* LINALG_REF_H */

@@ -149,24 +149,7 @@ static void emu_run(void (*fn)(void), int B, size_t smem) {
         const int nn = N * N, nk = N * K;                                          \
         int inf1 = -1, inf2 = -1;                                                  \
         if (SH) {                                                                  \
-            tile_shared(T, A, N, N);                                               \
-            tile_shared(T, L, N, N);                                               \
-            tile_shared(T, rb, N, K);                                              \
-            tile_shared(T, x, N, K);                                               \
-            tile_shared(T, z, N, K);                                               \
-            tile_load(A, tile_array2(a, N, N), 0, 0);                              \
-            tile_load(rb, tile_array2(b, N, K), 0, 0);                             \
-            tile_cholesky_info(L, A, &inf1);                                       \
-            tile_store(tile_array2(out, N, N), L, 0, 0);                           \
-            tile_cholesky_solve(x, L, rb);                                         \
-            tile_store(tile_array2(out + nn, N, K), x, 0, 0);                      \
-            tile_lower_solve(z, L, rb);                                            \
-            tile_transpose_view(U, L);                                             \
-            tile_upper_solve_inplace(U, z);                                        \
-            tile_store(tile_array2(out + nn + nk, N, K), z, 0, 0);                 \
-            tile_cholesky_inplace_info(A, &inf2);                                  \
-            tile_cholesky_solve_inplace(A, rb);                                    \
-            tile_store(tile_array2(out + nn + 2 * nk, N, K), rb, 0, 0);            \
+            LK_BODY_SH(T, N, K);                                                   \
         } else {                                                                   \
             tile_reg(T, A, N, N);                                                  \
             tile_reg(T, L, N, N);                                                  \

@@ -26,26 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu_check.h"
+#include "../linalg_ref.h"
 
-#define LK_BODY_SH(T, N, K)                                                        \
-    tile_shared(T, A, N, N);                                                       \
-    tile_shared(T, L, N, N);                                                       \
-    tile_shared(T, rb, N, K);                                                      \
-    tile_shared(T, x, N, K);                                                       \
-    tile_shared(T, z, N, K);                                                       \
-    tile_load(A, tile_array2(a, N, N), 0, 0);                                      \
-    tile_load(rb, tile_array2(b, N, K), 0, 0);                                     \
-    tile_cholesky_info(L, A, &inf1);                                               \
-    tile_store(tile_array2(out, N, N), L, 0, 0);                                   \
-    tile_cholesky_solve(x, L, rb);                                                 \
-    tile_store(tile_array2(out + nn, N, K), x, 0, 0);                              \
-    tile_lower_solve(z, L, rb);                                                    \
-    tile_transpose_view(U, L);                                                     \
-    tile_upper_solve_inplace(U, z);                                                \
-    tile_store(tile_array2(out + nn + nk, N, K), z, 0, 0);                         \
-    tile_cholesky_inplace_info(A, &inf2);                                          \
-    tile_cholesky_solve_inplace(A, rb);                                            \
-    tile_store(tile_array2(out + nn + 2 * nk, N, K), rb, 0, 0)
 /* register operands: every operation stages */
 #define LK_BODY_REG(T, N, K)                                                       \
     tile_reg(T, A, N, N);                                                          \
@@ -121,8 +103,6 @@ typedef struct lk_desc {
 #define LK_COMMA_D(...) LKD(__VA_ARGS__),
 LK_LIST(LKE)
 static const lk_desc lk_all[] = {LK_LIST(LK_COMMA_D)};
-
-#include "../linalg_ref.h"
 
 enum { IN_SPD, IN_ILL, IN_NONSPD, IN_NAN, IN_SINGULAR, IN_KINDS };
 static const char *in_name[] = {"spd", "ill-conditioned", "non-spd", "nan", "singular"};
