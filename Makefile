@@ -8,7 +8,7 @@ BUILD   ?= build
 ARCHS   ?= 90 80
 CFLAGS_C11 = -std=c11 -Wall -Wextra -pedantic -Werror -O2 -Iinclude
 NVFLAGS = -std=c++17 -O3 -Iinclude -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
-HEADERS  := include/tile.h $(wildcard include/tile/*.h)
+HEADERS  := include/tile.h $(wildcard include/tile/*.h) $(wildcard include/tile/host/*.h)
 EXAMPLES := $(wildcard examples/*.cu)
 CPU_TESTS:= $(wildcard tests/cpu/test_*.c)
 GPU_TESTS:= $(wildcard tests/gpu/*.cu)

@@ -18,7 +18,7 @@
  *    register tile, tile_mul (x*x), tile_sum, tile_atomic_add (one atomic per
  *    block, 65536 in all);
  *  - seed form (diagnostic): the seed's kernel, one thread per element,
- *    tile_from_thread(x*x) + tile_sum + tile_atomic_add (one atomic per block
+ *    tile_from_values(x*x) + tile_sum + tile_atomic_add (one atomic per block
  *    of 256);
  *  - atomics: one atomicAdd per element (tile_atomic_add_ptr), 2^28 atomics on
  *    one address (timed over fewer repetitions: it is slow);
@@ -80,7 +80,7 @@ TILE_KERNEL(sos_tile, THREADS, const double *x, double *out) {
 }
 TILE_KERNEL(sos_seed, THREADS, const double *x, double *out) {
     const double v = x[tile_tid(0)];
-    tile_from_thread(t, v * v);
+    tile_from_values(t, v * v);
     tile_sum(s, t);
     tile_atomic_add(tile_array1(out, 1), s, 0);
 }

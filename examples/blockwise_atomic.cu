@@ -7,7 +7,7 @@
 
 TILE_KERNEL(blockwise_atomic, TILE_DIM, int *out) {
     int i = tile_tid(0);
-    tile_from_thread(t, i);
+    tile_from_values(t, i);
     tile_sum(s, t);
     tile_atomic_add(tile_array1(out, 1), s, 0);
 }

@@ -12,7 +12,7 @@
 
 TILE_KERNEL(blockwise, TILE_DIM, int *out) {
     int i = tile_tid(0);
-    tile_from_thread(t, i);
+    tile_from_values(t, i);
     tile_sum(s, t);
     tile_store(tile_array1(out, N), s, i);
 }

@@ -1,5 +1,5 @@
 /* Warp's matrix reduction: 32 threads, thread i contributes i * I (a mat33),
- * tile_from_thread + tile_sum add the matrices of a block, and
+ * tile_from_values + tile_sum add the matrices of a block, and
  * tile_atomic_add adds the block sum into a zeroed global matrix (one atomic
  * per component). On the GPU one block sums all 32; on the CPU each thread is
  * its own block (block_dim 1) and the atomic adds do the sum, so both print
@@ -12,7 +12,7 @@
 TILE_KERNEL(mat33_sum, THREADS, tile_mat33f *out) {
     const int i = tile_tid(0);
     tile_mat33f m = tile_mat33f_diag((float)i); /* i * I */
-    tile_from_thread(t, m);                     /* (block_dim) tile of mat33 */
+    tile_from_values(t, m);                     /* (block_dim) tile of mat33 */
     tile_sum(s, t);                             /* one element: the block sum */
     tile_atomic_add(tile_array1(out, 1), s, 0); /* component-wise atomics */
 }

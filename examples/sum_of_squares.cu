@@ -2,7 +2,7 @@
  * two ways, in SIMT launches of one thread per element (blocks of 256):
  *   atomics: every thread adds its x*x to one global double (16.7M atomics
  *            on one address);
- *   tile:    tile_from_thread(x*x) + tile_sum + tile_atomic_add: one atomic
+ *   tile:    tile_from_values(x*x) + tile_sum + tile_atomic_add: one atomic
  *            per block.
  * Both results are checked against a host double sum; the times (launch +
  * wait, after a warm-up run) are printed on either target. On the CPU a block
@@ -29,7 +29,7 @@ TILE_KERNEL(sos_atomic, THREADS, const double *x, double *out) {
 TILE_KERNEL(sos_tile, THREADS, const double *x, double *out) {
     const int i = tile_tid(0), j = tile_tid(1);
     const double xv = x[(size_t)i * N + j];
-    tile_from_thread(t, xv * xv);                 /* (block_dim) tile of x*x */
+    tile_from_values(t, xv * xv);                 /* (block_dim) tile of x*x */
     tile_sum(s, t);                             /* block sum, one element */
     tile_atomic_add(tile_array1(out, 1), s, 0); /* one atomic per block */
 }

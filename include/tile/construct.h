@@ -93,11 +93,11 @@ TILE_API double tile__lerp_rn(double lo, double span, double u) {
     TILE__EW(t, (TILE_ELEM_T(t))TILE__LERP_RN(lo, hi,                              \
                                  tile_hash_unit((uint32_t)(seed), (uint32_t)TILE__LIN(t, tile__s))))
 
-/* ---- per-thread values <-> tiles (Warp's tile() and untile()) ----
- * tile_from_thread(name, x): register tile of shape (block_dim) whose element
+/* ---- per-thread values <-> tiles (Warp's tile() and untile(); Warp's tile_from_thread is a different operation) ----
+ * tile_from_values(name, x): register tile of shape (block_dim) whose element
  *   i is thread i's x (any type: the preserve_type form).
- * tile_from_thread_vec(name, v): a vector per thread expands to a scalar tile
- *   of shape (N, block_dim); tile_from_thread_mat(name, m): (R, C, block_dim).
+ * tile_from_values_vec(name, v): a vector per thread expands to a scalar tile
+ *   of shape (N, block_dim); tile_from_values_mat(name, m): (R, C, block_dim).
  * On the CPU block_dim is 1: the tile holds the one thread's value.
  *   thread i passes x = i, block 4 -> t = [0 1 2 3] */
 /* element type for a per-thread value, without const/volatile (x may be a
@@ -111,13 +111,13 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
 #else
 #define TILE__UNQUAL_TYPEOF(x) TILE__TYPEOF(((void)0, (x))) /* an rvalue: unqualified */
 #endif
-#define tile_from_thread(name, x)                                                  \
+#define tile_from_values(name, x)                                                  \
     typedef TILE__UNQUAL_TYPEOF(x) name##__et;                                     \
     tile_reg(name##__et, name, TILE_BLOCK_DIM);                                    \
     name.v[0] = (x)
 /* (type and extents are named before the tile's struct: inside it, C++ would
  * take an x spelled `v` for the struct's own member v) */
-#define tile_from_thread_vec(name, x)                                              \
+#define tile_from_values_vec(name, x)                                              \
     typedef TILE__UNQUAL_TYPEOF((x).v[0]) name##__et;                              \
     enum { name##__n0 = (int)(sizeof((x).v) / sizeof((x).v[0])) };                \
     tile_reg(name##__et, name, name##__n0, TILE_BLOCK_DIM);                        \
@@ -125,7 +125,7 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
         TILE__UNROLL for (int tile__c = 0; tile__c < TILE__D0(name); ++tile__c)    \
             name.v[tile__c] = (x).v[tile__c];                                      \
     } while (0)
-#define tile_from_thread_mat(name, x)                                              \
+#define tile_from_values_mat(name, x)                                              \
     typedef TILE__UNQUAL_TYPEOF((x).m[0][0]) name##__et;                           \
     enum { name##__n0 = (int)(sizeof((x).m) / sizeof((x).m[0])),                   \
            name##__n1 = (int)(sizeof((x).m[0]) / sizeof((x).m[0][0])) };          \

@@ -75,6 +75,11 @@ TILE_HOST_API const char *tile_error_string(int err) {
     case TILE_ERR_CUDA: return "CUDA runtime error (see tile_last_cuda_error)";
     case TILE_ERR_ARG: return "invalid argument";
     case TILE_ERR_ALIGN: return "a tile load/store promised 16-byte alignment but was misaligned (scalar tier used)";
+    case TILE_ERR_CUBLAS: return "cuBLAS call failed (tile_host_last_status() has its status)";
+    case TILE_ERR_CUFFT: return "cuFFT call failed (tile_host_last_status() has its result code)";
+    case TILE_ERR_CUSOLVER: return "cuSOLVER call failed (tile_host_last_status() has its status)";
+    case TILE_ERR_NOT_SPD: return "a matrix was not positive definite: its info slot holds the failing column (1-based)";
+    case TILE_ERR_DISABLED: return "the backing NVIDIA library was compiled out (TILE_NO_CUBLAS / TILE_NO_CUFFT / TILE_NO_CUSOLVER)";
     default: return "unknown tile.h error";
     }
 }

@@ -36,7 +36,12 @@ enum tile_error {
     TILE_ERR_NOMEM = 7,          /* host allocation failed */
     TILE_ERR_CUDA = 8,           /* other CUDA error: tile_last_cuda_error() */
     TILE_ERR_ARG = 9,            /* invalid argument to a host call */
-    TILE_ERR_ALIGN = 10          /* a tile promised aligned was not (scalar tier used) */
+    TILE_ERR_ALIGN = 10,         /* a tile promised aligned was not (scalar tier used) */
+    TILE_ERR_CUBLAS = 11,        /* cuBLAS failed: tile_host_last_status() (tile/host) */
+    TILE_ERR_CUFFT = 12,         /* cuFFT failed: tile_host_last_status() */
+    TILE_ERR_CUSOLVER = 13,      /* cuSOLVER failed: tile_host_last_status() */
+    TILE_ERR_NOT_SPD = 14,       /* a Cholesky input was not positive definite (per-matrix info says which) */
+    TILE_ERR_DISABLED = 15       /* the backing library was compiled out (TILE_NO_CUBLAS/CUFFT/CUSOLVER) */
 };
 
 /* What a kernel body knows about its launch. Passed by value; the body's copy

@@ -340,7 +340,7 @@ static void test_axis_misc(void **state) {
  * into one global matrix, so CPU (32 one-thread blocks) and GPU agree */
 TILE_KERNEL(mat33_sum, 32, tile_mat33f *acc) {
     tile_mat33f m = tile_mat33f_diag((float)tile_tid(0));
-    tile_from_thread(t, m);
+    tile_from_values(t, m);
     tile_sum(s, t);
     tile_atomic_add(tile_array1(acc, 1), s, 0);
 }

@@ -1,5 +1,5 @@
 /* Construction: tile_zeros / tile_ones / tile_full for every element type,
- * tile_arange, tile_from_thread (+ _vec, _mat) with tile_untile /
+ * tile_arange, tile_from_values (+ _vec, _mat) with tile_untile /
  * tile_untile_comp, tile_view, tile_squeeze, tile_reshape, tile_broadcast,
  * tile_astype, tile_randi / tile_randf. */
 #include "test_util.h"
@@ -96,25 +96,25 @@ TU_SCALAR_TYPES(DEF_ARANGE_KERNEL)
     }
 TU_SCALAR_TYPES(RUN_ARANGE)
 
-/* ---- tile_from_thread and back ---- */
+/* ---- tile_from_values and back ---- */
 /* SIMT launch of 6 threads, block 32 is not a multiple: use block 2 */
 enum { FT_REC = 1 + 1 + 3 + 3 + 8 + 36 + 8 };
 TILE_KERNEL(from_thread, 2, double *rec) {
     int i = tile_tid(0);
     double *r = rec + i * FT_REC;
     /* scalar: shape (block_dim) = (1) on the CPU */
-    tile_from_thread(ti, i * 3 + 1);
+    tile_from_values(ti, i * 3 + 1);
     r[0] = tile_untile(ti);
-    tile_from_thread(tf, (float)i * 0.5f);
+    tile_from_values(tf, (float)i * 0.5f);
     r[1] = tile_untile(tf) + 1000.0 * tile_ndim(tf) + 100.0 * tile_dim(tf, 0) + 10.0 * tile_size(tf);
     /* preserve-type form: one vec3f element */
     tile_vec3f v = tile_vec3f_set((float)i, (float)i + 0.25f, -(float)i);
-    tile_from_thread(tv, v);
+    tile_from_values(tv, v);
     r[2] = tile_untile(tv).v[0];
     r[3] = tile_untile(tv).v[1];
     r[4] = tile_untile(tv).v[2] + 1000.0 * tile_size(tv);
     /* vector expansion: shape (3, 1) of float */
-    tile_from_thread_vec(te, v);
+    tile_from_values_vec(te, v);
     for (int c = 0; c < 3; ++c) r[5 + c] = tile_untile_comp(te, c);
     r[8] = tile_ndim(te);
     r[9] = tile_dim(te, 0);
@@ -122,20 +122,20 @@ TILE_KERNEL(from_thread, 2, double *rec) {
     r[11] = sizeof(TILE_ELEM_T(te)) == sizeof(float);
     /* vec4d expansion, stored through tile_store */
     tile_vec4d w = tile_vec4d_set(i, -i, 2.0 * i, 0.125);
-    tile_from_thread_vec(tw, w);
+    tile_from_values_vec(tw, w);
     tile_store(tile_array2(r + 12, 4, 1), tw, 0, 0);
     /* matrix expansion: mat66f -> (6, 6, 1) */
     tile_mat66f m;
     for (int a = 0; a < 6; ++a)
         for (int b = 0; b < 6; ++b) m.m[a][b] = (float)(i * 100 + a * 6 + b);
-    tile_from_thread_mat(tm, m);
+    tile_from_values_mat(tm, m);
     for (int c = 0; c < 36; ++c) r[16 + c] = tile_untile_comp(tm, c);
     r[52] = tile_ndim(tm) * 100 + tile_dim(tm, 0) * 10 + tile_dim(tm, 1);
     r[53] = tile_dim(tm, 2);
     /* mat22d stored as a (2, 2, 1) tile */
     tile_mat22d md = tile_mat22d_diag(i + 0.5);
     md.m[0][1] = -1.0;
-    tile_from_thread_mat(tmd, md);
+    tile_from_values_mat(tmd, md);
     tile_store(tile_array3(r + 54, 2, 2, 1), tmd, 0, 0, 0);
     /* untile is an lvalue of the thread's value: change it, read back */
     tile_untile(ti) += 5;

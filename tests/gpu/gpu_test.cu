@@ -831,7 +831,7 @@ TILE_KERNEL_SMEM(from_thread_k, 64, 4096, const float *in, float *out, int32_t *
     const int i = tile_tid(0);
     const int nb = (tile_thread() + 1) % TILE_BLOCK_DIM; /* the next thread of the block */
     const float x = in[i];
-    tile_from_thread(t, x);
+    tile_from_values(t, x);
     tile_imul_c(t, 2.0f);
     tile_to_shared(s, t);
     out[0 * FT_N + i] = tile_untile(t);
@@ -839,7 +839,7 @@ TILE_KERNEL_SMEM(from_thread_k, 64, 4096, const float *in, float *out, int32_t *
     tile_sum(bs, t);
     out[2 * FT_N + i] = tile_value(bs);
     const tile_vec3f v = tile_vec3f_set(x, x + 1.0f, -x);
-    tile_from_thread_vec(tv, v); /* (3, block) */
+    tile_from_values_vec(tv, v); /* (3, block) */
     tile_to_shared(sv, tv);
     out[3 * FT_N + i] = tile_untile_comp(tv, 1);
     out[4 * FT_N + i] = tile_get(sv, 2, nb);
@@ -848,13 +848,13 @@ TILE_KERNEL_SMEM(from_thread_k, 64, 4096, const float *in, float *out, int32_t *
     m.m[0][1] = x + 2.0f;
     m.m[1][0] = x + 4.0f;
     m.m[1][1] = x + 8.0f;
-    tile_from_thread_mat(tm, m); /* (2, 2, block) */
+    tile_from_values_mat(tm, m); /* (2, 2, block) */
     tile_to_shared(sm, tm);
     out[5 * FT_N + i] = tile_untile_comp(tm, 2);
     out[6 * FT_N + i] = tile_get(sm, 0, 1, (tile_thread() + 3) % TILE_BLOCK_DIM);
     out[7 * FT_N + i] = tile_get(sm, 1, 1, nb);
     const int32_t iv = 3 * i + 1;
-    tile_from_thread(ti, iv);
+    tile_from_values(ti, iv);
     tile_max(mi, ti);
     tile_sum(si, ti);
     iout[2 * i] = tile_value(mi);
@@ -1334,13 +1334,13 @@ static void test_sum_2d_atomic(const target *t) {
 #define BW_N (BW_DIM * 3)
 TILE_KERNEL(blockwise, BW_DIM, int *out) {
     int i = tile_tid(0);
-    tile_from_thread(t, i);
+    tile_from_values(t, i);
     tile_sum(s, t);
     tile_store(tile_array1(out, BW_N), s, i);
 }
 TILE_KERNEL(blockwise_atomic, BW_DIM, int *out) {
     int i = tile_tid(0);
-    tile_from_thread(t, i);
+    tile_from_values(t, i);
     tile_sum(s, t);
     tile_atomic_add(tile_array1(out, 1), s, 0);
 }

@@ -426,7 +426,7 @@ static void test_axis(const target *t) {
         const int i = tile_tid(0);                                                 \
         tile_mat33f m = tile_mat33f_diag((float)i);                                \
         m.m[0][2] = (float)(i % 5);                                                \
-        tile_from_thread(tf, m);                                                   \
+        tile_from_values(tf, m);                                                   \
         tile_sum(s, tf);                                                           \
         seen[i] = tile_value(s);                                                   \
         tile_atomic_add(tile_array1(acc, 1), s, 0);                                \
@@ -483,7 +483,7 @@ TILE_FUNC double big_comp(int i, int c) { return (double)((i + c) % 7 - 3) + c *
 #define BIG_K(name, MT, NC, B)                                                     \
     TILE_KERNEL(name, B, MT *seen, float *fs) {                                    \
         const int i = tile_tid(0);                                                 \
-        tile_from_thread(tx, (float)(i % 11));                                     \
+        tile_from_values(tx, (float)(i % 11));                                     \
         {                                                                          \
             tile_sum(a, tx);                                                       \
             fs[3 * i] = tile_value(a);                                             \
@@ -492,7 +492,7 @@ TILE_FUNC double big_comp(int i, int c) { return (double)((i + c) % 7 - 3) + c *
             MT m;                                                                  \
             double *mp = (double *)&m;                                             \
             TILE__UNROLL for (int c = 0; c < NC; ++c) mp[c] = big_comp(i, c);      \
-            tile_from_thread(tf, m);                                               \
+            tile_from_values(tf, m);                                               \
             tile_sum(s, tf);                                                       \
             seen[2 * i] = tile_value(s);                                           \
         }                                                                          \
@@ -504,7 +504,7 @@ TILE_FUNC double big_comp(int i, int c) { return (double)((i + c) % 7 - 3) + c *
             MT m;                                                                  \
             double *mp = (double *)&m;                                             \
             TILE__UNROLL for (int c = 0; c < NC; ++c) mp[c] = big_comp(i + 1, c);  \
-            tile_from_thread(tf, m);                                               \
+            tile_from_values(tf, m);                                               \
             tile_sum(s, tf);                                                       \
             seen[2 * i + 1] = tile_value(s);                                       \
         }                                                                          \
