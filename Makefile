@@ -108,14 +108,13 @@ cpu-tests: $(patsubst tests/cpu/%.c,$(BUILD)/cpu/%,$(CPU_TESTS))
 	@echo "== CPU tests: ok"
 
 # Promise 1 on the CUDA side: every .cu builds with warnings as errors.
+# NVJOBS builds at once (one per core: nvcc is single-threaded); exit 255
+# from a build stops xargs at the first failure.
+NVJOBS ?= $(shell nproc 2>/dev/null || echo 2)
+export NVCC NVFLAGS NVLIBS
 $(BUILD)/sm%/.stamp: $(ALL_CU) $(HEADERS)
 	@mkdir -p $(BUILD)/sm$*
-	@for f in $(ALL_CU); do \
-	  b=$(BUILD)/sm$*/$$(basename $$f .cu); \
-	  if [ "$*" = "$(FIRST_ARCH)" ]; then echo "nvcc sm_$* $$f"; \
-	    $(NVCC) $(NVFLAGS) -arch=sm_$* -Xptxas -v $$f -o $$b $(NVLIBS) 2> $$b.ptxas || { cat $$b.ptxas; exit 1; }; \
-	  else echo "nvcc sm_$* -cubin $$f"; \
-	    $(NVCC) $(NVFLAGS) -arch=sm_$* -Xptxas -v -cubin $$f -o $$b.cubin 2> $$b.ptxas || { cat $$b.ptxas; exit 1; }; fi; done
+	@printf '%s\n' $(ALL_CU) | xargs -P $(NVJOBS) -I{} scripts/nvcc-one.sh $* $(FIRST_ARCH) $(BUILD) {}
 	@touch $@
 cu-compile: $(foreach a,$(ARCHS),$(BUILD)/sm$(a)/.stamp)
 	@echo "== nvcc build: ok"
