@@ -3,7 +3,8 @@
  * A global array is described by a tile_array view: base pointer, shape and
  * strides in elements (1 to 4 dims). A tile is loaded from / stored to the
  * view at an element offset, one offset per dim. Elements outside the view
- * read as zero; writes outside it are dropped.
+ * read as zero (or a fill value of the caller's: tile_load_fill); writes
+ * outside it are dropped; tile_inbounds says which elements a load reads.
  *
  *   tile_array a2 = tile_array2(a, rows, cols);     // row-major, contiguous
  *   tile_reg(float, t, 16, 16);
@@ -280,7 +281,7 @@ typedef struct { uint32_t w[4]; } tile__v16;
  * tests per element: on the H100 a partial-tile copy was issue-bound at a
  * third of DRAM bandwidth.) */
 #define TILE__ROWSTEP(t) (TILE__BD(t) % (TILE__D1(t) * TILE__D2(t) * TILE__D3(t)) == 0)
-#define TILE__SCALAR_ROWS(LOAD, t, arr, o, base, in, g)                            \
+#define TILE__SCALAR_ROWS(LOAD, t, arr, o, base, in, g, FILLF)                          \
     do {                                                                           \
         enum {                                                                     \
             tile__I3 = TILE__D1(t) * TILE__D2(t) * TILE__D3(t),                    \
@@ -311,7 +312,7 @@ typedef struct { uint32_t w[4]; } tile__v16;
             const int tile__lo = tile__lo64 < 0 ? 0 : tile__lo64 > tile__R ? (int)tile__R : (int)tile__lo64; \
             const int tile__hi = !tile__iok ? 0 : tile__hi64 < 0 ? 0 : tile__hi64 > tile__R ? (int)tile__R : (int)tile__hi64; \
             TILE_ELEM_T(t) tile__zero;                                             \
-            memset(&tile__zero, 0, sizeof(tile__zero));                            \
+            FILLF(tile__zero);                                                     \
             TILE__EACH(t, tile__s) {                                               \
                 const int tile__rr = tile__s * tile__KR;                           \
                 if (tile__rr >= tile__lo && tile__rr < tile__hi) {                 \
@@ -329,7 +330,12 @@ typedef struct { uint32_t w[4]; } tile__v16;
  * global) of tile t at tile_array arr (lvalue), element offset o[4] and
  * precomputed base element; sets tier_out. Shared destinations of a load
  * are bracketed by barriers. */
-#define TILE__MOVE(LOAD, t, arr, o, base, opts, tier_out)                          \
+#define TILE__MOVE(LOAD, t, arr, o, base, opts, tier_out) \
+    TILE__MOVE_F(LOAD, t, arr, o, base, opts, tier_out, TILE__FILL_ZERO)
+/* the value of out-of-bounds slots of a load: zero, or tile__fillv */
+#define TILE__FILL_ZERO(x) memset(&(x), 0, sizeof(x))
+#define TILE__FILL_VAL(x) ((x) = tile__fillv)
+#define TILE__MOVE_F(LOAD, t, arr, o, base, opts, tier_out, FILLF)                  \
     do {                                                                           \
         typedef TILE_ELEM_T(t) tile__E;                                            \
         TILE__STATIC_ASSERT(TILE__FORCED(opts) != TILE_TIER_VECTOR || TILE__VEC_CT(t), \
@@ -369,7 +375,7 @@ typedef struct { uint32_t w[4]; } tile__v16;
             else                                                                   \
                 TILE__BATCHED(tile__nw, TILE__BD(t), 8, uint32_t, TILE__WSP, TILE__WGP, 0); \
         } else if (TILE__ROWSTEP(t)) {                                             \
-            TILE__SCALAR_ROWS(LOAD, t, arr, o, base, tile__in, tile__g);           \
+            TILE__SCALAR_ROWS(LOAD, t, arr, o, base, tile__in, tile__g, FILLF);           \
         } else if (tile__in) {                                                     \
             TILE__EACH(t, tile__s) {                                               \
                 const int64_t tile__go = TILE__GOFF_L(t, arr, base, TILE__LIN(t, tile__s)); \
@@ -380,7 +386,7 @@ typedef struct { uint32_t w[4]; } tile__v16;
             /* one zero value, assigned whole (a memset per element becomes \
              * byte stores) */                                                     \
             tile__E tile__zero;                                                    \
-            memset(&tile__zero, 0, sizeof(tile__zero));                            \
+            FILLF(tile__zero);                                                     \
             TILE__EACH(t, tile__s) {                                               \
                 int64_t tile__go;                                                  \
                 int tile__ok;                                                      \
@@ -424,6 +430,55 @@ typedef struct { uint32_t w[4]; } tile__v16;
         TILE__MOVE(0, t, tile__a, tile__o, TILE__BASE(tile__a, tile__o), opts, tile__tr); \
         tile__tr;                                                                  \
     })
+
+/* ---- out-of-bounds fill values and in-bounds flags ----
+ * tile_load_fill(t, arr, fill, o0[, ...]): tile_load, but the slots outside
+ * arr get `fill` (converted to t's element type) instead of zero: CUB's
+ * oob_default. -INFINITY before a max, +INFINITY before a min, 1 before a
+ * product leave the result as if the tile ended at the array's edge.
+ * tile_load_fill_ex(t, arr, fill, opts, o0[, ...]) takes the opts of
+ * tile_load_ex and returns the tier. The tiers and their cost are those of
+ * tile_load (a tile wholly inside never looks at fill).
+ *   a = [5 -2 7] (3 floats), t a register tile of 4:
+ *   tile_load_fill(t, tile_array1(a, 3), -INFINITY, 0);   t = [5 -2 7 -inf]
+ *   tile_max(m, t);                                       tile_value(m) == 7
+ *
+ * tile_inbounds(flags, arr, o0[, ...]): flags (a tile of an integer type,
+ * the load's shape, any storage) gets 1 where a load of that shape at that
+ * offset reads an element of arr and 0 where it reads the fill value.
+ * Cooperative; no memory of arr is touched.
+ *   tile_reg(int, ok, 2, 3);
+ *   tile_inbounds(ok, tile_array2(a, 3, 4), 2, 2);        ok = [[1 1 0] [0 0 0]] */
+#define tile_load_fill(t, arr, fill, ...) ((void)tile_load_fill_ex(t, arr, fill, TILE_LOAD_AUTO, __VA_ARGS__))
+#define tile_load_fill_ex(t, arr, fill, opts, ...)                                 \
+    __extension__({                                                                \
+        TILE__NOFFS(t, "tile_load_fill", __VA_ARGS__);                             \
+        const tile_array tile__a = (arr);                                          \
+        const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
+        const TILE_ELEM_T(t) tile__fillv = (fill);                                 \
+        int tile__tr;                                                              \
+        TILE__MOVE_F(1, t, tile__a, tile__o, TILE__BASE(tile__a, tile__o), opts, tile__tr, TILE__FILL_VAL); \
+        tile__tr;                                                                  \
+    })
+#define tile_inbounds(flags, arr, ...)                                             \
+    do {                                                                           \
+        TILE__NOFFS(flags, "tile_inbounds", __VA_ARGS__);                          \
+        const tile_array tile__a = (arr);                                          \
+        const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
+        TILE__CHECK_T(flags, tile__a.ndim == tile_ndim(flags),                     \
+                      "tile_inbounds: the array's number of dims is the tile's; array dims", \
+                      tile__a.ndim, tile_ndim(flags), tile_ndim(flags) + 1);      \
+        TILE__NOFFS_RT(flags, "tile_inbounds", tile__o);                           \
+        TILE__WRITE_BEGIN(flags);                                                  \
+        TILE__EACH(flags, tile__s) {                                               \
+            int64_t tile__go;                                                      \
+            int tile__ok;                                                          \
+            TILE__GOFF(flags, tile__a, tile__o, tile__s, tile__go, tile__ok);      \
+            (void)tile__go;                                                        \
+            TILE__AT(flags, tile__s) = (TILE_ELEM_T(flags))tile__ok;               \
+        }                                                                          \
+        TILE__WRITE_END(flags);                                                    \
+    } while (0)
 
 /* ---- windows (Composable Kernel's tile window) ----
  * A window is a view plus an origin whose base offset is kept up to date, so

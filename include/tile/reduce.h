@@ -15,6 +15,8 @@
  * Suppose a is a 2x3 tile [[1 2 3] [4 5 6]]:
  *   tile_sum_axis(r, a, 1);       r = [6 15]   (shape (2): row sums)
  *   tile_sum_axis(c, a, 0);       c = [5 7 9]  (shape (3): column sums)
+ *   tile_max_axis_keepdims(m, a, 1);  m = [[3] [6]] (shape (2, 1))
+ *   tile_sub_bcast(a, a, m);      a = [[-2 -1 0] [-2 -1 0]] (a - row max)
  *
  * Any element type whose op is defined reduces: vectors and matrices add
  * component-wise (tile_sum of a mat33f tile is the matrix sum). The
@@ -75,10 +77,11 @@ static __host__ __device__ __forceinline__ unsigned char *tile__static_smem(void
  * to (tag, bytes) only, so users with different tags never share memory
  * (TILE_STATIC_SMEM buffers of equal size are shared by every operation that
  * asks for that size). 0 bytes gives a null pointer and allocates nothing.
- * Tags: the large-element reduction scratch, the axis-reduction staging, and
+ * Tags: the large-element reduction scratch, the axis-reduction staging, the
+ * broadcast operand (tile_*_bcast), select.h's staging, and
  * one tag per tile_stack declaration (TILE__TAG_USER + __COUNTER__). Device
  * only; the host gets a null pointer it never uses. */
-enum { TILE__TAG_SCRATCH = 1, TILE__TAG_AXIS = 2, TILE__TAG_USER = 0x10000 };
+enum { TILE__TAG_SCRATCH = 1, TILE__TAG_AXIS = 2, TILE__TAG_BCAST = 3, TILE__TAG_SELECT = 4, TILE__TAG_USER = 0x10000 };
 #if TILE_CUDA
 template <int TAG, unsigned long BYTES>
 struct tile__smem_tag {
@@ -394,6 +397,98 @@ TILE_API int tile__isnan_none(uint64_t x) { (void)x; return 0; }
 #define tile_sum_axis(name, src, axis) tile_reduce_axis(name, TILE__OP_ADD, src, axis)
 #define tile_min_axis(name, src, axis) tile_reduce_axis(name, TILE__OP_MIN, src, axis)
 #define tile_max_axis(name, src, axis) tile_reduce_axis(name, TILE__OP_MAX, src, axis)
+
+/* ---- keepdims ----
+ * tile_reduce_axis_keepdims(name, op, src, axis) and tile_sum/min/max_axis_
+ * keepdims: the same reduction, but `name` keeps src's rank with extent 1 at
+ * dim `axis` (numpy's keepdims=True), ready to broadcast back over src with
+ * the tile_*_bcast operations below.
+ *   a (2, 3) = [[1 2 3] [4 5 6]]: tile_sum_axis_keepdims(r, a, 1) -> r (2, 1) = [[6] [15]]
+ *                                 tile_max_axis_keepdims(c, a, 0) -> c (1, 3) = [[4 5 6]] */
+#define tile_reduce_axis_keepdims(name, op, src, axis)                             \
+    TILE__CAPTURE(name, src);                                                      \
+    enum {                                                                         \
+        name##__ax = (axis),                                                       \
+        name##__k0 = name##__ax == 0 ? 1 : name##__d0,                             \
+        name##__k1 = name##__ax == 1 ? 1 : name##__d1,                             \
+        name##__k2 = name##__ax == 2 ? 1 : name##__d2,                             \
+        name##__k3 = name##__ax == 3 ? 1 : name##__d3                              \
+    };                                                                             \
+    TILE__STATIC_ASSERT((int)name##__ax >= 0 && (int)name##__ax < (int)name##__nd, "tile.h: reduction axis out of range"); \
+    TILE__REG_TYPE_(name##__et, name##__bd, name##__nd, name##__k0, name##__k1, name##__k2, name##__k3) name; \
+    TILE__AXIS_REDUCE(name, op, src, name##__ax)
+#define tile_sum_axis_keepdims(name, src, axis) tile_reduce_axis_keepdims(name, TILE__OP_ADD, src, axis)
+#define tile_min_axis_keepdims(name, src, axis) tile_reduce_axis_keepdims(name, TILE__OP_MIN, src, axis)
+#define tile_max_axis_keepdims(name, src, axis) tile_reduce_axis_keepdims(name, TILE__OP_MAX, src, axis)
+
+/* ---- element-wise operations that broadcast one operand ----
+ * tile_add_bcast(c, a, b), tile_sub_bcast, tile_mul_bcast, tile_div_bcast,
+ * tile_map2_bcast(c, fn, a, b): c = a op b where b has a's shape with some
+ * extents 1 (numpy broadcasting: b's dims line up with a's last dims, each
+ * 1 or equal to a's), so a keepdims reduction goes straight back over its
+ * source. c has a's shape; c may be a, not b. Any storage.
+ * No arena budget: a register b (striped over the block, so a thread needs
+ * other threads' elements) is staged through a static shared buffer of b's
+ * size (its own tag, at most TILE_STATIC_SMEM_MAX bytes: two barriers); a
+ * shared b is read in place. On the CPU nothing is staged.
+ *   a (2, 3) = [[1 2 3] [4 5 6]]:
+ *   tile_max_axis_keepdims(m, a, 1);   m = [[3] [6]]
+ *   tile_sub_bcast(a, a, m);           a = [[-2 -1 0] [-2 -1 0]]
+ *   g (3) = [1 10 100]:
+ *   tile_mul_bcast(c, a, g);           c = [[-2 -10 0] [-2 -10 0]] */
+#define tile_add_bcast(c, a, b) TILE__BCAST(c, a, b, TILE__G_ADD)
+#define tile_sub_bcast(c, a, b) TILE__BCAST(c, a, b, TILE__G_SUB)
+#define tile_mul_bcast(c, a, b) TILE__BCAST(c, a, b, TILE__G_MUL_TT)
+#define tile_div_bcast(c, a, b) TILE__BCAST(c, a, b, TILE__G_DIV_TT)
+#define tile_map2_bcast(c, fn, a, b) TILE__BCAST(c, a, b, fn)
+
+/* linear index into b (dims b0..b3 of nb) of the element of a (dims a0..a3
+ * of na) at linear index L, numpy broadcasting; constants but L fold away */
+TILE_API int tile__bc_index(int L, int na, int a0, int a1, int a2, int a3, int nb, int b0, int b1, int b2, int b3) {
+    const int ad[4] = {a0, a1, a2, a3}, bd[4] = {b0, b1, b2, b3};
+    int idx[4], r = L, out = 0;
+    TILE__UNROLL for (int k = 3; k >= 0; --k) {
+        idx[k] = r % ad[k];
+        r /= ad[k];
+    }
+    TILE__UNROLL for (int j = 0; j < 4; ++j)
+        if (j < nb) out = out * bd[j] + (bd[j] == 1 ? 0 : idx[(j + na - nb) & 3]);
+    return out;
+}
+#define TILE__BC_DIMOK(a, b, j) \
+    ((j) >= tile_ndim(b) || tile_dim(b, j) == 1 || tile_dim(b, j) == tile_dim(a, (j) + tile_ndim(a) - tile_ndim(b)))
+#define TILE__BCAST(c, a, b, OPX)                                                  \
+    do {                                                                           \
+        TILE__SAME_SHAPE(c, a);                                                    \
+        TILE__STATIC_ASSERT(tile_ndim(b) <= tile_ndim(a) && TILE__BC_DIMOK(a, b, 0) && TILE__BC_DIMOK(a, b, 1) && \
+                                TILE__BC_DIMOK(a, b, 2) && TILE__BC_DIMOK(a, b, 3) && TILE__BD(a) == TILE__BD(b), \
+                            "tile.h: tile_*_bcast: b's extents must be 1 or a's (b's dims line up with a's last dims)"); \
+        typedef TILE_ELEM_T(b) tile__BT;                                           \
+        enum {                                                                     \
+            tile__STG = !tile_is_shared(b) && TILE__BD(b) > 1,                     \
+            tile__NBY = tile__STG ? (int)TILE__R16((unsigned long)tile_size(b) * sizeof(tile__BT)) : 0 \
+        };                                                                         \
+        TILE__STATIC_ASSERT(tile__NBY <= TILE_STATIC_SMEM_MAX,                     \
+                            "tile.h: tile_*_bcast: a register b this large needs more static shared memory than " \
+                            "allowed: broadcast from a shared tile (tile_to_shared)"); \
+        TILE__UNUSED tile__BT *tile__bs = (tile__BT *)TILE__SMEM_TAG(TILE__TAG_BCAST, tile__NBY); \
+        if (tile__STG) {                                                           \
+            tile_barrier(); /* earlier readers of the buffer are done */           \
+            TILE__EACH(b, tile__s) tile__bs[TILE__LIN(b, tile__s)] = TILE__AT(b, tile__s); \
+            tile_barrier();                                                        \
+        }                                                                          \
+        TILE__WRITE_BEGIN(c);                                                      \
+        TILE__EACH(c, tile__s) {                                                   \
+            const int tile__bi = tile__bc_index(TILE__LIN(c, tile__s), tile_ndim(a), TILE__D0(a), TILE__D1(a), \
+                                                TILE__D2(a), TILE__D3(a), tile_ndim(b), TILE__D0(b), \
+                                                TILE__D1(b), TILE__D2(b), TILE__D3(b));  \
+            const tile__BT tile__bv =                                              \
+                tile__STG ? tile__bs[tile__bi]                                     \
+                          : (b).v[tile_is_shared(b) ? TILE__OFF(b, tile__bi) : TILE__BD(b) > 1 ? 0 : tile__bi]; \
+            TILE__AT(c, tile__s) = OPX(TILE__AT(a, tile__s), tile__bv);            \
+        }                                                                          \
+        TILE__WRITE_END(c);                                                        \
+    } while (0)
 
 #define TILE__MIN2(a, b) ((a) < (b) ? (a) : (b))
 #define TILE__POW2_FLOOR32(x) \

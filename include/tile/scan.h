@@ -2,8 +2,11 @@
  *
  * Every element becomes the combination of itself and all elements before it
  * (inclusive) or of the elements before it only (exclusive). A tile of two or
- * more dims is scanned along its last dim: every row (every index of the
- * leading dims) restarts. dst and src have one shape, any storage (register
+ * more dims is scanned in its row-major (flattened) order, as Warp does; the
+ * _axis forms scan every row (last dim) on its own. The _agg forms also
+ * return the fold of the whole tile, the _prefix forms continue a running
+ * prefix from the previous tile (a scan of a long array is one loop).
+ * dst and src have one shape, any storage (register
  * or shared, views too); dst may be src itself (in place), but must not
  * overlap it partially. Cooperative: every thread of the block calls it,
  * never in a divergent branch.
@@ -16,8 +19,9 @@
  *   tile_scan_max_exclusive(dst, src)   dst = [INT32_MIN 3 3 3 3 5 5 5]
  *   tile_scan_min_exclusive(dst, src)   dst = [INT32_MAX 3 1 -4 -4 -4 -9 -9]
  * Suppose src holds [[1 2 3] [4 5 6]] (f32, shape 2x3):
- *   tile_scan_inclusive(dst, src)       dst = [[1 3 6] [4 9 15]]
- *   tile_scan_exclusive(dst, src)       dst = [[0 1 3] [0 4 9]]
+ *   tile_scan_inclusive(dst, src)            dst = [[1 3 6] [10 15 21]]
+ *   tile_scan_exclusive(dst, src)            dst = [[0 1 3] [6 10 15]]
+ *   tile_scan_inclusive_axis(dst, src, 1)    dst = [[1 3 6] [4 9 15]]
  * Any associative operation (a TILE_FUNC, any element type, user structs too;
  * it need not be commutative: it is always applied as op(earlier, later)):
  *   TILE_FUNC int32_t mul(int32_t a, int32_t b) { return a * b; }
@@ -29,7 +33,7 @@
  * inclusive results are NaN (on the GPU and the CPU alike).
  * Integer sums wrap like C's unsigned arithmetic for u32/u64 (signed overflow
  * is the caller's broken promise, as in C). The exclusive sum starts every
- * row at 0; the exclusive max starts at the type's lowest value (-INFINITY,
+ * run at 0; the exclusive max starts at the type's lowest value (-INFINITY,
  * INT32_MIN, INT64_MIN, 0 for unsigned), the exclusive min at its highest
  * (INFINITY, INT32_MAX, INT64_MAX, UINT32_MAX, UINT64_MAX). The inclusive
  * scans need no identity at all: an element with nothing before it is
@@ -161,18 +165,90 @@ TILE_API uint64_t tile__scan_highest(uint64_t) { return UINT64_MAX; }
              int64_t: INT64_MAX, uint64_t: UINT64_MAX)
 #endif
 
-/* ---- the public scans ---- */
-#define tile_scan_inclusive(dst, src) TILE__SCAN(dst, src, TILE__OP_ADD, 0, TILE__SCAN_ZERO, 0)
-#define tile_scan_exclusive(dst, src) TILE__SCAN(dst, src, TILE__OP_ADD, 1, TILE__SCAN_ZERO, 0)
-#define tile_scan_max_inclusive(dst, src) TILE__SCAN(dst, src, TILE__OP_MAX, 0, TILE__SCAN_ZERO, 0)
-#define tile_scan_min_inclusive(dst, src) TILE__SCAN(dst, src, TILE__OP_MIN, 0, TILE__SCAN_ZERO, 0)
-#define tile_scan_max_exclusive(dst, src) TILE__SCAN(dst, src, TILE__OP_MAX, 1, TILE__SCAN_LOW, 0)
-#define tile_scan_min_exclusive(dst, src) TILE__SCAN(dst, src, TILE__OP_MIN, 1, TILE__SCAN_HIGH, 0)
+/* ---- the public scans ----
+ * The default forms scan the tile in its row-major (flattened) order, as
+ * Warp does: a 2x3 tile is one run of 6 elements. */
+#define tile_scan_inclusive(dst, src) TILE__SCAN(dst, src, TILE__OP_ADD, 0, TILE__SCAN_ZERO, 0, 0, 0, tile__init)
+#define tile_scan_exclusive(dst, src) TILE__SCAN(dst, src, TILE__OP_ADD, 1, TILE__SCAN_ZERO, 0, 0, 0, tile__init)
+#define tile_scan_max_inclusive(dst, src) TILE__SCAN(dst, src, TILE__OP_MAX, 0, TILE__SCAN_ZERO, 0, 0, 0, tile__init)
+#define tile_scan_min_inclusive(dst, src) TILE__SCAN(dst, src, TILE__OP_MIN, 0, TILE__SCAN_ZERO, 0, 0, 0, tile__init)
+#define tile_scan_max_exclusive(dst, src) TILE__SCAN(dst, src, TILE__OP_MAX, 1, TILE__SCAN_LOW, 0, 0, 0, tile__init)
+#define tile_scan_min_exclusive(dst, src) TILE__SCAN(dst, src, TILE__OP_MIN, 1, TILE__SCAN_HIGH, 0, 0, 0, tile__init)
 /* generic forms: op(earlier, later) associative, a function or macro of two
- * elements; init is the exclusive scan's value at each row's first element
- * (the identity of op), converted to the element type */
-#define tile_scan_inclusive_op(dst, op, src) TILE__SCAN(dst, src, op, 0, TILE__SCAN_ZERO, 0)
-#define tile_scan_exclusive_op(dst, op, init, src) TILE__SCAN(dst, src, op, 1, TILE__SCAN_SET, init)
+ * elements; init is the exclusive scan's value at the first element (the
+ * identity of op), converted to the element type */
+#define tile_scan_inclusive_op(dst, op, src) TILE__SCAN(dst, src, op, 0, TILE__SCAN_ZERO, 0, 0, 0, tile__init)
+#define tile_scan_exclusive_op(dst, op, init, src) TILE__SCAN(dst, src, op, 1, TILE__SCAN_SET, init, 0, 0, tile__init)
+
+/* ---- per-row scans: the _axis forms ----
+ * tile_scan_inclusive_axis(dst, src, axis) and the other _axis forms scan
+ * along the last dim only: every row (every index of the leading dims)
+ * restarts. axis is a compile-time constant naming the last dim (ndim - 1,
+ * or -1); other axes do not compile (scan a transposed tile).
+ *   src = [[1 2 3] [4 5 6]] (2x3):
+ *   tile_scan_inclusive(dst, src)            dst = [[1 3 6] [10 15 21]]
+ *   tile_scan_inclusive_axis(dst, src, 1)    dst = [[1 3 6] [4 9 15]]
+ *   tile_scan_exclusive_axis(dst, src, -1)   dst = [[0 1 3] [0 4 9]] */
+#define TILE__SCAN_AXIS_OK(src, axis)                                              \
+    TILE__STATIC_ASSERT((axis) == -1 || (axis) == tile_ndim(src) - 1,              \
+                        "tile.h: tile_scan_*_axis scans along the last dim only (axis ndim-1 or -1)")
+#define TILE__SCAN_AX(dst, src, axis, op, EXCL, INITF, initv)                      \
+    do {                                                                           \
+        TILE__SCAN_AXIS_OK(src, axis);                                             \
+        TILE__SCAN(dst, src, op, EXCL, INITF, initv, 1, 0, tile__init);            \
+    } while (0)
+#define tile_scan_inclusive_axis(dst, src, axis) TILE__SCAN_AX(dst, src, axis, TILE__OP_ADD, 0, TILE__SCAN_ZERO, 0)
+#define tile_scan_exclusive_axis(dst, src, axis) TILE__SCAN_AX(dst, src, axis, TILE__OP_ADD, 1, TILE__SCAN_ZERO, 0)
+#define tile_scan_max_inclusive_axis(dst, src, axis) TILE__SCAN_AX(dst, src, axis, TILE__OP_MAX, 0, TILE__SCAN_ZERO, 0)
+#define tile_scan_min_inclusive_axis(dst, src, axis) TILE__SCAN_AX(dst, src, axis, TILE__OP_MIN, 0, TILE__SCAN_ZERO, 0)
+#define tile_scan_max_exclusive_axis(dst, src, axis) TILE__SCAN_AX(dst, src, axis, TILE__OP_MAX, 1, TILE__SCAN_LOW, 0)
+#define tile_scan_min_exclusive_axis(dst, src, axis) TILE__SCAN_AX(dst, src, axis, TILE__OP_MIN, 1, TILE__SCAN_HIGH, 0)
+#define tile_scan_inclusive_op_axis(dst, op, src, axis) TILE__SCAN_AX(dst, src, axis, op, 0, TILE__SCAN_ZERO, 0)
+#define tile_scan_exclusive_op_axis(dst, op, init, src, axis) TILE__SCAN_AX(dst, src, axis, op, 1, TILE__SCAN_SET, init)
+
+/* ---- the block aggregate: the _agg forms ----
+ * tile_scan_inclusive_agg(dst, src, agg) and the other _agg forms scan like
+ * the default forms and also set agg (an lvalue of the element type) to the
+ * fold of the whole tile, in every thread (CUB's block_aggregate). It costs
+ * one barrier more than the plain scan.
+ *   src = [3 1 -4 1 5 -9 2 6]:
+ *   tile_scan_exclusive_agg(dst, src, total)   dst = [0 3 4 0 1 6 -3 -1], total == 5
+ *   tile_scan_max_inclusive_agg(dst, src, m)   m == 6 */
+#define tile_scan_inclusive_agg(dst, src, agg) TILE__SCAN(dst, src, TILE__OP_ADD, 0, TILE__SCAN_ZERO, 0, 0, 1, agg)
+#define tile_scan_exclusive_agg(dst, src, agg) TILE__SCAN(dst, src, TILE__OP_ADD, 1, TILE__SCAN_ZERO, 0, 0, 1, agg)
+#define tile_scan_max_inclusive_agg(dst, src, agg) TILE__SCAN(dst, src, TILE__OP_MAX, 0, TILE__SCAN_ZERO, 0, 0, 1, agg)
+#define tile_scan_min_inclusive_agg(dst, src, agg) TILE__SCAN(dst, src, TILE__OP_MIN, 0, TILE__SCAN_ZERO, 0, 0, 1, agg)
+#define tile_scan_max_exclusive_agg(dst, src, agg) TILE__SCAN(dst, src, TILE__OP_MAX, 1, TILE__SCAN_LOW, 0, 0, 1, agg)
+#define tile_scan_min_exclusive_agg(dst, src, agg) TILE__SCAN(dst, src, TILE__OP_MIN, 1, TILE__SCAN_HIGH, 0, 0, 1, agg)
+#define tile_scan_inclusive_op_agg(dst, op, src, agg) TILE__SCAN(dst, src, op, 0, TILE__SCAN_ZERO, 0, 0, 1, agg)
+#define tile_scan_exclusive_op_agg(dst, op, init, src, agg) TILE__SCAN(dst, src, op, 1, TILE__SCAN_SET, init, 0, 1, agg)
+
+/* ---- a running prefix from the previous tile: the _prefix forms ----
+ * CUB's BlockPrefixCallbackOp in C. prefix is a variable of the element type
+ * holding the fold of everything before this tile (the same value in every
+ * thread); the scan treats it as an element in front of the tile and then
+ * sets it to the fold up to and including the tile's last element, ready
+ * for the next tile. So a scan of a whole array is one loop in one kernel:
+ *   float run = 0;                              // sum: 0; max: -INFINITY
+ *   for (int64_t i = 0; i < n; i += 1024) {
+ *       tile_load(t, tile_array1(a + i, n - i), 0);
+ *       tile_scan_inclusive_prefix(t, t, run);  // t += run, run += sum(t)
+ *       tile_store(tile_array1(b + i, n - i), t, 0);
+ *   }
+ * Suppose run == 10 and src = [1 2 3 4]:
+ *   tile_scan_inclusive_prefix(dst, src, run)   dst = [11 13 16 20], run == 20
+ *   tile_scan_exclusive_prefix(dst, src, run)   dst = [10 11 13 16], run == 20
+ * The exclusive forms need no init: the prefix is the first value. The
+ * prefix is read before and written after the scan: pass a plain variable
+ * (not an expression with side effects). */
+#define tile_scan_inclusive_prefix(dst, src, prefix) TILE__SCAN(dst, src, TILE__OP_ADD, 0, TILE__SCAN_ZERO, 0, 0, 2, prefix)
+#define tile_scan_exclusive_prefix(dst, src, prefix) TILE__SCAN(dst, src, TILE__OP_ADD, 1, TILE__SCAN_ZERO, 0, 0, 2, prefix)
+#define tile_scan_max_inclusive_prefix(dst, src, prefix) TILE__SCAN(dst, src, TILE__OP_MAX, 0, TILE__SCAN_ZERO, 0, 0, 2, prefix)
+#define tile_scan_min_inclusive_prefix(dst, src, prefix) TILE__SCAN(dst, src, TILE__OP_MIN, 0, TILE__SCAN_ZERO, 0, 0, 2, prefix)
+#define tile_scan_max_exclusive_prefix(dst, src, prefix) TILE__SCAN(dst, src, TILE__OP_MAX, 1, TILE__SCAN_ZERO, 0, 0, 2, prefix)
+#define tile_scan_min_exclusive_prefix(dst, src, prefix) TILE__SCAN(dst, src, TILE__OP_MIN, 1, TILE__SCAN_ZERO, 0, 0, 2, prefix)
+#define tile_scan_inclusive_op_prefix(dst, op, src, prefix) TILE__SCAN(dst, src, op, 0, TILE__SCAN_ZERO, 0, 0, 2, prefix)
+#define tile_scan_exclusive_op_prefix(dst, op, src, prefix) TILE__SCAN(dst, src, op, 1, TILE__SCAN_ZERO, 0, 0, 2, prefix)
 
 /* set x (of the element type) to the exclusive scan's first value */
 #define TILE__SCAN_ZERO(x, v) memset(&(x), 0, sizeof(x))
@@ -181,20 +257,24 @@ TILE_API uint64_t tile__scan_highest(uint64_t) { return UINT64_MAX; }
 #define TILE__SCAN_SET(x, v) ((x) = (v))
 
 /* ---- the scan ----
- * dst = scan of src with op (EXCL: exclusive, the first element of each row
- * gets the value INITF(x, initv) sets). The tiles' properties are captured
- * once in constants: tile__N elements, tile__B threads, tile__L row length,
- * tile__S slots per thread; per tile (prefix tile__s for src, tile__d for
- * dst) SH shared, C contiguous, 0..3 extents, S0..S2 strides. */
-#define TILE__SCAN(dst, src, op, EXCL, INITF, initv)                               \
+ * dst = scan of src with op (EXCL: exclusive, the first element of each run
+ * gets the value INITF(x, initv) sets). ROWS: every row (last dim) is a run
+ * of its own; else the whole tile is one run. AGG 1: aggv = the fold of the
+ * tile; AGG 2: aggv is a running prefix (read before, the fold including it
+ * written after). The tiles' properties are captured once in constants:
+ * tile__N elements, tile__B threads, tile__L run length, tile__S slots per
+ * thread; per tile (prefix tile__s for src, tile__d for dst) SH shared, C
+ * contiguous, 0..3 extents, S0..S2 strides. */
+#define TILE__SCAN(dst, src, op, EXCL, INITF, initv, ROWS, AGG, aggv)             \
     do {                                                                           \
         TILE__COOP();                                                              \
         typedef TILE_ELEM_T(src) tile__T;                                          \
         enum {                                                                     \
             tile__N = tile_size(src),                                              \
             tile__B = TILE__BD(src),                                               \
-            tile__L = TILE__SCAN_LEN(src),                                         \
+            tile__L = (ROWS) ? TILE__SCAN_LEN(src) : tile__N,                      \
             tile__S = TILE__SLOTS_N(tile__N, tile__B),                             \
+            tile__AGG = (AGG) != 0, tile__PFX = (AGG) == 2,                             \
             TILE__SCAN_PROPS(tile__s, src),                                        \
             TILE__SCAN_PROPS(tile__d, dst),                                        \
             tile__dB = TILE__BD(dst)                                               \
@@ -202,11 +282,16 @@ TILE_API uint64_t tile__scan_highest(uint64_t) { return UINT64_MAX; }
         TILE__STATIC_ASSERT(tile__s0 == tile__d0 && tile__s1 == tile__d1 && tile__s2 == tile__d2 && \
                                 tile__s3 == tile__d3 && tile__B == tile__dB,       \
                             "tile.h: tile shapes differ");                         \
+        TILE__STATIC_ASSERT(!tile__AGG || sizeof(tile__T) <= TILE_SCRATCH_BYTES / 2, \
+                            "tile.h: tile_scan_*_agg/_prefix: element larger than half of TILE_SCRATCH_BYTES"); \
         tile__T tile__init;                                                        \
         memset(&tile__init, 0, sizeof(tile__init));                                \
         if (EXCL) INITF(tile__init, initv);                                        \
-        if (tile__B == 1) TILE__SCAN_SEQ(dst, src, op, EXCL);                      \
-        else TILE__SCAN_BLOCK(dst, src, op, EXCL);                                 \
+        tile__T tile__pfx;                                                         \
+        memset(&tile__pfx, 0, sizeof(tile__pfx));                                  \
+        if (tile__PFX) tile__pfx = (aggv);                                         \
+        if (tile__B == 1) TILE__SCAN_SEQ(dst, src, op, EXCL, aggv);                \
+        else TILE__SCAN_BLOCK(dst, src, op, EXCL, aggv);                           \
     } while (0)
 #define TILE__SCAN_PROPS(p, t)                                                     \
     p##SH = tile_is_shared(t), p##C = TILE__CONTIG(t), p##0 = TILE__D0(t), p##1 = TILE__D1(t), \
@@ -227,17 +312,17 @@ TILE_API uint64_t tile__scan_highest(uint64_t) { return UINT64_MAX; }
 
 /* One thread holds the whole tile (the CPU, or a GPU block of one thread):
  * slot s is element s; scan the slots in order, restarting every row. */
-#define TILE__SCAN_SEQ(dst, src, op, EXCL)                                         \
+#define TILE__SCAN_SEQ(dst, src, op, EXCL, aggv)                                   \
     do {                                                                           \
-        tile__T tile__run;                                                         \
-        memset(&tile__run, 0, sizeof(tile__run));                                  \
+        tile__T tile__run = tile__pfx; /* a prefix stands before element 0 */      \
         TILE__SCAN_EACH(tile__j) {                                                 \
             const tile__T tile__x = TILE__SCAN_AT(src, tile__s, tile__j);          \
-            const int tile__st = tile__j % tile__L == 0;                           \
+            const int tile__st = tile__j % tile__L == 0 && !(tile__PFX && tile__j == 0); \
             const tile__T tile__prev = tile__st ? tile__init : tile__run;          \
             tile__run = tile__st ? tile__x : op(tile__run, tile__x);               \
             TILE__SCAN_AT(dst, tile__d, tile__j) = (EXCL) ? tile__prev : tile__run; \
         }                                                                          \
+        if (tile__AGG) (aggv) = tile__run;                                         \
     } while (0)
 
 /* The block algorithm (see the top of this file). More constants:
@@ -245,7 +330,7 @@ TILE_API uint64_t tile__scan_highest(uint64_t) { return UINT64_MAX; }
  *   PAD: padded buffer, STAT: static buffer, INDST: scan inside dst,
  *   ARENA: buffer from the arena, REG: chunk kept in registers,
  *   NW warps. */
-#define TILE__SCAN_BLOCK(dst, src, op, EXCL)                                       \
+#define TILE__SCAN_BLOCK(dst, src, op, EXCL, aggv)                                 \
     do {                                                                           \
         enum {                                                                     \
             tile__ES = (int)sizeof(tile__T),                                       \
@@ -305,10 +390,17 @@ TILE_API uint64_t tile__scan_highest(uint64_t) { return UINT64_MAX; }
         /* 3. exclusive (segmented) scan of the chunk totals */                   \
         tile__T tile__pre;                                                         \
         TILE__SCAN_THREADS(op, tile__tot, tile__tf, tile__pre);                    \
-        /* 4. fold the prefix into the chunk, write it back */                    \
+        /* 4. fold the prefix into the chunk, write it back (a running prefix \
+         * of the caller's stands before thread 0's chunk); the owner of the \
+         * last element posts the aggregate */                                   \
+        TILE__UNUSED tile__T *tile__ag = tile__AGG ? (tile__T *)tile__scratch_next(&tile__k) : (tile__T *)0; \
         {                                                                          \
             tile__T tile__run = tile__pre;                                         \
             int tile__have = tile__t > 0;                                          \
+            if (tile__PFX) {                                                       \
+                tile__run = tile__t > 0 ? op(tile__pfx, tile__pre) : tile__pfx;    \
+                tile__have = 1;                                                    \
+            }                                                                      \
             if (tile__REG) {                                                       \
                 TILE__UNROLL for (int tile__j = 0; tile__j < (tile__REG ? tile__S : 1); ++tile__j) \
                     TILE__SCAN_P2(op, EXCL, tile__c[tile__j]);                     \
@@ -316,6 +408,7 @@ TILE_API uint64_t tile__scan_highest(uint64_t) { return UINT64_MAX; }
                 TILE__SCAN_UNROLL4 for (int tile__j = 0; tile__j < tile__S; ++tile__j) \
                     TILE__SCAN_P2(op, EXCL, tile__buf[TILE__SCAN_PH(tile__base + tile__j)]); \
             }                                                                      \
+            if (tile__AGG && tile__t == (tile__N - 1) / tile__S) tile__ag[0] = tile__run; \
         }                                                                          \
         /* 5. read back (striped) */                                               \
         if (!tile__INDST) {                                                        \
@@ -328,6 +421,10 @@ TILE_API uint64_t tile__scan_highest(uint64_t) { return UINT64_MAX; }
                 TILE__SCAN_EACH(tile__i)                                           \
                     TILE__SCAN_AT(dst, tile__d, tile__i) = tile__buf[TILE__SCAN_PHS(tile__i)]; \
             }                                                                      \
+        }                                                                          \
+        if (tile__AGG) {                                                           \
+            if (tile__INDST) tile_barrier(); /* else step 5's barrier serves */   \
+            (aggv) = tile__ag[0];                                                  \
         }                                                                          \
         if (tile__ARENA) tile_smem_release(tile__mk);                              \
         else if (tile__dSH) tile_barrier();                                        \

@@ -1,7 +1,9 @@
 /* Reductions (tile_sum / tile_min / tile_max / tile_reduce) on f32, f64, i32
  * (and a few other) tiles of awkward sizes, register, shared and views;
  * tile_load / tile_store with out-of-bounds parts (zeros read, writes
- * dropped), strided arrays, tile_array_row, tile_atomic_add. */
+ * dropped), strided arrays, tile_array_row, tile_atomic_add; fill values
+ * (tile_load_fill), in-bounds flags (tile_inbounds), keepdims axis
+ * reductions and the broadcasting element-wise operations (tile_*_bcast). */
 #include "test_util.h"
 
 /* ---- reductions ---- */
@@ -431,6 +433,174 @@ TU_SCALAR_TYPES(DEF_ATOMIC)
 TU_SCALAR_TYPES(RUN_ATOMIC)
 
 #define LIST_ATOMIC(sfx, T, S, kind, bits, nc) cmocka_unit_test(test_atomic_##sfx),
+/* ---- fill values, in-bounds flags, keepdims and broadcasts (load.h,
+ * reduce.h) ----
+ * A (LB_AR x LB_AC f32, multiples of 1/64: every sum here is exact) and the
+ * 8x40 tile; `which` picks the case, out gets an 8x40 (or 4x6x10) result.
+ *  0: tile_load_fill(-inf) of a register tile at (8, 24): partly outside
+ *     both dims
+ *  1: tile_inbounds of the same load into an int tile (flags)
+ *  2: tile_load_fill(+inf) of a shared tile at (8, 24)
+ *  3: r = A[0:8, 0:40]; r -= max over axis 1 (keepdims, register);
+ *     r += sum over axis 0 (keepdims)
+ *  4: r = A[0:8, 0:40] * g (40, a shared 1D tile, broadcast over rows),
+ *     then / the min over axis 1 (keepdims)
+ *  5: a 4x6x10 tile t of A's data; t = lb_f(t, sum of t over axis 1
+ *     (keepdims)), lb_f(x, y) = x - y / 2, by tile_map2_bcast on a shared t */
+enum { LB_AR = 13, LB_AC = 45, LB_R = 8, LB_C = 40, LB_N = LB_R * LB_C, LB_NCASE = 6 };
+TILE_FUNC float lb_f(float x, float y) { return x - y / 2; }
+#define LB_KERNEL(name, B)                                                         \
+    TILE_KERNEL_SMEM(name, B, TILE_SMEM_BYTES(float, LB_R, LB_C) + TILE_SMEM_BYTES(float, LB_C) + \
+                                  TILE_SMEM_BYTES(float, 4, 6, 10),               \
+                     const float *in, float *out, int *flags, int which) {         \
+        const tile_array a = tile_array2(in, LB_AR, LB_AC), o = tile_array2(out, LB_R, LB_C); \
+        tile_reg(float, r, LB_R, LB_C);                                            \
+        tile_shared(float, sh, LB_R, LB_C);                                        \
+        tile_shared(float, g, LB_C);                                               \
+        tile_shared(float, t3, 4, 6, 10);                                          \
+        if (which == 0) {                                                          \
+            tile_load_fill(r, a, -INFINITY, 8, 24);                                \
+            tile_store(o, r, 0, 0);                                                \
+        } else if (which == 1) {                                                   \
+            tile_reg(int, ok, LB_R, LB_C);                                         \
+            tile_inbounds(ok, a, 8, 24);                                           \
+            tile_store(tile_array2(flags, LB_R, LB_C), ok, 0, 0);                  \
+        } else if (which == 2) {                                                   \
+            tile_load_fill(sh, a, INFINITY, 8, 24);                                \
+            tile_store(o, sh, 0, 0);                                               \
+        } else if (which == 3) {                                                   \
+            tile_load(r, a, 0, 0);                                                 \
+            tile_max_axis_keepdims(m, r, 1);                                       \
+            tile_sub_bcast(r, r, m);                                               \
+            tile_sum_axis_keepdims(cs, r, 0);                                      \
+            tile_add_bcast(r, r, cs);                                              \
+            tile_store(o, r, 0, 0);                                                \
+        } else if (which == 4) {                                                   \
+            tile_load(r, a, 0, 0);                                                 \
+            tile_load(g, tile_array1(in + LB_AC, LB_C), 0);                        \
+            tile_mul_bcast(r, r, g);                                               \
+            tile_min_axis_keepdims(mn, r, 1);                                      \
+            tile_div_bcast(r, r, mn);                                              \
+            tile_store(o, r, 0, 0);                                                \
+        } else {                                                                   \
+            tile_load(t3, tile_array3(in, 4, 6, 10), 0, 0, 0);                     \
+            tile_sum_axis_keepdims(s3, t3, 1);                                     \
+            tile_map2_bcast(t3, lb_f, t3, s3);                                     \
+            tile_store(tile_array3(out, 4, 6, 10), t3, 0, 0, 0);                   \
+        }                                                                          \
+    }
+
+/* A: multiples of 1/64 in [-2, 2], none zero (case 4 divides by a min) */
+static void lb_input(float *in) {
+    for (int i = 0; i < LB_AR * LB_AC; ++i) {
+        uint32_t h = (uint32_t)i * 2654435761u ^ 0x51ed27u;
+        h ^= h >> 15;
+        h *= 0x2c1b3c6du;
+        h ^= h >> 12;
+        int v = (int)(h % 255u) - 127;
+        in[i] = (float)(v == 0 ? 1 : v) / 64.0f;
+    }
+}
+/* the plain-loop reference of case `which`; returns the number of differing
+ * elements, the first described in msg */
+static long lb_check(int which, const float *in, const float *out, const int *flags, char *msg, size_t msglen) {
+    static double ref[LB_N];
+    int n = LB_N;
+    if (which <= 2) {
+        for (int i = 0; i < LB_R; ++i)
+            for (int j = 0; j < LB_C; ++j) {
+                const int r = 8 + i, c = 24 + j, inside = r < LB_AR && c < LB_AC;
+                ref[i * LB_C + j] = which == 1 ? inside : inside ? in[r * LB_AC + c] : which == 0 ? -INFINITY : INFINITY;
+            }
+    } else if (which == 3) {
+        double cs[LB_C] = {0};
+        for (int i = 0; i < LB_R; ++i) {
+            double m = -INFINITY;
+            for (int j = 0; j < LB_C; ++j) m = in[i * LB_AC + j] > m ? in[i * LB_AC + j] : m;
+            for (int j = 0; j < LB_C; ++j) ref[i * LB_C + j] = in[i * LB_AC + j] - m, cs[j] += ref[i * LB_C + j];
+        }
+        for (int i = 0; i < LB_N; ++i) ref[i] += cs[i % LB_C];
+    } else if (which == 4) {
+        for (int i = 0; i < LB_R; ++i) {
+            float p[LB_C], m = INFINITY;
+            for (int j = 0; j < LB_C; ++j) {
+                p[j] = in[i * LB_AC + j] * in[LB_AC + j];
+                m = p[j] < m ? p[j] : m;
+            }
+            for (int j = 0; j < LB_C; ++j) ref[i * LB_C + j] = (float)(p[j] / m); /* float division, as the tile */
+        }
+    } else {
+        n = 240;
+        for (int i = 0; i < 4; ++i)
+            for (int k = 0; k < 10; ++k) {
+                double s = 0;
+                for (int j = 0; j < 6; ++j) s += in[(i * 6 + j) * 10 + k];
+                for (int j = 0; j < 6; ++j) ref[(i * 6 + j) * 10 + k] = in[(i * 6 + j) * 10 + k] - s / 2;
+            }
+    }
+    long bad = 0;
+    msg[0] = 0;
+    for (int i = 0; i < n; ++i) {
+        const double got = which == 1 ? (double)flags[i] : (double)out[i];
+        if (got != ref[i] && !bad++) snprintf(msg, msglen, "case %d element %d: got %.9g, expected %.9g", which, i, got, ref[i]);
+    }
+    return bad;
+}
+LB_KERNEL(lb_b64, 64)
+
+static void test_fill_inbounds_bcast(void **state) {
+    (void)state;
+    static float in[LB_AR * LB_AC], out[LB_N];
+    static int flags[LB_N];
+    char msg[200];
+    lb_input(in);
+    for (int which = 0; which < LB_NCASE; ++which) {
+        memset(out, 0xFF, sizeof out);
+        memset(flags, 0xAB, sizeof flags);
+        assert_tile_ok(tile_launch(TILE_CPU, lb_b64, tile_grid1(1), 64, in, out, flags, which));
+        const long bad = lb_check(which, in, out, flags, msg, sizeof msg);
+        if (bad) print_error("%s (%ld bad)\n", msg, bad);
+        assert_int_equal(bad, 0);
+    }
+}
+
+/* the header examples of tile_load_fill / tile_inbounds and keepdims / bcast */
+TILE_KERNEL(lb_doc, 32, const float *a3, const float *a12, const float *g3, float *out, int *ok) {
+    tile_reg(float, t, 4);
+    tile_load_fill(t, tile_array1(a3, 3), -INFINITY, 0);
+    tile_max(m, t);
+    tile_store(tile_array1(out, 4), t, 0);
+    out[4] = tile_value(m);
+    tile_reg(int, f, 2, 3);
+    tile_inbounds(f, tile_array2(a12, 3, 4), 2, 2);
+    tile_store(tile_array2(ok, 2, 3), f, 0, 0);
+    tile_reg(float, a, 2, 3);
+    tile_load(a, tile_array2(a12, 2, 3), 0, 0);
+    tile_sum_axis_keepdims(r, a, 1);
+    tile_max_axis_keepdims(c, a, 0);
+    tile_store(tile_array2(out + 5, 2, 1), r, 0, 0);
+    tile_store(tile_array2(out + 7, 1, 3), c, 0, 0);
+    tile_max_axis_keepdims(mx, a, 1);
+    tile_sub_bcast(a, a, mx);
+    tile_store(tile_array2(out + 10, 2, 3), a, 0, 0);
+    tile_reg(float, g, 3);
+    tile_load(g, tile_array1(g3, 3), 0);
+    tile_reg(float, cc, 2, 3);
+    tile_mul_bcast(cc, a, g);
+    tile_store(tile_array2(out + 16, 2, 3), cc, 0, 0);
+}
+static void test_fill_doc(void **state) {
+    (void)state;
+    const float a3[3] = {5, -2, 7}, a12[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, g3[3] = {1, 10, 100};
+    float out[22];
+    int ok[6];
+    assert_tile_ok(tile_launch(TILE_CPU, lb_doc, tile_grid1(1), 32, a3, a12, g3, out, ok));
+    const float want[22] = {5, -2, 7, -INFINITY, 7, 6, 15, 4, 5, 6, -2, -1, 0, -2, -1, 0, -2, -10, 0, -2, -10, 0};
+    const int wok[6] = {1, 1, 0, 0, 0, 0};
+    assert_memory_equal(out, want, sizeof want);
+    assert_memory_equal(ok, wok, sizeof wok);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reduce_f32),
@@ -441,6 +611,8 @@ int main(void) {
         cmocka_unit_test(test_load_store_2d),
         cmocka_unit_test(test_load_store_nd),
         cmocka_unit_test(test_array_row),
+        cmocka_unit_test(test_fill_inbounds_bcast),
+        cmocka_unit_test(test_fill_doc),
         TU_SCALAR_TYPES(LIST_ATOMIC)
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

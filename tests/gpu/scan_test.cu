@@ -12,7 +12,8 @@
  * scan (inclusive/exclusive sum, min/max inclusive and exclusive, the generic
  * _op forms with a non-commutative operation), the six element types, tile
  * lengths 1 .. 16384 with block sizes 1 .. 1024 (also blocks ending in a
- * partial warp), 2D-4D tiles (each row scanned on its own), register,
+ * partial warp), 2D-4D tiles (each row scanned on its own: the _axis
+ * forms), register,
  * shared and strided-view tiles, in place, staging in static shared memory,
  * in the arena and inside the destination, chunks longer than
  * TILE_SCAN_REG_CHUNK. Each kernel runs three tiles per launch on each data
@@ -24,6 +25,11 @@
  * bound of the order of the target (left to right on the CPU, chunk + tree
  * on the GPU, see sc_height). On the GPU each launch is repeated and must
  * reproduce its output bit for bit.
+ *
+ * Then the flattened default on 2D/3D tiles, the _agg forms (every thread's
+ * copy of the aggregate) and the _prefix forms scanning a 5000-element array
+ * in one loop of 1024-element tiles (fx_check: plain loops), blocks of 96
+ * and 288 threads.
  *
  * Prints one FAIL line per failed check and last the summary
  * "scan_test: N checks, M failed (targets: gpu+cpu|cpu)"; the exit code is
@@ -38,7 +44,42 @@
 
 #define SC_LAUNCH(name, T, B, ctx, in, out, nblocks, which) \
     tile_launch(((const target *)(ctx))->ex, name, tile_grid1(nblocks), B, in, out, which)
+/* The kernels of tests/scan_common.h scan 2D-4D tiles row by row (their
+ * references restart every row): since the default scans run over the
+ * flattened tile (Warp's order), they name the per-row _axis forms here. */
+#pragma push_macro("tile_scan_inclusive")
+#pragma push_macro("tile_scan_exclusive")
+#pragma push_macro("tile_scan_max_inclusive")
+#pragma push_macro("tile_scan_min_inclusive")
+#pragma push_macro("tile_scan_max_exclusive")
+#pragma push_macro("tile_scan_min_exclusive")
+#pragma push_macro("tile_scan_inclusive_op")
+#pragma push_macro("tile_scan_exclusive_op")
+#undef tile_scan_inclusive
+#undef tile_scan_exclusive
+#undef tile_scan_max_inclusive
+#undef tile_scan_min_inclusive
+#undef tile_scan_max_exclusive
+#undef tile_scan_min_exclusive
+#undef tile_scan_inclusive_op
+#undef tile_scan_exclusive_op
+#define tile_scan_inclusive(d, s) tile_scan_inclusive_axis(d, s, -1)
+#define tile_scan_exclusive(d, s) tile_scan_exclusive_axis(d, s, -1)
+#define tile_scan_max_inclusive(d, s) tile_scan_max_inclusive_axis(d, s, -1)
+#define tile_scan_min_inclusive(d, s) tile_scan_min_inclusive_axis(d, s, -1)
+#define tile_scan_max_exclusive(d, s) tile_scan_max_exclusive_axis(d, s, -1)
+#define tile_scan_min_exclusive(d, s) tile_scan_min_exclusive_axis(d, s, -1)
+#define tile_scan_inclusive_op(d, op, s) tile_scan_inclusive_op_axis(d, op, s, -1)
+#define tile_scan_exclusive_op(d, op, init, s) tile_scan_exclusive_op_axis(d, op, init, s, -1)
 #include "../scan_common.h"
+#pragma pop_macro("tile_scan_inclusive")
+#pragma pop_macro("tile_scan_exclusive")
+#pragma pop_macro("tile_scan_max_inclusive")
+#pragma pop_macro("tile_scan_min_inclusive")
+#pragma pop_macro("tile_scan_max_exclusive")
+#pragma pop_macro("tile_scan_min_exclusive")
+#pragma pop_macro("tile_scan_inclusive_op")
+#pragma pop_macro("tile_scan_exclusive_op")
 
 /* what: the kernel and data set */
 #define CHECK_OK(expr, what)                                                       \
@@ -158,12 +199,140 @@ static void run_nan(const target *t) {
     NAN_RUN(f64, double);
 }
 
+/* ---- flattened scans, the block aggregate, running prefixes (scan.h) ----
+ * One kernel per block size; `which` picks the case. Data: i32 in [-50, 50]
+ * (sums exact in any order). out: FX_OUTN i32; a case writes its scan at
+ * [0, n) and its aggregate / final prefix, once per thread, at [n, n + B).
+ *  0: 8x37 register tile, tile_scan_inclusive: one run in row-major order
+ *  1: 8x37 shared tile in place, tile_scan_exclusive_agg
+ *  2: 8x37 register tile, tile_scan_max_inclusive_agg
+ *  3: 2x4x37 register tile, tile_scan_min_exclusive (3D, flattened)
+ *  4: FX_LEN elements in tiles of FX_T, one loop: tile_scan_inclusive_prefix
+ *     (the last tile partial, zero-padded by tile_load)
+ *  5: the same loop with tile_load_fill(INT32_MIN) and
+ *     tile_scan_max_exclusive_prefix starting at INT32_MIN */
+enum { FX_R = 8, FX_C = 37, FX_N = FX_R * FX_C, FX_LEN = 5000, FX_T = 1024, FX_OUTN = FX_LEN + 1024, FX_NCASE = 6 };
+#define FX_KERNEL(name, B)                                                         \
+    TILE_KERNEL_SMEM(name, B, TILE_SMEM_BYTES(int32_t, FX_R, FX_C), const int32_t *in, int32_t *out, int which) { \
+        int32_t agg = 0;                                                           \
+        int n = FX_N;                                                              \
+        if (which <= 2) {                                                          \
+            tile_reg(int32_t, r, FX_R, FX_C);                                      \
+            tile_reg(int32_t, d, FX_R, FX_C);                                      \
+            tile_shared(int32_t, sh, FX_R, FX_C);                                  \
+            const tile_array a2 = tile_array2(in, FX_R, FX_C), o2 = tile_array2(out, FX_R, FX_C); \
+            if (which == 0) {                                                      \
+                tile_load(r, a2, 0, 0);                                            \
+                tile_scan_inclusive(d, r);                                         \
+                tile_store(o2, d, 0, 0);                                           \
+            } else if (which == 1) {                                               \
+                tile_load(sh, a2, 0, 0);                                           \
+                tile_scan_exclusive_agg(sh, sh, agg);                              \
+                tile_store(o2, sh, 0, 0);                                          \
+            } else {                                                               \
+                tile_load(r, a2, 0, 0);                                            \
+                tile_scan_max_inclusive_agg(d, r, agg);                            \
+                tile_store(o2, d, 0, 0);                                           \
+            }                                                                      \
+        } else if (which == 3) {                                                   \
+            tile_reg(int32_t, r3, 2, 4, FX_C);                                     \
+            tile_load(r3, tile_array3(in, 2, 4, FX_C), 0, 0, 0);                   \
+            tile_scan_min_exclusive(r3, r3);                                       \
+            tile_store(tile_array3(out, 2, 4, FX_C), r3, 0, 0, 0);                 \
+        } else {                                                                   \
+            n = FX_LEN;                                                            \
+            agg = which == 4 ? 0 : INT32_MIN;                                      \
+            for (int off = 0; off < FX_LEN; off += FX_T) {                         \
+                tile_reg(int32_t, t, FX_T);                                        \
+                const tile_array ai = tile_array1(in + off, FX_LEN - off);         \
+                if (which == 4) {                                                  \
+                    tile_load(t, ai, 0);                                           \
+                    tile_scan_inclusive_prefix(t, t, agg);                         \
+                } else {                                                           \
+                    tile_load_fill(t, ai, INT32_MIN, 0);                           \
+                    tile_scan_max_exclusive_prefix(t, t, agg);                     \
+                }                                                                  \
+                tile_store(tile_array1(out + off, FX_LEN - off), t, 0);            \
+            }                                                                      \
+        }                                                                          \
+        if (which != 0 && which != 3) out[n + tile_thread()] = agg;                \
+    }
+
+/* the reference of case `which` (a plain loop); returns the number of
+ * differing elements of out (nthreads aggregate copies checked), the first
+ * described in msg */
+static long fx_check(int which, const int32_t *in, const int32_t *out, int nthreads, char *msg, size_t msglen) {
+    static int32_t ref[FX_OUTN];
+    const int n = which >= 4 ? FX_LEN : FX_N;
+    int64_t run = which == 4 ? 0 : which == 5 ? INT32_MIN : 0;
+    for (int i = 0; i < n; ++i) {
+        const int32_t x = in[i];
+        switch (which) {
+        case 0: case 4: run += x; ref[i] = (int32_t)run; break;
+        case 1: ref[i] = (int32_t)run; run += x; break;
+        case 2: run = i == 0 || x > run ? x : run; ref[i] = (int32_t)run; break;
+        case 3: ref[i] = i == 0 ? INT32_MAX : (int32_t)run; run = i == 0 || x < run ? x : run; break;
+        default: ref[i] = (int32_t)run; run = x > run ? x : run; break;
+        }
+    }
+    long bad = 0;
+    msg[0] = 0;
+    for (int i = 0; i < n; ++i)
+        if (out[i] != ref[i] && !bad++) snprintf(msg, msglen, "case %d element %d: got %ld, expected %ld", which, i, (long)out[i], (long)ref[i]);
+    if (which != 0 && which != 3)
+        for (int t = 0; t < nthreads; ++t)
+            if (out[n + t] != (int32_t)run && !bad++)
+                snprintf(msg, msglen, "case %d aggregate in thread %d: got %ld, expected %ld", which, t, (long)out[n + t], (long)run);
+    return bad;
+}
+/* input: i32 in [-50, 50], no zeros */
+static void fx_input(int32_t *in) {
+    for (int i = 0; i < FX_LEN; ++i) {
+        uint32_t h = (uint32_t)i * 2654435761u ^ 0x9e3779b9u;
+        h ^= h >> 15;
+        h *= 0x85ebca6bu;
+        h ^= h >> 13;
+        int v = (int)(h % 100u) - 50;
+        in[i] = v >= 0 ? v + 1 : v;
+    }
+}
+FX_KERNEL(fx_b96, 96)
+FX_KERNEL(fx_b288, 288)
+
+/* flattened scans, aggregates and a whole array in one loop with a running
+ * prefix, on each target against the plain loops of fx_check; on the GPU
+ * every thread's copy of the aggregate is checked */
+static void run_fx(const target *t) {
+    g_test = "flattened / _agg / _prefix scans";
+    int32_t *hin = HALLOC(int32_t, FX_LEN), *hout = HALLOC(int32_t, FX_OUTN);
+    int32_t *din = DALLOC(int32_t, FX_LEN), *dout = DALLOC(int32_t, FX_OUTN);
+    char msg[200];
+    fx_input(hin);
+    UP(din, hin, sizeof(int32_t) * FX_LEN);
+    for (int k = 0; k < 2; ++k)
+        for (int which = 0; which < FX_NCASE; ++which) {
+            const int B = k ? 288 : 96;
+            POISON(dout, sizeof(int32_t) * FX_OUTN, POISON_I);
+            if (k) RUN_OK(tile_launch(t->ex, fx_b288, tile_grid1(1), 288, (const int32_t *)din, dout, which));
+            else RUN_OK(tile_launch(t->ex, fx_b96, tile_grid1(1), 96, (const int32_t *)din, dout, which));
+            DOWN(hout, dout, sizeof(int32_t) * FX_OUTN);
+            const long bad = fx_check(which, hin, hout, t->gpu ? B : 1, msg, sizeof msg);
+            g_checks += 1;
+            if (bad) fail_at(__FILE__, __LINE__, "block %d: %s (%ld bad)", B, msg, bad);
+        }
+    tile_free(t->ex, din);
+    tile_free(t->ex, dout);
+    free(hin);
+    free(hout);
+}
+
 static void run_all(const target *t) {
     char kernels[32];
     snprintf(kernels, sizeof kernels, "%d kernels, ", (int)SC_NKERNELS);
     gc_target_begin(t);
     for (int ki = 0; ki < SC_NKERNELS; ++ki) run_kernel(t, &sc_kernels[ki]);
     run_nan(t);
+    run_fx(t);
     gc_target_end(t, kernels);
 }
 
