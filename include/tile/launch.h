@@ -14,15 +14,24 @@
  *
  * tile_launch is a tiled launch (Warp's launch_tiled): the grid counts tiles
  * and each gets a block. tile_launch_simt counts threads (Warp's launch with
- * block_dim): the thread count must be a multiple of the block size.
+ * block_dim): ceil(n / block) blocks, and the threads past n in the last
+ * block do not run the body (as in Warp).
+ *
+ * Schedules (docs/launch.md): by default the GPU gets one block per logical
+ * block. tile_launch_persistent / tile_launch_simt_persistent start resident
+ * blocks (tile_exec_persistent: how many per SM; default as many as fit)
+ * that walk the logical blocks in a grid-stride loop; the body is unchanged,
+ * tile_block(k) / tile_tid(k) name the logical tile and the arena starts
+ * empty for each one.
  *
  * How the one source reaches both targets: the body becomes a
  * __host__ __device__ function with a hidden parameter of type char(*)[B]
  * whose sizeof is the block size on the device (TILE_BLOCK_DIM); on the host
- * TILE_BLOCK_DIM is 1. On the GPU a generic __global__ wrapper calls it; on
- * the CPU the launch loops over the blocks. The block size given at launch
- * must equal the kernel's, also for the CPU, where it is then forced to 1.
- * Launch arguments are evaluated once per CPU block: pass plain values.
+ * TILE_BLOCK_DIM is 1. On the GPU a generic __global__ wrapper calls it once
+ * per logical block it owns; on the CPU the launch loops over the blocks. The
+ * block size given at launch must equal the kernel's, also for the CPU, where
+ * it is then forced to 1. Launch arguments are evaluated once per CPU block:
+ * pass plain values.
  */
 #ifndef TILE_LAUNCH_H
 #define TILE_LAUNCH_H
@@ -31,17 +40,35 @@
 #include "smem.h"
 
 /* Where and how a kernel runs. Build with tile_cpu()/tile_gpu(n), refine with
- * tile_exec_stream / tile_exec_smem. */
+ * tile_exec_stream / tile_exec_smem / tile_exec_persistent. */
 typedef struct tile_exec {
     int device;        /* -1: CPU, n >= 0: GPU n */
     size_t smem_bytes; /* dynamic arena bytes on top of the kernel's own */
     void *stream;      /* cudaStream_t, 0 = default stream */
+    int persistent;    /* resident blocks per SM of a persistent launch: 0 unset,
+                          > 0 that many, TILE_PERSISTENT_FIT as many as fit */
 } tile_exec;
 
-TILE_HOST_API tile_exec tile_cpu(void) { tile_exec e = {-1, 0, 0}; return e; }
-TILE_HOST_API tile_exec tile_gpu(int n) { tile_exec e = {n, 0, 0}; return e; }
+TILE_HOST_API tile_exec tile_cpu(void) { tile_exec e = {-1, 0, 0, 0}; return e; }
+TILE_HOST_API tile_exec tile_gpu(int n) { tile_exec e = {n, 0, 0, 0}; return e; }
 TILE_HOST_API tile_exec tile_exec_stream(tile_exec e, void *stream) { e.stream = stream; return e; }
 TILE_HOST_API tile_exec tile_exec_smem(tile_exec e, size_t bytes) { e.smem_bytes = bytes; return e; }
+
+/* tile_exec_persistent(e, blocks_per_sm): how many resident blocks per SM a
+ * persistent launch (tile_launch_persistent, below) starts: blocks_per_sm >
+ * 0 that many, 0 as many as fit (cudaOccupancyMaxActiveBlocksPerMultiprocessor
+ * for the kernel, its block size and arena; also the default of a persistent
+ * launch); < 0 makes the launch return TILE_ERR_ARG, and so does the setting
+ * on a launch of the default schedule (tile_launch, tile_launch_simt), which
+ * would not honour it. The CPU target ignores the count.
+ *   tile_launch_persistent(tile_exec_persistent(TILE_GPU(0), 8), row_sum, tile_grid1(1 << 20), 64, a, b)
+ *     -> 8 x 132 = 1056 blocks on an H100, each summing ~993 rows */
+#define TILE_PERSISTENT_FIT (-1)
+TILE_HOST_API tile_exec tile_exec_persistent(tile_exec e, int blocks_per_sm) {
+    e.persistent = blocks_per_sm > 0 ? blocks_per_sm : blocks_per_sm == 0 ? TILE_PERSISTENT_FIT : -2;
+    return e;
+}
+TILE_HOST_API tile_exec tile_exec_persistent_off(tile_exec e) { e.persistent = 0; return e; }
 #define TILE_CPU tile_cpu()
 #define TILE_GPU(n) tile_gpu(n)
 
@@ -64,7 +91,7 @@ TILE_HOST_API const char *tile_error_string(int err) {
     switch (err) {
     case TILE_OK: return "no error";
     case TILE_ERR_BLOCK_DIM: return "launch block size differs from the kernel's block size";
-    case TILE_ERR_GRID: return "invalid grid: each of 1..4 dims must be >= 1, blocks <= 2^31-1, SIMT threads a multiple of the block size";
+    case TILE_ERR_GRID: return "invalid grid: each of 1..4 dims must be >= 1, blocks <= 2^31-1";
     case TILE_ERR_DEVICE: return "no such GPU device";
     case TILE_ERR_NO_CUDA: return "GPU launch in a build without CUDA (compile with nvcc)";
     case TILE_ERR_SMEM: return "shared-memory arena exceeds the device's per-block limit";
@@ -93,12 +120,10 @@ TILE_HOST_API int tile_last_cuda_error(void) { return tile__cuda_err; }
  *                tiled launch of grid (M, N) the grid is (M, N, block): k < 2
  *                gives the tile, k == 2 the thread (0 on the CPU).
  * tile_block(k): coordinate k of the calling block's tile (tiled launch).
- * tile_block_linear(): the block's linear index. */
-#if TILE_ON_DEVICE
-#define tile_block_linear() ((int64_t)blockIdx.x)
-#else
+ * tile_block_linear(): the logical block's linear index (under the persistent
+ *                schedule not blockIdx.x: the wrapper sets it per logical
+ *                block in the context, field cpu_block, on both targets). */
 #define tile_block_linear() (tile__k.cpu_block)
-#endif
 #define tile__linear_tid() (tile_block_linear() * TILE_BLOCK_DIM + tile_thread())
 #define tile_tid(k) tile__coord(&tile__k, tile_block_linear(), TILE_BLOCK_DIM, tile_thread(), (k))
 #define tile_block(k) tile__block_coord(&tile__k, tile_block_linear(), (k))
@@ -137,8 +162,8 @@ TILE_API int tile__block_coord(const tile_kctx *k, int64_t block, int d) {
 /* ---- launch machinery ---- */
 typedef struct tile__launch_t {
     tile_kctx k;
-    int gpu, prev_device, block;
-    int64_t nblocks;
+    int gpu, prev_device, block, device, persistent;
+    int64_t nblocks, nthreads; /* logical blocks; threads that run the body (GPU) */
     size_t smem;
     void *stream;
     void *cpu_arena;
@@ -153,35 +178,105 @@ typedef struct tile__launch_t {
  * ptxas squeezes a 1024-thread kernel into 32 registers so that two blocks
  * fit, and spills when it needs a few more (promise 2). A minimum of 0 is
  * the default heuristic for smaller blocks. */
-template <auto F, int B, class... A>
-__global__ void __launch_bounds__(B, B > 512 ? 1 : 0) tile__kernel(tile_kctx k, A... a) {
+/* Default schedule: one block per logical block (blockIdx.x). A SIMT launch
+ * whose thread count is not a multiple of B has a partial last block: its
+ * threads past the count (threadIdx.x >= last_threads) leave before the body,
+ * as in Warp. */
+template <auto F, int B, int SIMT, class... A>
+__global__ void __launch_bounds__(B, B > 512 ? 1 : 0) tile__kernel(tile_kctx k, unsigned last_threads, A... a) {
     extern __shared__ __align__(16) unsigned char tile__smem_dyn[];
+    /* tiled launches have no partial block: no test (it cost matmul_bench's
+     * s=128 kernel 100 registers) */
+    if constexpr (SIMT) {
+        if (blockIdx.x + 1u == gridDim.x && threadIdx.x >= last_threads) return;
+    } else {
+        (void)last_threads;
+    }
     k.smem = tile__smem_dyn;
+    k.cpu_block = (int64_t)blockIdx.x;
     F(k, (char(*)[B])0, a...);
 }
+/* Persistent schedule: resident blocks walk the logical blocks b =
+ * blockIdx.x, + gridDim.x, ... below nblocks. Each gets a fresh copy of the
+ * context (empty arena) and the body runs once for it, so a `return` in the
+ * body (or an arena overflow) ends only that logical block. Two logical
+ * blocks of one resident block are separated by a wait for the thread's
+ * cp.async copies and a barrier: the next one reuses the arena and the
+ * reduction scratch. No barrier follows a block's last logical block, so the
+ * partial SIMT block (the last one), whose threads past the count skip the
+ * body, never meets one. A separate wrapper, instantiated only by the
+ * persistent launch macros: a loop around an inlined body lets the compiler
+ * hoist work out of it, which costs registers (matmul_bench's s=128 kernel
+ * went from 104 registers to 255 and spills) that default launches must not
+ * pay. 32-bit counters: nblocks < 2^31, so b + gridDim.x < 2^32. */
 template <auto F, int B, class... A>
-static int tile__gpu_launch(tile__launch_t *L, A... a) {
-    /* static shared memory (scratch, TILE_STATIC_SMEM) counts against the
-     * 48 KiB default too: raise the dynamic limit when the two together pass it */
+__global__ void __launch_bounds__(B, B > 512 ? 1 : 0) tile__kernel_persistent(tile_kctx k, unsigned nblocks,
+                                                                              unsigned last_threads, A... a) {
+    extern __shared__ __align__(16) unsigned char tile__smem_dyn[];
+    for (unsigned b = blockIdx.x; b < nblocks; b += gridDim.x) {
+        if (b + 1u < nblocks || threadIdx.x < last_threads) {
+            tile_kctx kb = k; /* k itself stays the parameter (read from the parameter bank) */
+            kb.smem = tile__smem_dyn;
+            kb.cpu_block = (int64_t)b;
+            F(kb, (char(*)[B])0, a...);
+        }
+        if (b + gridDim.x < nblocks) {
+#if __CUDA_ARCH__ >= 800
+            asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+            __syncthreads();
+        }
+    }
+}
+/* Raise the dynamic shared-memory limit when static shared memory (scratch,
+ * TILE_STATIC_SMEM) and the arena together pass the 48 KiB default. */
+static inline cudaError_t tile__gpu_smem_attr(const void *kf, size_t smem) {
     cudaFuncAttributes fa;
-    cudaError_t e = cudaFuncGetAttributes(&fa, tile__kernel<F, B, A...>);
-    if (e == cudaSuccess && L->smem + fa.sharedSizeBytes > 48 * 1024)
-        e = cudaFuncSetAttribute(tile__kernel<F, B, A...>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)L->smem);
-    if (e == cudaSuccess) {
-        tile__kernel<F, B, A...><<<(unsigned)L->nblocks, B, L->smem, (cudaStream_t)L->stream>>>(L->k, a...);
-        e = cudaGetLastError();
+    cudaError_t e = cudaFuncGetAttributes(&fa, kf);
+    if (e == cudaSuccess && smem + fa.sharedSizeBytes > 48 * 1024)
+        e = cudaFuncSetAttribute(kf, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    return e;
+}
+/* P (a constant): the persistent wrapper; `if constexpr` keeps the other one
+ * from being instantiated (each costs a full device compile of the body). */
+template <auto F, int B, int P, int SIMT, class... A>
+static int tile__gpu_launch(tile__launch_t *L, A... a) {
+    const unsigned last = (unsigned)(L->nthreads - (L->nblocks - 1) * B); /* threads of the last block: 1..B */
+    cudaError_t e;
+    if constexpr (!P) {
+        void (*kern)(tile_kctx, unsigned, A...) = tile__kernel<F, B, SIMT, A...>;
+        e = tile__gpu_smem_attr((const void *)kern, L->smem);
+        if (e == cudaSuccess) {
+            kern<<<(unsigned)L->nblocks, B, L->smem, (cudaStream_t)L->stream>>>(L->k, last, a...);
+            e = cudaGetLastError();
+        }
+    } else {
+        void (*kern)(tile_kctx, unsigned, unsigned, A...) = tile__kernel_persistent<F, B, A...>;
+        int per_sm = L->persistent, sms = 0;
+        int64_t grid = L->nblocks;
+        e = tile__gpu_smem_attr((const void *)kern, L->smem);
+        if (e == cudaSuccess && per_sm <= 0) { /* as many as fit */
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B, L->smem);
+            if (per_sm < 1) per_sm = 1; /* the launch reports what does not fit */
+        }
+        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, L->device);
+        if (e == cudaSuccess) {
+            if ((int64_t)per_sm * sms < grid) grid = (int64_t)per_sm * sms;
+            kern<<<(unsigned)grid, B, L->smem, (cudaStream_t)L->stream>>>(L->k, (unsigned)L->nblocks, last, a...);
+            e = cudaGetLastError();
+        }
     }
     return (int)e;
 }
-#define TILE__GPU_CALL(name, ...) \
-    tile__gpu_launch<&name##__body, name##__block>(&tile__L, __VA_ARGS__)
+#define TILE__GPU_CALL(name, mode, ...) \
+    tile__gpu_launch<&name##__body, name##__block, ((mode) >= 2), !((mode)&1)>(&tile__L, __VA_ARGS__)
 #else
-#define TILE__GPU_CALL(name, ...) 0
+#define TILE__GPU_CALL(name, mode, ...) 0
 #endif
 
-TILE_HOST_API int tile__launch_begin(tile__launch_t *L, tile_exec ex, tile_grid g, int block, int tiled,
+TILE_HOST_API int tile__launch_begin(tile__launch_t *L, tile_exec ex, tile_grid g, int block, int mode,
                                      int kblock, size_t ksmem) {
+    const int tiled = mode & 1;
     memset(L, 0, sizeof(*L));
     if (block != kblock) return TILE_ERR_BLOCK_DIM;
     if (g.ndim < 1 || g.ndim > 4) return TILE_ERR_GRID;
@@ -211,13 +306,16 @@ TILE_HOST_API int tile__launch_begin(tile__launch_t *L, tile_exec ex, tile_grid 
         }
     }
     L->k.small = s <= (int64_t)UINT32_MAX;
-    if (tiled) {
-        L->nblocks = total;
-    } else {
-        if (total % block) return TILE_ERR_GRID; /* the launch block size, also on the CPU */
-        L->nblocks = total / bd;
-    }
+    /* a SIMT count that is not a multiple of the block size gets a partial
+     * last block whose threads past the count skip the body (Warp); on the
+     * CPU (block_dim 1) there is no partial block */
+    L->nblocks = tiled ? total : (total + bd - 1) / bd;
+    L->nthreads = tiled ? total * bd : total;
     if (L->nblocks > INT32_MAX) return TILE_ERR_GRID;
+    /* blocks per SM: only the persistent launches read it */
+    if (ex.persistent < TILE_PERSISTENT_FIT || (ex.persistent && mode < 2)) return TILE_ERR_ARG;
+    L->persistent = ex.persistent;
+    L->device = ex.device;
     L->smem = ksmem + ex.smem_bytes;
     if (L->smem > 0xffffffffu) return TILE_ERR_SMEM;
     L->k.smem_cap = (uint32_t)L->smem;
@@ -265,15 +363,16 @@ TILE_HOST_API int tile__launch_end(tile__launch_t *L, int gpu_status) {
     return e;
 }
 
-#define tile__launch(ex, name, grid, block, tiled, ...)                            \
+/* mode: 1 tiled, 0 SIMT; + 2 for the persistent schedule (a constant) */
+#define tile__launch(ex, name, grid, block, mode, ...)                             \
     __extension__({                                                                \
         tile__launch_t tile__L;                                                    \
-        int tile__e = tile__launch_begin(&tile__L, (ex), (grid), (block), (tiled), \
+        int tile__e = tile__launch_begin(&tile__L, (ex), (grid), (block), (mode), \
                                          name##__block, (size_t)name##__smem);     \
         if (tile__e == TILE_OK) {                                                  \
             int tile__gs = 0;                                                      \
             if (tile__L.gpu) {                                                     \
-                tile__gs = TILE__GPU_CALL(name, __VA_ARGS__);                      \
+                tile__gs = TILE__GPU_CALL(name, mode, __VA_ARGS__);                \
             } else {                                                               \
                 for (; tile__L.k.cpu_block < tile__L.nblocks; ++tile__L.k.cpu_block) \
                     name##__body(tile__L.k, (char(*)[name##__block])0, __VA_ARGS__); \
@@ -291,6 +390,22 @@ TILE_HOST_API int tile__launch_end(tile__launch_t *L, int gpu_status) {
 /* SIMT launch: `grid` counts threads; blocks of `block` consecutive threads.
  *   tile_launch_simt(TILE_GPU(0), k, tile_grid1(12), 4, out) -> 3 blocks of 4 */
 #define tile_launch_simt(ex, name, grid, block, ...) tile__launch(ex, name, grid, block, 0, __VA_ARGS__)
+
+/* The persistent schedule of the same launches (docs/launch.md): on the GPU
+ * min(logical blocks, blocks_per_sm x SMs) blocks stay resident and walk the
+ * logical blocks in a grid-stride loop (blocks_per_sm from
+ * tile_exec_persistent, default: as many as fit). The body is unchanged:
+ * tile_block(k), tile_tid(k) and tile_block_linear() name the logical block,
+ * the arena starts empty for each, a `return` (or an arena overflow) ends that
+ * logical block only, and between two logical blocks the resident block waits
+ * for its cp.async copies and passes a barrier. A body must finish (wait for)
+ * its asynchronous copies before it ends, as the next logical block reuses
+ * the arena. On the CPU these are tile_launch / tile_launch_simt. Results are
+ * those of the default schedule; only block-to-SM placement and order differ.
+ *   tile_launch_persistent(TILE_GPU(0), row_sum, tile_grid1(1 << 20), 64, a, b)
+ *     -> TILE_OK; b[i] = sum of row i, as tile_launch gives it */
+#define tile_launch_persistent(ex, name, grid, block, ...) tile__launch(ex, name, grid, block, 3, __VA_ARGS__)
+#define tile_launch_simt_persistent(ex, name, grid, block, ...) tile__launch(ex, name, grid, block, 2, __VA_ARGS__)
 
 /* Wait for the target's work and report errors raised inside kernels
  * (TILE_ERR_SMEM_OVERFLOW, or TILE_ERR_CUDA for a failed kernel). The CPU
