@@ -93,6 +93,7 @@
 #define TILE_SORT_H
 
 #include "reduce.h"
+#include "half.h"
 
 /* Largest staging buffer taken from static shared memory (which is limited
  * to 48 KiB per kernel together with the reduction scratch and other static
@@ -113,6 +114,11 @@ TILE_API uint32_t tile__sort_enc_f32(float x) {
     memcpy(&b, &x, sizeof(b));
     return b ^ ((0u - (b >> 31)) | 0x80000000u); /* negative: all bits; else the sign */
 }
+TILE_API uint16_t tile__sort_enc_f16(tile_f16 x) {
+    const uint32_t b = x.bits; /* as f32: negative all bits flipped, else the sign */
+    return (uint16_t)(b ^ ((0u - (b >> 15)) | 0x8000u));
+}
+TILE_API uint16_t tile__sort_enc_bf16(tile_bf16 x) { return tile__sort_enc_f16(tile_f16_from_bits(x.bits)); }
 TILE_API uint64_t tile__sort_enc_u64(uint64_t x) { return x; }
 TILE_API uint64_t tile__sort_enc_i64(int64_t x) { return (uint64_t)x ^ 0x8000000000000000ull; }
 TILE_API uint64_t tile__sort_enc_f64(double x) {
@@ -133,6 +139,11 @@ TILE_API float tile__sort_dec_f32(uint32_t k) {
     memcpy(&x, &b, sizeof(x));
     return x;
 }
+TILE_API tile_f16 tile__sort_dec_f16(uint16_t k) {
+    const uint32_t b = (uint32_t)k ^ ((((uint32_t)k >> 15) - 1u) | 0x8000u);
+    return tile_f16_from_bits((uint16_t)b);
+}
+TILE_API tile_bf16 tile__sort_dec_bf16(uint16_t k) { return tile_bf16_from_bits(tile__sort_dec_f16(k).bits); }
 TILE_API uint64_t tile__sort_dec_u64(uint64_t k) { return k; }
 TILE_API int64_t tile__sort_dec_i64(uint64_t k) {
     const uint64_t b = k ^ 0x8000000000000000ull;
@@ -155,23 +166,29 @@ TILE_API uint32_t tile__sort_enc(int32_t x) { return tile__sort_enc_i32(x); }
 TILE_API uint32_t tile__sort_enc(uint32_t x) { return tile__sort_enc_u32(x); }
 TILE_API uint64_t tile__sort_enc(int64_t x) { return tile__sort_enc_i64(x); }
 TILE_API uint64_t tile__sort_enc(uint64_t x) { return tile__sort_enc_u64(x); }
+TILE_API uint16_t tile__sort_enc(tile_f16 x) { return tile__sort_enc_f16(x); }
+TILE_API uint16_t tile__sort_enc(tile_bf16 x) { return tile__sort_enc_bf16(x); }
 TILE_API float tile__sort_dec(uint32_t k, const float *) { return tile__sort_dec_f32(k); }
 TILE_API double tile__sort_dec(uint64_t k, const double *) { return tile__sort_dec_f64(k); }
 TILE_API int32_t tile__sort_dec(uint32_t k, const int32_t *) { return tile__sort_dec_i32(k); }
 TILE_API uint32_t tile__sort_dec(uint32_t k, const uint32_t *) { return tile__sort_dec_u32(k); }
 TILE_API int64_t tile__sort_dec(uint64_t k, const int64_t *) { return tile__sort_dec_i64(k); }
 TILE_API uint64_t tile__sort_dec(uint64_t k, const uint64_t *) { return tile__sort_dec_u64(k); }
+TILE_API tile_f16 tile__sort_dec(uint16_t k, const tile_f16 *) { return tile__sort_dec_f16(k); }
+TILE_API tile_bf16 tile__sort_dec(uint16_t k, const tile_bf16 *) { return tile__sort_dec_bf16(k); }
 #define TILE__SORT_ENC(x) tile__sort_enc(x)
 #define TILE__SORT_DEC(T, k) tile__sort_dec((k), (const T *)0)
 #else
 #define TILE__SORT_ENC(x)                                                          \
     _Generic((x), float: tile__sort_enc_f32, double: tile__sort_enc_f64,           \
              int32_t: tile__sort_enc_i32, uint32_t: tile__sort_enc_u32,            \
-             int64_t: tile__sort_enc_i64, uint64_t: tile__sort_enc_u64)(x)
+             int64_t: tile__sort_enc_i64, uint64_t: tile__sort_enc_u64,            \
+             tile_f16: tile__sort_enc_f16, tile_bf16: tile__sort_enc_bf16)(x)
 #define TILE__SORT_DEC(T, k)                                                       \
     _Generic((T *)0, float *: tile__sort_dec_f32, double *: tile__sort_dec_f64,    \
              int32_t *: tile__sort_dec_i32, uint32_t *: tile__sort_dec_u32,        \
-             int64_t *: tile__sort_dec_i64, uint64_t *: tile__sort_dec_u64)(k)
+             int64_t *: tile__sort_dec_i64, uint64_t *: tile__sort_dec_u64,        \
+             tile_f16 *: tile__sort_dec_f16, tile_bf16 *: tile__sort_dec_bf16)(k)
 #endif
 
 /* ---- digit-interleaved keys (32-bit keys, blocks of 1, 16 or 256) ----
@@ -348,15 +365,59 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
 /* ---- the sort ---- */
 #define tile_sort(keys) TILE__SORT(keys, keys, 0)
 #define tile_sort_pairs(keys, values) TILE__SORT(keys, values, 1)
+#define TILE__SORT(K, V, HASV) TILE__SORT_G(K, V, HASV, 0, 0, 0, 0, "tile_sort")
 
-#define TILE__SORT(K, V, HASV)                                                     \
+/* Descending, and a bit range (CUB's SortDescending and begin_bit/end_bit):
+ *   tile_sort_descending(keys)                 tile_sort_pairs_descending(keys, values)
+ *   tile_sort_bits(keys, begin, end)           tile_sort_pairs_bits(keys, values, begin, end)
+ *   tile_sort_descending_bits(keys, begin, end)
+ *   tile_sort_pairs_descending_bits(keys, values, begin, end)
+ * Descending is the exact reverse of the ascending order (NaN > +inf,
+ * +0.0 before -0.0), still stable: equal keys keep their input order.
+ * A bit range sorts by bits [begin, end) of the ordered key (the key as the
+ * unsigned integer whose order is the sort's order: for signed integers and
+ * floats the sign bit is flipped, negative floats have all bits flipped, as
+ * CUB's twiddled keys), stable among keys equal in those bits; the keys
+ * keep all their bits. begin and end are compile-time constants with
+ * 0 <= begin < end <= the key's bits (else a compile-time error).
+ * With both, the bits are those of the flipped (descending) key, as CUB.
+ * Suppose k holds [0x13 0x21 0x12 0x24] (u32) and v [0 1 2 3]:
+ *   tile_sort_descending(k)              k = [0x24 0x21 0x13 0x12]
+ *   tile_sort_bits(k, 0, 4)              k = [0x21 0x12 0x13 0x24] (low digit only)
+ *   tile_sort_pairs_descending_bits(k, v, 4, 8)
+ *                                        k = [0x21 0x24 0x13 0x12], v = [1 3 0 2]
+ * (A bit range turns off two shortcuts of the full sort: the permuted-key
+ * counters and, for keys only, the first pass on striped slots.) */
+#define tile_sort_descending(keys) TILE__SORT_G(keys, keys, 0, 1, 0, 0, 0, "tile_sort_descending")
+#define tile_sort_pairs_descending(keys, values) \
+    TILE__SORT_G(keys, values, 1, 1, 0, 0, 0, "tile_sort_pairs_descending")
+#define tile_sort_bits(keys, begin_bit, end_bit) \
+    TILE__SORT_G(keys, keys, 0, 0, 1, begin_bit, end_bit, "tile_sort_bits")
+#define tile_sort_pairs_bits(keys, values, begin_bit, end_bit) \
+    TILE__SORT_G(keys, values, 1, 0, 1, begin_bit, end_bit, "tile_sort_pairs_bits")
+#define tile_sort_descending_bits(keys, begin_bit, end_bit) \
+    TILE__SORT_G(keys, keys, 0, 1, 1, begin_bit, end_bit, "tile_sort_descending_bits")
+#define tile_sort_pairs_descending_bits(keys, values, begin_bit, end_bit) \
+    TILE__SORT_G(keys, values, 1, 1, 1, begin_bit, end_bit, "tile_sort_pairs_descending_bits")
+
+/* mask of bits [b, e) of a 64-bit word (0 <= b < e <= 64) */
+#define TILE__SORT_RMASK(b, e) \
+    (((e) >= 64 ? ~0ull : (1ull << ((e)&63)) - 1ull) & ~((1ull << ((b)&63)) - 1ull))
+
+/* DESC: descending; RANGED: sort by bits [BB, EB) only; OP: the name in
+ * compile-time errors */
+#define TILE__SORT_G(K, V, HASV, DESC, RANGED, BB, EB, OP)                         \
     do {                                                                           \
         typedef TILE_ELEM_T(K) tile__K;                                            \
         typedef TILE__TYPEOF(TILE__SORT_ENC((K).v[0])) tile__U;                    \
         typedef TILE_ELEM_T(V) tile__V;                                            \
         TILE__STATIC_ASSERT(tile_size(K) == tile_size(V) && TILE__BD(K) == TILE__BD(V), \
-                            "tile.h: tile_sort_pairs: keys and values must be tiles of one length"); \
+                            "tile.h: " OP ": keys and values must be tiles of one length"); \
+        TILE__STATIC_ASSERT(!(RANGED) || ((BB) >= 0 && (BB) < (EB) && (EB) <= 8 * (int)sizeof(tile__K)), \
+                            "tile.h: " OP ": the bit range must be 0 <= begin_bit < end_bit <= the key's bits"); \
         enum {                                                                     \
+            /* a bit range narrower than the key */                             \
+            tile__RG = (RANGED) && !((BB) == 0 && (EB) == 8 * (int)sizeof(tile__K)),  \
             tile__N = tile_size(K),                                                \
             tile__B = TILE__BD(K),                                                 \
             tile__S = (tile__N + tile__B - 1) / tile__B,                           \
@@ -377,15 +438,16 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
             tile__VSH = (HASV) && tile_is_shared(V),                               \
             /* keys-only register tile of whole chunks: the first pass takes     \
              * the slots as they are */                                          \
-            tile__VIRT = tile__REG && !tile__KSH && !(HASV) && tile__N % tile__B == 0, \
+            tile__VIRT = tile__REG && !tile__KSH && !(HASV) && tile__N % tile__B == 0 && !tile__RG, \
             /* digit-interleaved keys (see tile__sort_perm): 4B = 2^FL */        \
-            tile__FD = sizeof(tile__U) == 4 && (tile__B == 1 || tile__B == 16 || tile__B == 256), \
+            tile__FD = sizeof(tile__U) == 4 && (tile__B == 1 || tile__B == 16 || tile__B == 256) && !tile__RG, \
             tile__FL = tile__B == 256 ? 10 : tile__B == 16 ? 6 : 2,                \
             tile__FM = 2 | 7 << tile__FL                                           \
         };                                                                         \
-        TILE__STATIC_ASSERT(sizeof(tile__U) == sizeof(tile__K), "tile.h: tile_sort: keys are f32, f64, i32, u32, i64 or u64"); \
+        TILE__STATIC_ASSERT(sizeof(tile__U) == sizeof(tile__K),                    \
+                            "tile.h: " OP ": keys are f32, f64, i32, u32, i64, u64, tile_f16 or tile_bf16"); \
         TILE__STATIC_ASSERT(tile__NP <= 65535,                                     \
-                            "tile.h: tile_sort: at most 65535 keys (rounded up to a multiple of the block size)"); \
+                            "tile.h: " OP ": at most 65535 keys (rounded up to a multiple of the block size)"); \
         TILE__STATIC_ASSERT((size_t)tile__BYTES == TILE__SORT_BYTES(sizeof(tile__U), sizeof(tile__V), HASV, tile__N, tile__B), \
                             "tile.h: tile_sort: staging size mismatch");          \
         TILE__STATIC_ASSERT(tile__NW * 16 <= TILE_SCRATCH_BYTES / 2,               \
@@ -400,6 +462,9 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
         tile__sort_cw *const tile__cnt = (tile__sort_cw *)(tile__buf + tile__OC);  \
         uint32_t *const tile__ws = (uint32_t *)(tile__buf + tile__OW);             \
         tile__U tile__and = (tile__U) ~(tile__U)0, tile__or = 0;                   \
+        /* descending: all bits flipped; the bits a pass may look at */         \
+        TILE__UNUSED const tile__U tile__FLIP = (DESC) ? (tile__U) ~(tile__U)0 : (tile__U)0; \
+        TILE__UNUSED const tile__U tile__RM = tile__RG ? (tile__U)TILE__SORT_RMASK(BB, EB) : (tile__U) ~(tile__U)0; \
         if (tile__REG) {                                                           \
             TILE__SORT_REG_(K, V, HASV);                                           \
         } else {                                                                   \
@@ -437,7 +502,7 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
         tile__and = (tile__U)(((uint64_t)tile__a1 << 32) | tile__a0);              \
         tile__or = (tile__U)(((uint64_t)tile__o1 << 32) | tile__o0);               \
     }                                                                              \
-    const tile__U tile__var = tile__and ^ tile__or;                                \
+    const tile__U tile__var = (tile__U)((tile__and ^ tile__or) & tile__RM);        \
     int tile__last = 0;                                                            \
     TILE__UNROLL for (int tile__q = 0; tile__q < (int)sizeof(tile__U) * 2; ++tile__q) \
         if ((tile__var >> (4 * tile__q)) & 15u) tile__last = tile__q;
@@ -502,7 +567,7 @@ typedef union {
 } tile__sort_cw;
 #define TILE__SORT_HALF(x) (tile__cnt[((uint32_t)(x)&7u) * (uint32_t)tile__B + (uint32_t)tile__t].h[((uint32_t)(x) >> 3) & 1u])
 /* digit bits of key k in this pass (low 4 bits) */
-#define TILE__SORT_X(k) ((uint32_t)((k) >> tile__bit))
+#define TILE__SORT_X(k) ((uint32_t)(((k) & tile__RM) >> tile__bit))
 /* digit-interleaved keys: byte offset of key k's counter (rotation rot =
  * 4 * pass - 1 mod 32), and the counter at byte offset o */
 #define TILE__SORT_FOFF(k, rot) ((TILE__SORT_ROTR32((uint32_t)(k), (rot)) & (uint32_t)tile__FM) | tile__t4)
@@ -524,7 +589,10 @@ typedef union {
 /* ordered key -> internal form (digit-interleaved when tile__FD), and an
  * internal key back to its element */
 #define TILE__SORT_IN(x) (tile__FD ? (tile__U)tile__sort_perm((uint32_t)(x), tile__FL - 1) : (x))
-#define TILE__SORT_OUT(k) TILE__SORT_DEC(tile__K, tile__FD ? (tile__U)tile__sort_unperm((uint32_t)(k), tile__FL - 1) : (k))
+#define TILE__SORT_OUT(k) \
+    TILE__SORT_DEC(tile__K, (tile__U)((tile__FD ? (tile__U)tile__sort_unperm((uint32_t)(k), tile__FL - 1) : (k)) ^ tile__FLIP))
+/* the ordered key of element x, flipped for a descending sort */
+#define TILE__SORT_ENCD(x) ((tile__U)(TILE__SORT_ENC(x) ^ tile__FLIP))
 
 /* A register tile's slots read back striped from a staging buffer (keys
  * decoded). Slots past the end are zeroed: otherwise the compiler keeps
@@ -555,7 +623,7 @@ typedef union {
         const int tile__p = tile__KSH ? tile__t * tile__S + tile__j : tile__t + tile__j * tile__B; \
         if (tile__KSH) {                                                           \
             if (tile__NP == tile__N || tile__p < tile__N) {                        \
-                const tile__U tile__x = TILE__SORT_ENC((K).v[TILE__OFF(K, tile__p)]); \
+                const tile__U tile__x = TILE__SORT_ENCD((K).v[TILE__OFF(K, tile__p)]); \
                 tile__and &= tile__x;                                              \
                 tile__or |= tile__x;                                               \
                 tile__sk[tile__j] = TILE__SORT_IN(tile__x);                        \
@@ -563,7 +631,7 @@ typedef union {
                 tile__sk[tile__j] = 0;                                             \
             }                                                                      \
         } else { /* a slot past the end: any key (never counted nor moved) */     \
-            const tile__U tile__x = TILE__SORT_ENC((K).v[tile__j]);                \
+            const tile__U tile__x = TILE__SORT_ENCD((K).v[tile__j]);                \
             if (tile__NP == tile__N || tile__p < tile__N) {                        \
                 tile__and &= tile__x;                                              \
                 tile__or |= tile__x;                                               \
@@ -679,14 +747,14 @@ typedef union {
     tile_barrier(); /* an earlier operation may still read a buffer of this size */ \
     if (tile__KSH) { /* shared: a plain loop (nothing to keep in registers) */  \
         for (int tile__p = tile__t; tile__p < tile__N; tile__p += tile__B) {       \
-            const tile__U tile__x = TILE__SORT_ENC((K).v[TILE__OFF(K, tile__p)]);  \
+            const tile__U tile__x = TILE__SORT_ENCD((K).v[TILE__OFF(K, tile__p)]);  \
             tile__xa[TILE__SORT_XI(tile__p)] = TILE__SORT_IN(tile__x);             \
             tile__and &= tile__x;                                                  \
             tile__or |= tile__x;                                                   \
         }                                                                          \
     } else {                                                                       \
         TILE__EACH(K, tile__s) {                                                   \
-            const tile__U tile__x = TILE__SORT_ENC(TILE__AT(K, tile__s));          \
+            const tile__U tile__x = TILE__SORT_ENCD(TILE__AT(K, tile__s));          \
             tile__xa[TILE__SORT_XS(tile__s)] = TILE__SORT_IN(tile__x);             \
             tile__and &= tile__x;                                                  \
             tile__or |= tile__x;                                                   \
@@ -742,5 +810,255 @@ typedef union {
         if (!tile__KSH) TILE__SORT_OUTK_(K, tile__xa);                           \
         if ((HASV) && !tile__VSH) TILE__SORT_OUTV_(V, tile__va);                 \
     }
+
+/* ==== per-row sorts of 2D tiles ====
+ * tile_sort_rows(keys)                          each row ascending, independently
+ * tile_sort_rows_descending(keys)
+ * tile_sort_pairs_rows(keys, values)            values move with their keys
+ * tile_sort_pairs_rows_descending(keys, values)
+ * keys: a 2D tile (R x C, register or shared, views too) of any key type of
+ * tile_sort; values: any element type, a tile of the same shape. Row r of
+ * the result is row r of the input, sorted (stable: equal keys keep their
+ * column order). Suppose k is the 2 x 3 tile [[3 1 2] [9 7 8]]:
+ *   tile_sort_rows(k)              k = [[1 2 3] [7 8 9]]
+ *   tile_sort_rows_descending(k)   k = [[3 2 1] [9 8 7]]
+ * How: two stable block-wide radix sorts of the whole tile (every thread on
+ * every row, so short rows cost no idle threads): by key carrying the row
+ * index, then by row index (only its differing 4-bit digits: one pass for up
+ * to 16 rows) carrying the keys (and, for pairs, the values together with the
+ * keys in one struct). Same limits and staging as tile_sort. */
+#define tile_sort_rows(keys) TILE__SORT_ROWS_K(keys, 0, "tile_sort_rows")
+#define tile_sort_rows_descending(keys) TILE__SORT_ROWS_K(keys, 1, "tile_sort_rows_descending")
+#define tile_sort_pairs_rows(keys, values) TILE__SORT_ROWS_P(keys, values, 0, "tile_sort_pairs_rows")
+#define tile_sort_pairs_rows_descending(keys, values) \
+    TILE__SORT_ROWS_P(keys, values, 1, "tile_sort_pairs_rows_descending")
+
+/* row index of every slot of register tile R (u32), rows of C elements */
+#define TILE__SORT_ROWIDX(R, C)                                                    \
+    TILE__UNROLL for (int tile__s = 0; tile__s < tile_slots(R); ++tile__s)         \
+        (R).v[tile__s] = TILE__VALID(R, tile__s) ? (uint32_t)(TILE__LIN(R, tile__s) / (C)) : 0u
+
+#define TILE__SORT_ROWS_K(K, DESC, OP)                                             \
+    do {                                                                           \
+        TILE__STATIC_ASSERT(tile_ndim(K) == 2, "tile.h: " OP ": keys must be a 2D tile (rows x columns)"); \
+        TILE__REG_TYPE(uint32_t, TILE__BD(K), tile_size(K)) tile__rrow;             \
+        TILE__SORT_ROWIDX(tile__rrow, TILE__D1(K));                                 \
+        TILE__SORT_G(K, tile__rrow, 1, DESC, 0, 0, 0, OP);                          \
+        if (TILE__D0(K) > 1) TILE__SORT_G(tile__rrow, K, 1, 0, 0, 0, 0, OP);        \
+    } while (0)
+
+#define TILE__SORT_ROWS_P(K, V, DESC, OP)                                          \
+    do {                                                                           \
+        TILE__STATIC_ASSERT(tile_ndim(K) == 2, "tile.h: " OP ": keys must be a 2D tile (rows x columns)"); \
+        TILE__STATIC_ASSERT(TILE__D0(K) == TILE__D0(V) && TILE__D1(K) == TILE__D1(V) && tile_ndim(V) == 2 && \
+                                TILE__BD(K) == TILE__BD(V),                        \
+                            "tile.h: " OP ": keys and values must be tiles of one shape"); \
+        typedef TILE_ELEM_T(K) tile__rK;                                           \
+        typedef TILE_ELEM_T(V) tile__rV;                                           \
+        typedef struct {                                                           \
+            tile__rK k;                                                            \
+            tile__rV v;                                                            \
+            uint32_t r;                                                            \
+        } tile__rkv;                                                               \
+        TILE__REG_TYPE(tile__rK, TILE__BD(K), tile_size(K)) tile__rkc;              \
+        TILE__REG_TYPE(tile__rkv, TILE__BD(K), tile_size(K)) tile__rw;              \
+        TILE__UNROLL for (int tile__s = 0; tile__s < tile_slots(tile__rw); ++tile__s) { \
+            if (TILE__VALID(tile__rw, tile__s)) {                                   \
+                tile__rkc.v[tile__s] = tile__rw.v[tile__s].k = TILE__AT(K, tile__s); \
+                tile__rw.v[tile__s].v = TILE__AT(V, tile__s);                       \
+                tile__rw.v[tile__s].r = (uint32_t)(TILE__LIN(tile__rw, tile__s) / TILE__D1(K)); \
+            } else {                                                               \
+                memset(&tile__rkc.v[tile__s], 0, sizeof(tile__rK));                 \
+                memset(&tile__rw.v[tile__s], 0, sizeof(tile__rkv));                 \
+            }                                                                      \
+        }                                                                          \
+        /* by key carrying (key, value, row); then by row */                      \
+        TILE__SORT_G(tile__rkc, tile__rw, 1, DESC, 0, 0, 0, OP);                     \
+        if (TILE__D0(K) > 1) {                                                     \
+            TILE__REG_TYPE(uint32_t, TILE__BD(K), tile_size(K)) tile__rrow;         \
+            TILE__UNROLL for (int tile__s = 0; tile__s < tile_slots(tile__rw); ++tile__s) \
+                tile__rrow.v[tile__s] = tile__rw.v[tile__s].r;                       \
+            TILE__SORT_G(tile__rrow, tile__rw, 1, 0, 0, 0, 0, OP);                   \
+        }                                                                          \
+        TILE__WRITE_BEGIN(K);                                                      \
+        if (tile_is_shared(V) && !tile_is_shared(K)) tile_barrier();               \
+        TILE__UNROLL for (int tile__s = 0; tile__s < tile_slots(tile__rw); ++tile__s) \
+            if (TILE__VALID(tile__rw, tile__s)) {                                   \
+                TILE__AT(K, tile__s) = tile__rw.v[tile__s].k;                       \
+                TILE__AT(V, tile__s) = tile__rw.v[tile__s].v;                       \
+            }                                                                      \
+        TILE__WRITE_END(K);                                                        \
+        if (tile_is_shared(V) && !tile_is_shared(K)) tile_barrier();               \
+    } while (0)
+
+/* ==== comparison (merge) sort ====
+ * tile_merge_sort(keys, less)                  sort by a user comparator
+ * tile_merge_sort_pairs(keys, values, less)    values move with their keys
+ * Any element type (scalars, vectors, user structs) for keys and values;
+ * register or shared tiles, any length and block size (a 2D tile sorts as
+ * its row-major flattening). `less` is a function name, a function-like
+ * macro or any expression f such that f(a, b) (two elements, by value) is
+ * nonzero when a must come strictly before b: a strict weak order, as
+ * CUB's BlockMergeSort compare_op. On the GPU it must be callable from
+ * device code (declare it TILE_API). Stable: elements that compare equal
+ * keep their input order.
+ *   typedef struct { int32_t dept; float pay; } emp;
+ *   TILE_API int by_dept(emp a, emp b) { return a.dept < b.dept; }
+ *   ...
+ *   tile_merge_sort(staff, by_dept);
+ * Suppose staff holds [(2, 1.0) (1, 5.0) (2, 0.5) (1, 3.0)]: the result is
+ * [(1, 5.0) (1, 3.0) (2, 1.0) (2, 0.5)] (equal depts in input order).
+ * How (CUB's block merge sort): thread t takes the S = ceil(n / block)
+ * consecutive elements t*S .. t*S+S-1 into registers and sorts them with a
+ * stable odd-even transposition network (compile-time slot indices); then
+ * log2(block) rounds merge pairs of sorted runs: the runs go to shared
+ * memory, each thread finds where its S outputs start by a binary search
+ * along the merge path and merges them serially into its registers
+ * (2 barriers a round). Equal keys take the left run first: stable.
+ * Comparisons: about S^2/2 + S log2(block) + log2(n) per thread.
+ * Staging: n keys (and n values) in shared memory, static
+ * (TILE_STATIC_SMEM, the size classes of tile_sort) when they fit
+ * TILE_SORT_STATIC_MAX_BYTES, else from the arena; budget
+ * TILE_MERGE_SORT_SMEM_BYTES(K, n, block) / TILE_MERGE_SORT_PAIRS_SMEM_BYTES(K,
+ * V, n, block) in TILE_KERNEL_SMEM (0 when static). Registers: S keys (and
+ * S values) per thread: keep S small (<= 16) for large elements. On the CPU
+ * (one thread, S = n) the network is a loop: n^2/2 comparisons. */
+#define tile_merge_sort(keys, less) TILE__MSORT(keys, keys, 0, less, "tile_merge_sort")
+#define tile_merge_sort_pairs(keys, values, less) TILE__MSORT(keys, values, 1, less, "tile_merge_sort_pairs")
+
+#define TILE__MSORT_BYTES(ksz, vsz, hasv, n) \
+    (TILE__SORT_A16((size_t)(n) * (ksz)) + ((hasv) ? TILE__SORT_A16((size_t)(n) * (vsz)) : 0))
+#define TILE_MERGE_SORT_SMEM_BYTES(K, n, block)                                    \
+    ((size_t)((void)(block), TILE__SORT_STATIC(TILE__MSORT_BYTES(sizeof(K), 1, 0, n)) ? 0 \
+                                                    : TILE__MSORT_BYTES(sizeof(K), 1, 0, n)))
+#define TILE_MERGE_SORT_PAIRS_SMEM_BYTES(K, V, n, block)                           \
+    ((size_t)((void)(block), TILE__SORT_STATIC(TILE__MSORT_BYTES(sizeof(K), sizeof(V), 1, n)) ? 0 \
+                                                    : TILE__MSORT_BYTES(sizeof(K), sizeof(V), 1, n)))
+
+#define TILE__MSORT(K, V, HASV, LESS, OP)                                          \
+    do {                                                                           \
+        typedef TILE_ELEM_T(K) tile__K;                                            \
+        typedef TILE_ELEM_T(V) tile__V;                                            \
+        TILE__STATIC_ASSERT(tile_size(K) == tile_size(V) && TILE__BD(K) == TILE__BD(V), \
+                            "tile.h: " OP ": keys and values must be tiles of one length"); \
+        enum {                                                                     \
+            tile__N = tile_size(K),                                                \
+            tile__B = TILE__BD(K),                                                 \
+            tile__S = (tile__N + tile__B - 1) / tile__B,                           \
+            tile__KSH = tile_is_shared(K),                                         \
+            tile__VSH = (HASV) && tile_is_shared(V),                               \
+            tile__KB = (int)TILE__SORT_A16((size_t)tile__N * sizeof(tile__K)),     \
+            tile__BYTES = (int)TILE__MSORT_BYTES(sizeof(tile__K), sizeof(tile__V), HASV, tile__N) \
+        };                                                                         \
+        TILE__STATIC_ASSERT(TILE__MSORT_BYTES(sizeof(tile__K), sizeof(tile__V), HASV, tile_size(K)) <= \
+                                (size_t)TILE_MAX_SMEM_BYTES,                       \
+                            "tile.h: " OP ": the tile needs more shared memory than TILE_MAX_SMEM_BYTES"); \
+        TILE__COOP();                                                              \
+        const int tile__t = tile_thread();                                         \
+        const int tile__c0 = tile__t * tile__S;                                    \
+        /* the calling thread's chunk: elements c0 .. c0 + cnt - 1 */             \
+        const int tile__cnt = tile__N - tile__c0 >= tile__S ? tile__S : tile__N > tile__c0 ? tile__N - tile__c0 : 0; \
+        TILE__SORT_BUF(tile__buf, tile__BYTES, tile__BYTES);                       \
+        tile__K *const tile__kb = (tile__K *)tile__buf;                            \
+        tile__V *const tile__vb = (tile__V *)(tile__buf + tile__KB);               \
+        tile__K tile__x[tile__S];                                                  \
+        tile__V tile__y[(HASV) ? tile__S : 1];                                     \
+        tile_barrier(); /* an earlier operation may still read a buffer of this size */ \
+        /* register tiles: striped slots -> chunks through the buffer */         \
+        if (!tile__KSH) {                                                          \
+            TILE__EACH(K, tile__s) { tile__kb[TILE__LIN(K, tile__s)] = TILE__AT(K, tile__s); } \
+        }                                                                          \
+        if ((HASV) && !tile__VSH) {                                                \
+            TILE__EACH(V, tile__s) { tile__vb[TILE__LIN(V, tile__s)] = TILE__AT(V, tile__s); } \
+        }                                                                          \
+        if (!tile__KSH || ((HASV) && !tile__VSH)) tile_barrier();                  \
+        TILE__UNROLL for (int tile__j = 0; tile__j < tile__S; ++tile__j) {         \
+            const int tile__p = tile__c0 + tile__j;                                \
+            if (tile__j < tile__cnt) {                                             \
+                tile__x[tile__j] = tile__KSH ? (K).v[TILE__OFF(K, tile__p)] : tile__kb[tile__p]; \
+                if (HASV) tile__y[tile__j] = tile__VSH ? (V).v[TILE__OFF(V, tile__p)] : tile__vb[tile__p]; \
+            } else {                                                               \
+                memset(&tile__x[tile__j], 0, sizeof(tile__K));                     \
+                if (HASV) memset(&tile__y[tile__j], 0, sizeof(tile__V));           \
+            }                                                                      \
+        }                                                                          \
+        /* stable odd-even transposition sort of the chunk (swaps only strictly \
+         * smaller right neighbours: equal keys never cross) */                \
+        TILE__UNROLL for (int tile__i = 0; tile__i < tile__S; ++tile__i) {         \
+            TILE__UNROLL for (int tile__j = tile__i & 1; tile__j + 1 < tile__S; tile__j += 2) { \
+                if (tile__j + 1 < tile__cnt && (LESS(tile__x[tile__j + 1], tile__x[tile__j]))) { \
+                    const tile__K tile__tk = tile__x[tile__j];                     \
+                    tile__x[tile__j] = tile__x[tile__j + 1];                       \
+                    tile__x[tile__j + 1] = tile__tk;                               \
+                    if (HASV) {                                                    \
+                        const tile__V tile__tv = tile__y[tile__j];                 \
+                        tile__y[tile__j] = tile__y[tile__j + 1];                   \
+                        tile__y[tile__j + 1] = tile__tv;                           \
+                    }                                                              \
+                }                                                                  \
+            }                                                                      \
+        }                                                                          \
+        /* merge rounds: runs of w elements, pairs [a0, a1) + [a1, b1) */         \
+        for (int tile__w = tile__S; tile__w < tile__N; tile__w *= 2) {             \
+            tile_barrier(); /* the last round's reads are done */                \
+            TILE__UNROLL for (int tile__j = 0; tile__j < tile__S; ++tile__j) {     \
+                if (tile__j < tile__cnt) {                                         \
+                    tile__kb[tile__c0 + tile__j] = tile__x[tile__j];               \
+                    if (HASV) tile__vb[tile__c0 + tile__j] = tile__y[tile__j];     \
+                }                                                                  \
+            }                                                                      \
+            tile_barrier();                                                        \
+            if (tile__cnt > 0) {                                                   \
+                const int tile__a0 = tile__c0 / (2 * tile__w) * (2 * tile__w);     \
+                const int tile__a1 = tile__a0 + tile__w < tile__N ? tile__a0 + tile__w : tile__N; \
+                const int tile__b1 = tile__a1 + tile__w < tile__N ? tile__a1 + tile__w : tile__N; \
+                const int tile__d = tile__c0 - tile__a0; /* outputs before ours */ \
+                /* merge path: how many of the first d outputs come from A */    \
+                int tile__lo = tile__d > tile__b1 - tile__a1 ? tile__d - (tile__b1 - tile__a1) : 0; \
+                int tile__hi = tile__d < tile__a1 - tile__a0 ? tile__d : tile__a1 - tile__a0; \
+                while (tile__lo < tile__hi) {                                      \
+                    const int tile__m = (tile__lo + tile__hi) >> 1;                \
+                    if (LESS(tile__kb[tile__a1 + tile__d - 1 - tile__m], tile__kb[tile__a0 + tile__m])) \
+                        tile__hi = tile__m;                                        \
+                    else                                                           \
+                        tile__lo = tile__m + 1;                                    \
+                }                                                                  \
+                int tile__ia = tile__a0 + tile__lo, tile__ib = tile__a1 + tile__d - tile__lo; \
+                TILE__UNROLL for (int tile__j = 0; tile__j < tile__S; ++tile__j) { \
+                    if (tile__j < tile__cnt) {                                     \
+                        /* B only when strictly before A: stable */              \
+                        const int tile__tb = tile__ib < tile__b1 &&                \
+                                             (tile__ia >= tile__a1 || (LESS(tile__kb[tile__ib], tile__kb[tile__ia]))); \
+                        const int tile__src = tile__tb ? tile__ib : tile__ia;      \
+                        tile__ib += tile__tb;                                      \
+                        tile__ia += !tile__tb;                                     \
+                        tile__x[tile__j] = tile__kb[tile__src];                    \
+                        if (HASV) tile__y[tile__j] = tile__vb[tile__src];          \
+                    }                                                              \
+                }                                                                  \
+            }                                                                      \
+        }                                                                          \
+        /* write back: shared tiles directly, register tiles through the buffer */ \
+        tile_barrier();                                                            \
+        TILE__UNROLL for (int tile__j = 0; tile__j < tile__S; ++tile__j) {         \
+            if (tile__j < tile__cnt) {                                             \
+                const int tile__p = tile__c0 + tile__j;                            \
+                if (tile__KSH) (K).v[TILE__OFF(K, tile__p)] = tile__x[tile__j];    \
+                else tile__kb[tile__p] = tile__x[tile__j];                         \
+                if (HASV) {                                                        \
+                    if (tile__VSH) (V).v[TILE__OFF(V, tile__p)] = tile__y[tile__j]; \
+                    else tile__vb[tile__p] = tile__y[tile__j];                     \
+                }                                                                  \
+            }                                                                      \
+        }                                                                          \
+        tile_barrier();                                                            \
+        if (!tile__KSH) {                                                          \
+            TILE__EACH(K, tile__s) { TILE__AT(K, tile__s) = tile__kb[TILE__LIN(K, tile__s)]; } \
+        }                                                                          \
+        if ((HASV) && !tile__VSH) {                                                \
+            TILE__EACH(V, tile__s) { TILE__AT(V, tile__s) = tile__vb[TILE__LIN(V, tile__s)]; } \
+        }                                                                          \
+        TILE__SORT_BUF_END(tile__buf, tile__BYTES);                                \
+    } while (0)
 
 #endif /* TILE_SORT_H */

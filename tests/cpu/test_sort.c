@@ -275,12 +275,483 @@ static void test_smem_bytes(void **state) {
     assert_true(TILE_SORT_PAIRS_SMEM_BYTES(double, int32_t, 8192, 1024) <= TILE_MAX_SMEM_BYTES);
 }
 
+/* ======================================================================
+ * descending, bit ranges, f16/bf16 keys, per-row sorts, merge sorts
+ * ====================================================================== */
+/* ---- references for the descending / bit-range / f16 / per-row / merge
+ * sorts (plain C: ordered keys and qsort with the input index as the tie
+ * break, i.e. a stable sort) ---- */
+enum { VX_F16 = SR_NTYPES, VX_BF16, VX_NTYPES };
+static const char *const vx_type_name[VX_NTYPES] = {"f32", "f64", "i32", "u32", "i64", "u64", "f16", "bf16"};
+static int vx_size(int type) { return type >= SR_NTYPES ? 2 : sr_type_size[type]; }
+static uint64_t vx_bits(int type, const void *p, long i) {
+    if (vx_size(type) == 2) {
+        uint16_t b;
+        memcpy(&b, (const char *)p + 2 * i, 2);
+        return b;
+    }
+    return sr_bits(type, p, i);
+}
+/* the key as an unsigned integer in the sort's order (IEEE totalOrder for
+ * floats: sign-magnitude to offset binary; signed integers: offset binary) */
+static uint64_t vx_ord(int type, uint64_t b) {
+    switch (type) {
+    case SR_F32: return (b & 0x80000000u) ? (~b & 0xffffffffu) : (b | 0x80000000u);
+    case SR_F64: return (b >> 63) ? ~b : (b | 0x8000000000000000ull);
+    case SR_I32: return b ^ 0x80000000u;
+    case SR_I64: return b ^ 0x8000000000000000ull;
+    case VX_F16:
+    case VX_BF16: return (b & 0x8000u) ? (~b & 0xffffu) : (b | 0x8000u);
+    default: return b;
+    }
+}
+typedef struct {
+    uint64_t k;
+    int32_t i;
+} vx_rec;
+static int vx_cmp(const void *a, const void *b) {
+    const vx_rec *x = (const vx_rec *)a, *y = (const vx_rec *)b;
+    if (x->k != y->k) return x->k < y->k ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+/* idx[0..n): the stable order of keys[off + i*1] sorted ascending (desc 0) or
+ * descending by bits [b0, b1) of the ordered key (b1 == 0: all bits) */
+static void vx_ref(int type, const void *keys, int n, int desc, int b0, int b1, int32_t *idx) {
+    const int w = 8 * vx_size(type);
+    const uint64_t all = w == 64 ? ~0ull : (1ull << w) - 1;
+    uint64_t m = all;
+    if (b1) m = (b1 == 64 ? ~0ull : (1ull << b1) - 1) & ~((1ull << b0) - 1);
+    vx_rec *r = (vx_rec *)malloc(sizeof(vx_rec) * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; ++i) {
+        uint64_t o = vx_ord(type, vx_bits(type, keys, i));
+        if (desc) o ^= all;
+        r[i].k = o & m;
+        r[i].i = i;
+    }
+    qsort(r, (size_t)n, sizeof(vx_rec), vx_cmp);
+    for (int i = 0; i < n; ++i) idx[i] = r[i].i;
+    free(r);
+}
+/* mismatches of got (keys, and indices when got_idx) against vx_ref */
+static long vx_check(int type, const void *in, int n, const void *got, const int32_t *got_idx, int desc, int b0,
+                     int b1, long *first) {
+    int32_t *idx = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
+    vx_ref(type, in, n, desc, b0, b1, idx);
+    long bad = 0;
+    *first = -1;
+    for (int i = 0; i < n; ++i) {
+        int ok = vx_bits(type, got, i) == vx_bits(type, in, idx[i]);
+        if (got_idx) ok = ok && got_idx[i] == idx[i];
+        if (!ok) {
+            if (*first < 0) *first = i;
+            ++bad;
+        }
+    }
+    free(idx);
+    return bad;
+}
+/* keys of any type: sr_fill for 4/8-byte types; 16-bit floats from the same
+ * patterns' ideas (random bits, few values with +-0 and NaNs, specials) */
+static void vx_fill(int type, void *keys, int n, int p, uint64_t seed) {
+    if (vx_size(type) != 2) {
+        sr_fill(type, keys, n, p, seed);
+        return;
+    }
+    static const uint16_t sp[] = {0x7e00, 0xfe00, 0x7c01, 0xfc01, 0x7c00, 0xfc00, 0x0000, 0x8000,
+                                  0x0001, 0x8001, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3f80, 0xbf80};
+    uint64_t s = seed * 77u + (uint64_t)p * 13u + (uint64_t)type;
+    for (int i = 0; i < n; ++i) {
+        const uint64_t r = sr_rand(&s);
+        uint16_t b = (uint16_t)r;
+        if (p == 1) b = sp[(r >> 20) % 6 + 5]; /* few values, -0 next to +0 */
+        if (p == 4) b = 0x3c00;
+        if (p == 5 && (r & 3)) b = sp[(r >> 8) % 16];
+        if (p == 6) b = (uint16_t)(0x3c00 + r % 5);
+        memcpy((char *)keys + 2 * i, &b, 2);
+    }
+}
+
+
+/* four kernels (register/shared keys, keys only/pairs with index values) of
+ * one sort operation OPK / OPP */
+#define DEF_VAR(name, T, N, OPK, OPP)                                              \
+    TILE_KERNEL(name##_rk, 64, const T *in, T *out) {                              \
+        tile_reg(T, k, N);                                                         \
+        tile_load(k, tile_array1(in, N), 0);                                       \
+        OPK(k);                                                                    \
+        tile_store(tile_array1(out, N), k, 0);                                     \
+    }                                                                              \
+    TILE_KERNEL(name##_rp, 64, const T *in, const int32_t *vin, T *out, int32_t *vout) { \
+        tile_reg(T, k, N);                                                         \
+        tile_reg(int32_t, v, N);                                                   \
+        tile_load(k, tile_array1(in, N), 0);                                       \
+        tile_load(v, tile_array1(vin, N), 0);                                      \
+        OPP(k, v);                                                                 \
+        tile_store(tile_array1(out, N), k, 0);                                     \
+        tile_store(tile_array1(vout, N), v, 0);                                    \
+    }                                                                              \
+    TILE_KERNEL_SMEM(name##_sk, 64, TILE_SMEM_BYTES(T, N), const T *in, T *out) {  \
+        tile_shared(T, k, N);                                                      \
+        tile_load(k, tile_array1(in, N), 0);                                       \
+        OPK(k);                                                                    \
+        tile_store(tile_array1(out, N), k, 0);                                     \
+    }                                                                              \
+    TILE_KERNEL_SMEM(name##_sp, 64, TILE_SMEM_BYTES(T, N) + TILE_SMEM_BYTES(int32_t, N), const T *in, \
+                     const int32_t *vin, T *out, int32_t *vout) {                  \
+        tile_shared(T, k, N);                                                      \
+        tile_shared(int32_t, v, N);                                                \
+        tile_load(k, tile_array1(in, N), 0);                                       \
+        tile_load(v, tile_array1(vin, N), 0);                                      \
+        OPP(k, v);                                                                 \
+        tile_store(tile_array1(out, N), k, 0);                                     \
+        tile_store(tile_array1(vout, N), v, 0);                                    \
+    }
+
+#define K_DESC(k) tile_sort_descending(k)
+#define P_DESC(k, v) tile_sort_pairs_descending(k, v)
+#define K_B3_13(k) tile_sort_bits(k, 3, 13)
+#define P_B3_13(k, v) tile_sort_pairs_bits(k, v, 3, 13)
+#define K_B20_45(k) tile_sort_bits(k, 20, 45)
+#define P_B20_45(k, v) tile_sort_pairs_bits(k, v, 20, 45)
+#define K_B2_11(k) tile_sort_bits(k, 2, 11)
+#define P_B2_11(k, v) tile_sort_pairs_bits(k, v, 2, 11)
+#define K_DB16_32(k) tile_sort_descending_bits(k, 16, 32)
+#define P_DB16_32(k, v) tile_sort_pairs_descending_bits(k, v, 16, 32)
+#define K_DB0_8(k) tile_sort_descending_bits(k, 0, 8)
+#define P_DB0_8(k, v) tile_sort_pairs_descending_bits(k, v, 0, 8)
+#define K_ASC(k) tile_sort(k)
+#define P_ASC(k, v) tile_sort_pairs(k, v)
+
+/* X(name, C type, type id, N, OPK, OPP, desc, begin, end (0: all bits)) */
+#define VAR_CASES(X)                                                               \
+    X(d_f32_1000, float, SR_F32, 1000, K_DESC, P_DESC, 1, 0, 0)                    \
+    X(d_f32_33, float, SR_F32, 33, K_DESC, P_DESC, 1, 0, 0)                        \
+    X(d_i64_257, int64_t, SR_I64, 257, K_DESC, P_DESC, 1, 0, 0)                    \
+    X(d_u32_64, uint32_t, SR_U32, 64, K_DESC, P_DESC, 1, 0, 0)                     \
+    X(d_f64_100, double, SR_F64, 100, K_DESC, P_DESC, 1, 0, 0)                     \
+    X(d_f16_300, tile_f16, VX_F16, 300, K_DESC, P_DESC, 1, 0, 0)                   \
+    X(a_f16_300, tile_f16, VX_F16, 300, K_ASC, P_ASC, 0, 0, 0)                     \
+    X(a_bf16_1000, tile_bf16, VX_BF16, 1000, K_ASC, P_ASC, 0, 0, 0)                \
+    X(d_bf16_64, tile_bf16, VX_BF16, 64, K_DESC, P_DESC, 1, 0, 0)                  \
+    X(b_f32_1000, float, SR_F32, 1000, K_B3_13, P_B3_13, 0, 3, 13)                 \
+    X(b_i32_255, int32_t, SR_I32, 255, K_B3_13, P_B3_13, 0, 3, 13)                 \
+    X(b_u64_257, uint64_t, SR_U64, 257, K_B20_45, P_B20_45, 0, 20, 45)             \
+    X(b_f16_200, tile_f16, VX_F16, 200, K_B2_11, P_B2_11, 0, 2, 11)                \
+    X(db_f32_300, float, SR_F32, 300, K_DB16_32, P_DB16_32, 1, 16, 32)             \
+    X(db_i64_100, int64_t, SR_I64, 100, K_DB0_8, P_DB0_8, 1, 0, 8)
+
+#define DEF_VAR_CASE(name, T, ty, N, OPK, OPP, desc, b0, b1) DEF_VAR(v_##name, T, N, OPK, OPP)
+VAR_CASES(DEF_VAR_CASE)
+
+#define RUN_VAR(name, T, ty, N, OPK, OPP, desc, b0, b1)                            \
+    do {                                                                           \
+        T *in = (T *)malloc(sizeof(T) * N), *out = (T *)malloc(sizeof(T) * N);     \
+        int32_t vin[N], vout[N];                                                   \
+        assert_true(in && out);                                                    \
+        for (int i = 0; i < N; ++i) vin[i] = i;                                    \
+        for (int p = 0; p < SR_NPATTERNS; ++p) {                                   \
+            vx_fill(ty, in, N, p, 41u);                                            \
+            for (int kk = 0; kk < 4; ++kk) {                                       \
+                memset(out, 0xcd, sizeof(T) * N);                                  \
+                memset(vout, 0xcd, sizeof vout);                                   \
+                if (kk == 0) assert_tile_ok(tile_launch(TILE_CPU, v_##name##_rk, tile_grid1(1), 64, in, out)); \
+                if (kk == 1) assert_tile_ok(tile_launch(TILE_CPU, v_##name##_rp, tile_grid1(1), 64, in, vin, out, vout)); \
+                if (kk == 2) assert_tile_ok(tile_launch(TILE_CPU, v_##name##_sk, tile_grid1(1), 64, in, out)); \
+                if (kk == 3) assert_tile_ok(tile_launch(TILE_CPU, v_##name##_sp, tile_grid1(1), 64, in, vin, out, vout)); \
+                long first;                                                        \
+                long bad = vx_check(ty, in, N, out, (kk & 1) ? vout : NULL, desc, b0, b1, &first); \
+                if (bad) {                                                         \
+                    print_error("%s (%s) kernel %d pattern %d: %ld wrong, first at %ld\n", #name, \
+                                vx_type_name[ty], kk, p, bad, first);              \
+                    fail();                                                        \
+                }                                                                  \
+            }                                                                      \
+        }                                                                          \
+        free(in);                                                                  \
+        free(out);                                                                 \
+    } while (0);
+
+static void test_sort_variants(void **state) {
+    (void)state;
+    VAR_CASES(RUN_VAR)
+}
+
+/* the reference's order agrees with sort_ref.h's (independent) comparison */
+static void test_ref_order(void **state) {
+    (void)state;
+    const int types[4] = {SR_F32, SR_F64, SR_I32, SR_I64};
+    for (int t = 0; t < 4; ++t) {
+        uint64_t keys[64];
+        sr_fill(types[t], keys, 64, 5, 3u);
+        for (int i = 0; i < 64; ++i)
+            for (int j = 0; j < 64; ++j) {
+                const uint64_t a = sr_bits(types[t], keys, i), b = sr_bits(types[t], keys, j);
+                const uint64_t oa = vx_ord(types[t], a), ob = vx_ord(types[t], b);
+                assert_int_equal((oa > ob) - (oa < ob), sr_cmp_bits(types[t], a, b));
+            }
+    }
+}
+
+/* the header's examples of descending and bit-range sorts */
+TILE_KERNEL(doc_desc_bits, 32, uint32_t *o1, uint32_t *o2, uint32_t *o3, int32_t *ov) {
+    const uint32_t kin[4] = {0x13, 0x21, 0x12, 0x24};
+    const int32_t vin[4] = {0, 1, 2, 3};
+    tile_reg(uint32_t, k, 4);
+    tile_reg(int32_t, v, 4);
+    tile_load(k, tile_array1(kin, 4), 0);
+    tile_sort_descending(k);
+    tile_store(tile_array1(o1, 4), k, 0);
+    tile_load(k, tile_array1(kin, 4), 0);
+    tile_sort_bits(k, 0, 4);
+    tile_store(tile_array1(o2, 4), k, 0);
+    tile_load(k, tile_array1(kin, 4), 0);
+    tile_load(v, tile_array1(vin, 4), 0);
+    tile_sort_pairs_descending_bits(k, v, 4, 8);
+    tile_store(tile_array1(o3, 4), k, 0);
+    tile_store(tile_array1(ov, 4), v, 0);
+}
+static void test_doc_desc_bits(void **state) {
+    (void)state;
+    uint32_t a[4], b[4], c[4];
+    int32_t v[4];
+    assert_tile_ok(tile_launch(TILE_CPU, doc_desc_bits, tile_grid1(1), 32, a, b, c, v));
+    const uint32_t ea[4] = {0x24, 0x21, 0x13, 0x12}, eb[4] = {0x21, 0x12, 0x13, 0x24}, ec[4] = {0x21, 0x24, 0x13, 0x12};
+    const int32_t ev[4] = {1, 3, 0, 2};
+    assert_memory_equal(a, ea, sizeof ea);
+    assert_memory_equal(b, eb, sizeof eb);
+    assert_memory_equal(c, ec, sizeof ec);
+    assert_memory_equal(v, ev, sizeof ev);
+}
+
+/* ---- per-row sorts: R x C tiles, register and shared, keys and pairs ---- */
+#define DEF_ROWS(name, T, R, C)                                                    \
+    TILE_KERNEL_SMEM(name, 64, TILE_SMEM_BYTES(T, R, C) + TILE_SMEM_BYTES(int32_t, R, C), const T *in, \
+                     const int32_t *vin, T *o, int32_t *ov, int desc, int kind) {  \
+        if (kind == 0) { /* register keys */                                     \
+            tile_reg(T, k, R, C);                                                  \
+            tile_load(k, tile_array2(in, R, C), 0, 0);                             \
+            if (desc) tile_sort_rows_descending(k);                                \
+            else tile_sort_rows(k);                                                \
+            tile_store(tile_array2(o, R, C), k, 0, 0);                             \
+        } else if (kind == 1) { /* register pairs */                             \
+            tile_reg(T, k, R, C);                                                  \
+            tile_reg(int32_t, v, R, C);                                            \
+            tile_load(k, tile_array2(in, R, C), 0, 0);                             \
+            tile_load(v, tile_array2(vin, R, C), 0, 0);                            \
+            if (desc) tile_sort_pairs_rows_descending(k, v);                       \
+            else tile_sort_pairs_rows(k, v);                                       \
+            tile_store(tile_array2(o, R, C), k, 0, 0);                             \
+            tile_store(tile_array2(ov, R, C), v, 0, 0);                            \
+        } else { /* shared keys, pairs with register values (kind 3) */         \
+            tile_shared(T, k, R, C);                                               \
+            tile_load(k, tile_array2(in, R, C), 0, 0);                             \
+            if (kind == 2) {                                                       \
+                if (desc) tile_sort_rows_descending(k);                            \
+                else tile_sort_rows(k);                                            \
+            } else {                                                               \
+                tile_reg(int32_t, v, R, C);                                        \
+                tile_load(v, tile_array2(vin, R, C), 0, 0);                        \
+                if (desc) tile_sort_pairs_rows_descending(k, v);                   \
+                else tile_sort_pairs_rows(k, v);                                   \
+                tile_store(tile_array2(ov, R, C), v, 0, 0);                        \
+            }                                                                      \
+            tile_store(tile_array2(o, R, C), k, 0, 0);                             \
+        }                                                                          \
+    }
+/* X(name, T, type id, R, C) */
+#define ROW_CASES(X)                                                               \
+    X(r_f32_5x37, float, SR_F32, 5, 37)                                            \
+    X(r_i32_16x16, int32_t, SR_I32, 16, 16)                                        \
+    X(r_f64_1x100, double, SR_F64, 1, 100)                                         \
+    X(r_i64_40x3, int64_t, SR_I64, 40, 3)                                          \
+    X(r_f16_17x20, tile_f16, VX_F16, 17, 20)
+#define DEF_ROW_CASE(name, T, ty, R, C) DEF_ROWS(name, T, R, C)
+ROW_CASES(DEF_ROW_CASE)
+#define RUN_ROWS(name, T, ty, R, C)                                                \
+    do {                                                                           \
+        T in[R * C], o[R * C];                                                     \
+        int32_t vin[R * C], ov[R * C];                                             \
+        for (int i = 0; i < R * C; ++i) vin[i] = i;                                \
+        for (int p = 0; p < SR_NPATTERNS; ++p) {                                   \
+            vx_fill(ty, in, R * C, p, 5u);                                         \
+            for (int kind = 0; kind < 4; ++kind)                                   \
+                for (int desc = 0; desc < 2; ++desc) {                             \
+                    memset(o, 0xcd, sizeof o);                                     \
+                    memset(ov, 0xcd, sizeof ov);                                   \
+                    assert_tile_ok(tile_launch(TILE_CPU, name, tile_grid1(1), 64, in, vin, o, ov, desc, kind)); \
+                    for (int r = 0; r < R; ++r) {                                  \
+                        long first;                                                \
+                        int32_t gi[C];                                             \
+                        for (int c = 0; c < C; ++c) gi[c] = ov[r * C + c] - r * C; \
+                        long bad = vx_check(ty, in + r * C, C, o + r * C, (kind & 1) ? gi : NULL, desc, 0, 0, &first); \
+                        if (bad) {                                                 \
+                            print_error("%s kind %d desc %d pattern %d row %d: %ld wrong, first at %ld\n", #name, \
+                                        kind, desc, p, r, bad, first);             \
+                            fail();                                                \
+                        }                                                          \
+                    }                                                              \
+                }                                                                  \
+        }                                                                          \
+    } while (0);
+static void test_sort_rows(void **state) {
+    (void)state;
+    ROW_CASES(RUN_ROWS)
+}
+TILE_KERNEL(doc_rows, 32, int32_t *o1, int32_t *o2) {
+    const int32_t kin[6] = {3, 1, 2, 9, 7, 8};
+    tile_reg(int32_t, k, 2, 3);
+    tile_load(k, tile_array2(kin, 2, 3), 0, 0);
+    tile_sort_rows(k);
+    tile_store(tile_array2(o1, 2, 3), k, 0, 0);
+    tile_load(k, tile_array2(kin, 2, 3), 0, 0);
+    tile_sort_rows_descending(k);
+    tile_store(tile_array2(o2, 2, 3), k, 0, 0);
+}
+static void test_doc_rows(void **state) {
+    (void)state;
+    int32_t a[6], b[6];
+    assert_tile_ok(tile_launch(TILE_CPU, doc_rows, tile_grid1(1), 32, a, b));
+    const int32_t ea[6] = {1, 2, 3, 7, 8, 9}, eb[6] = {3, 2, 1, 9, 8, 7};
+    assert_memory_equal(a, ea, sizeof ea);
+    assert_memory_equal(b, eb, sizeof eb);
+}
+
+/* ---- merge sort: a user struct by a user comparator ---- */
+typedef struct {
+    int32_t key;
+    uint32_t tag; /* the input index: stability shows in it */
+} ms_rec;
+TILE_API int ms_less(ms_rec a, ms_rec b) { return a.key < b.key; }
+#define MS_GREATER(a, b) ((a).key > (b).key)
+#define FLT_LESS(a, b) ((a) < (b))
+#define DEF_MS(name, N)                                                            \
+    TILE_KERNEL_SMEM(name, 64, TILE_SMEM_BYTES(ms_rec, N) + TILE_SMEM_BYTES(int32_t, N), const ms_rec *in, \
+                     const int32_t *vin, ms_rec *o, int32_t *ov, int kind) {       \
+        if (kind == 0) {                                                           \
+            tile_reg(ms_rec, k, N);                                                \
+            tile_load(k, tile_array1(in, N), 0);                                   \
+            tile_merge_sort(k, ms_less);                                           \
+            tile_store(tile_array1(o, N), k, 0);                                   \
+        } else if (kind == 1) {                                                    \
+            tile_shared(ms_rec, k, N);                                             \
+            tile_load(k, tile_array1(in, N), 0);                                   \
+            tile_merge_sort(k, MS_GREATER);                                        \
+            tile_store(tile_array1(o, N), k, 0);                                   \
+        } else if (kind == 2) {                                                    \
+            tile_reg(ms_rec, k, N);                                                \
+            tile_shared(int32_t, v, N);                                            \
+            tile_load(k, tile_array1(in, N), 0);                                   \
+            tile_load(v, tile_array1(vin, N), 0);                                  \
+            tile_merge_sort_pairs(k, v, ms_less);                                  \
+            tile_store(tile_array1(o, N), k, 0);                                   \
+            tile_store(tile_array1(ov, N), v, 0);                                  \
+        } else {                                                                   \
+            tile_shared(ms_rec, k, N);                                             \
+            tile_reg(int32_t, v, N);                                               \
+            tile_load(k, tile_array1(in, N), 0);                                   \
+            tile_load(v, tile_array1(vin, N), 0);                                  \
+            tile_merge_sort_pairs(k, v, MS_GREATER);                               \
+            tile_store(tile_array1(o, N), k, 0);                                   \
+            tile_store(tile_array1(ov, N), v, 0);                                  \
+        }                                                                          \
+    }
+#define MS_CASES(X) X(ms_1, 1) X(ms_2, 2) X(ms_33, 33) X(ms_64, 64) X(ms_257, 257) X(ms_1000, 1000)
+#define DEF_MS_CASE(name, N) DEF_MS(name, N)
+MS_CASES(DEF_MS_CASE)
+/* stable reference by key (descending when desc), ties by input index */
+static int ms_ref_cmp(const void *a, const void *b) {
+    const ms_rec *x = (const ms_rec *)a, *y = (const ms_rec *)b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->tag > y->tag) - (x->tag < y->tag);
+}
+static long ms_check(const ms_rec *in, int n, const ms_rec *o, const int32_t *ov, int desc) {
+    ms_rec *r = (ms_rec *)malloc(sizeof(ms_rec) * (size_t)n);
+    for (int i = 0; i < n; ++i) {
+        r[i] = in[i];
+        if (desc) r[i].key = -r[i].key; /* keys are small: no overflow */
+    }
+    qsort(r, (size_t)n, sizeof(ms_rec), ms_ref_cmp);
+    long bad = 0;
+    for (int i = 0; i < n; ++i) {
+        const int32_t key = desc ? -r[i].key : r[i].key;
+        bad += o[i].key != key || o[i].tag != r[i].tag || (ov && ov[i] != (int32_t)r[i].tag);
+    }
+    free(r);
+    return bad;
+}
+#define RUN_MS(name, N)                                                            \
+    do {                                                                           \
+        ms_rec in[N], o[N];                                                        \
+        int32_t vin[N], ov[N];                                                     \
+        uint64_t s = 12345u + N;                                                   \
+        for (int p = 0; p < 4; ++p) {                                              \
+            for (int i = 0; i < N; ++i) {                                          \
+                const uint64_t r = sr_rand(&s);                                    \
+                in[i].key = p == 0 ? (int32_t)(r % 7u) - 3 : p == 1 ? (int32_t)(r >> 40) - (1 << 23) \
+                                                            : p == 2 ? i : 5;     \
+                in[i].tag = (uint32_t)i;                                           \
+                vin[i] = i;                                                        \
+            }                                                                      \
+            for (int kind = 0; kind < 4; ++kind) {                                 \
+                memset(o, 0xcd, sizeof o);                                         \
+                memset(ov, 0xcd, sizeof ov);                                       \
+                assert_tile_ok(tile_launch(TILE_CPU, name, tile_grid1(1), 64, in, vin, o, ov, kind)); \
+                long bad = ms_check(in, N, o, kind >= 2 ? ov : NULL, kind & 1);    \
+                if (bad) {                                                         \
+                    print_error("%s kind %d pattern %d: %ld wrong\n", #name, kind, p, bad); \
+                    fail();                                                        \
+                }                                                                  \
+            }                                                                      \
+        }                                                                          \
+    } while (0);
+/* a float tile by a comparator macro; the header's example */
+TILE_KERNEL(ms_float, 64, const float *in, float *o) {
+    tile_reg(float, k, 300);
+    tile_load(k, tile_array1(in, 300), 0);
+    tile_merge_sort(k, FLT_LESS);
+    tile_store(tile_array1(o, 300), k, 0);
+}
+typedef struct {
+    int32_t dept;
+    float pay;
+} emp;
+TILE_API int by_dept(emp a, emp b) { return a.dept < b.dept; }
+TILE_KERNEL(ms_doc, 32, emp *o) {
+    const emp in[4] = {{2, 1.0f}, {1, 5.0f}, {2, 0.5f}, {1, 3.0f}};
+    tile_reg(emp, staff, 4);
+    tile_load(staff, tile_array1(in, 4), 0);
+    tile_merge_sort(staff, by_dept);
+    tile_store(tile_array1(o, 4), staff, 0);
+}
+static int flt_cmp(const void *a, const void *b) {
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+static void test_merge_sort(void **state) {
+    (void)state;
+    MS_CASES(RUN_MS)
+    float in[300], o[300], r[300];
+    uint64_t s = 9;
+    for (int i = 0; i < 300; ++i) in[i] = r[i] = (float)(int)(sr_rand(&s) % 1000u) * 0.25f - 100.0f;
+    assert_tile_ok(tile_launch(TILE_CPU, ms_float, tile_grid1(1), 64, in, o));
+    qsort(r, 300, sizeof(float), flt_cmp);
+    assert_memory_equal(o, r, sizeof r);
+    emp e[4];
+    assert_tile_ok(tile_launch(TILE_CPU, ms_doc, tile_grid1(1), 32, e));
+    assert_true(e[0].dept == 1 && e[0].pay == 5.0f && e[1].dept == 1 && e[1].pay == 3.0f);
+    assert_true(e[2].dept == 2 && e[2].pay == 1.0f && e[3].dept == 2 && e[3].pay == 0.5f);
+    assert_int_equal(TILE_MERGE_SORT_SMEM_BYTES(ms_rec, 4096, 256), 0);
+    assert_int_equal(TILE_MERGE_SORT_PAIRS_SMEM_BYTES(double, double, 4096, 256), 65536);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sort_f32),    cmocka_unit_test(test_sort_i64),   cmocka_unit_test(test_sort_f64),
         cmocka_unit_test(test_sort_i32),    cmocka_unit_test(test_sort_u32),   cmocka_unit_test(test_sort_u64),
         cmocka_unit_test(test_doc_example), cmocka_unit_test(test_float_order), cmocka_unit_test(test_value_types),
         cmocka_unit_test(test_2d_views),    cmocka_unit_test(test_smem_bytes),
+        cmocka_unit_test(test_ref_order),   cmocka_unit_test(test_sort_variants), cmocka_unit_test(test_doc_desc_bits),
+        cmocka_unit_test(test_sort_rows),   cmocka_unit_test(test_doc_rows),     cmocka_unit_test(test_merge_sort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
