@@ -1,0 +1,193 @@
+/* tile/histogram.h - block histograms of integer tiles (CUB's BlockHistogram).
+ *
+ * tile_histogram(counts, samples, nbins)            counts = histogram of samples
+ * tile_histogram_composite(counts, samples, nbins)  counts += histogram of samples
+ * tile_histogram_init(counts)                       counts = 0
+ * tile_histogram_alg(counts, samples, nbins, alg)   the same, algorithm chosen:
+ * tile_histogram_composite_alg(counts, samples, nbins, alg)
+ *   alg TILE_HISTO_ATOMIC (the default) or TILE_HISTO_SORT; both give the
+ *   same counts for every input.
+ * samples: a tile (register or shared, any shape, views too) of integers
+ * (i8..i64, u8..u64); counts: a tile of exactly nbins i32, u32, i64 or u64
+ * counters (register or shared; same block size). Sample x counts in bin x;
+ * samples outside [0, nbins) (negative ones too) are ignored: they count
+ * nowhere, and no memory outside the counts is touched. nbins is a
+ * compile-time constant >= 1. Cooperative: every thread of the block calls.
+ *
+ * Suppose samples holds [3 1 3 0 7 -1 3] (i32) and nbins is 4:
+ *   tile_histogram(c, samples, 4)            c = [1 1 0 3]  (7 and -1 ignored)
+ *   tile_histogram_composite(c, samples, 4)  c = [2 2 0 6]  (added again)
+ *
+ * Algorithms (as CUB's BLOCK_HISTO_ATOMIC and BLOCK_HISTO_SORT):
+ *  - TILE_HISTO_ATOMIC: every thread adds its samples to the counters with
+ *    shared-memory atomics: into the counts tile itself when it is a shared
+ *    tile of 32-bit counters, else into a staging array of nbins u32 words
+ *    that is then added to (or copied into) the counts. Fast unless many
+ *    samples fall into few bins (atomic contention).
+ *  - TILE_HISTO_SORT: the samples' bins (out-of-range ones as bin nbins)
+ *    are sorted with tile_sort (a radix sort that skips the 4-bit digits
+ *    that no bin uses: 2 passes for 256 bins), then each run of equal bins
+ *    is found from its first and last positions: a run's first element
+ *    writes its start, its last one writes the length into the staging
+ *    array; no atomics, so its cost does not depend on the distribution.
+ *    The sort's limits apply (at most 65535 samples).
+ * Shared memory: the staging array (and the sorted bins for
+ * TILE_HISTO_SORT) are static (TILE_STATIC_SMEM, the size classes of
+ * tile_sort) when they fit TILE_SORT_STATIC_MAX_BYTES, else from the arena:
+ * budget TILE_HISTOGRAM_SMEM_BYTES(n_samples, nbins, block) in
+ * TILE_KERNEL_SMEM (enough for either algorithm; 0 when static). Bins or
+ * samples that need more than TILE_MAX_SMEM_BYTES do not compile.
+ * On the CPU (one thread) the same code runs with plain additions.
+ */
+#ifndef TILE_HISTOGRAM_H
+#define TILE_HISTOGRAM_H
+
+#include "sort.h"
+
+/* the algorithms (plain 0 and 1: the choice is made by the preprocessor, so a
+ * kernel compiles only the algorithm it uses) */
+#define TILE_HISTO_ATOMIC 0
+#define TILE_HISTO_SORT 1
+
+#define tile_histogram(counts, samples, nbins) \
+    TILE__HISTO(counts, samples, nbins, TILE_HISTO_ATOMIC, 0, "tile_histogram")
+#define tile_histogram_composite(counts, samples, nbins) \
+    TILE__HISTO(counts, samples, nbins, TILE_HISTO_ATOMIC, 1, "tile_histogram_composite")
+#define tile_histogram_alg(counts, samples, nbins, alg) \
+    TILE__HISTO(counts, samples, nbins, alg, 0, "tile_histogram_alg")
+#define tile_histogram_composite_alg(counts, samples, nbins, alg) \
+    TILE__HISTO(counts, samples, nbins, alg, 1, "tile_histogram_composite_alg")
+/* counts = 0 (any tile; cooperative when shared) */
+#define tile_histogram_init(counts)                                                \
+    do {                                                                           \
+        TILE__WRITE_BEGIN(counts);                                                 \
+        TILE__EACH(counts, tile__s) { memset(&TILE__AT(counts, tile__s), 0, sizeof((counts).v[0])); } \
+        TILE__WRITE_END(counts);                                                   \
+    } while (0)
+
+/* bin of a sample: x itself when in [0, nb), else nb (the argument
+ * conversion makes negative samples huge) */
+TILE_API uint32_t tile__histo_bin(uint64_t x, uint32_t nb) { return x < (uint64_t)nb ? (uint32_t)x : nb; }
+
+/* staging bytes: the sorted bins (sort algorithm) and nbins u32 words */
+#define TILE__HISTO_BYTES(n, nbins, sorted) \
+    (((sorted) ? TILE__SORT_A16((size_t)(n)*4u) : 0) + TILE__SORT_A16((size_t)(nbins)*4u))
+#define TILE__HISTO_ARENA(bytes) (TILE__SORT_STATIC(bytes) ? (size_t)0 : (size_t)(bytes))
+#define TILE__HISTO_MAX(a, b) ((a) > (b) ? (a) : (b))
+/* Arena bytes to budget for a histogram of n samples into nbins bins in
+ * blocks of `block` threads, either algorithm (0: static shared memory):
+ *   TILE_HISTOGRAM_SMEM_BYTES(4096, 256, 256) == 0 */
+#define TILE_HISTOGRAM_SMEM_BYTES(n, nbins, block)                                 \
+    TILE__HISTO_MAX(TILE__HISTO_MAX(TILE_SORT_SMEM_BYTES(uint32_t, n, block),      \
+                                    TILE__HISTO_ARENA(TILE__HISTO_BYTES(n, nbins, 1))), \
+                    TILE__HISTO_ARENA(TILE__HISTO_BYTES(n, nbins, 0)))
+
+#define TILE__HISTO(C, X, NB, ALG, ADD, OP)                                        \
+    do {                                                                           \
+        typedef TILE_ELEM_T(C) tile__hC;                                           \
+        typedef TILE_ELEM_T(X) tile__hX;                                           \
+        TILE__STATIC_ASSERT((NB) >= 1, "tile.h: " OP ": nbins must be a constant >= 1"); \
+        TILE__STATIC_ASSERT(tile_size(C) == (NB), "tile.h: " OP ": the counts tile must have nbins elements"); \
+        TILE__STATIC_ASSERT(TILE__BD(C) == TILE__BD(X), "tile.h: " OP ": counts and samples of one block size"); \
+        TILE__STATIC_ASSERT((tile__hX)0.5 == (tile__hX)0 && sizeof(tile__hX) <= 8,   \
+                            "tile.h: " OP ": samples must be integers");           \
+        TILE__STATIC_ASSERT((tile__hC)0.5 == (tile__hC)0 && (sizeof(tile__hC) == 4 || sizeof(tile__hC) == 8), \
+                            "tile.h: " OP ": counts must be i32, u32, i64 or u64"); \
+        TILE__STATIC_ASSERT(TILE__HISTO_BYTES(tile_size(X), NB, (ALG) == TILE_HISTO_SORT) <= \
+                                (size_t)TILE_MAX_SMEM_BYTES,                       \
+                            "tile.h: " OP ": nbins (and the samples, for TILE_HISTO_SORT) need more shared " \
+                            "memory than TILE_MAX_SMEM_BYTES");                    \
+        TILE__COOP();                                                              \
+        TILE__HISTO_PICK(ALG)(C, X, NB, ADD, OP);                                  \
+    } while (0)
+/* ALG must be TILE_HISTO_ATOMIC or TILE_HISTO_SORT (0 or 1): anything else
+ * names an undefined macro TILE__HISTO_ALG_... (a compile-time error) */
+#define TILE__HISTO_PICK(ALG) TILE__HISTO_PICK_(ALG)
+#define TILE__HISTO_PICK_(ALG) TILE__HISTO_ALG_##ALG
+#define TILE__HISTO_ALG_1(C, X, NB, ADD, OP) TILE__HISTO_SORT_(C, X, NB, ADD, OP)
+#define TILE__HISTO_ALG_0(C, X, NB, ADD, OP)                                       \
+    do {                                                                           \
+        if (tile_is_shared(C) && sizeof(TILE_ELEM_T(C)) == 4) {                    \
+            /* atomics straight into the shared counters */                      \
+            if (!(ADD)) tile_histogram_init(C);                                    \
+            else tile_barrier(); /* the counts may have been written just before */ \
+            TILE__EACH(X, tile__s) {                                               \
+                const uint32_t tile__b = tile__histo_bin(TILE__AT(X, tile__s), (uint32_t)(NB)); \
+                if (tile__b < (uint32_t)(NB)) TILE__ATOMIC_ADD(&(C).v[TILE__OFF(C, (int)tile__b)], (TILE_ELEM_T(C))1); \
+            }                                                                      \
+            tile_barrier();                                                        \
+        } else {                                                                   \
+            TILE__HISTO_ATOMIC_(C, X, NB, ADD);                                    \
+        }                                                                          \
+    } while (0)
+
+/* add (or copy) staging word i of every counts slot into the counts */
+#define TILE__HISTO_OUT_(C, st, ADD)                                               \
+    do {                                                                           \
+        if (tile_is_shared(C)) tile_barrier();                                     \
+        TILE__EACH(C, tile__s) {                                                   \
+            const TILE_ELEM_T(C) tile__c = (TILE_ELEM_T(C))(st)[TILE__LIN(C, tile__s)]; \
+            TILE__AT(C, tile__s) = (ADD) ? (TILE_ELEM_T(C))(TILE__AT(C, tile__s) + tile__c) : tile__c; \
+        }                                                                          \
+        if (tile_is_shared(C)) tile_barrier();                                     \
+    } while (0)
+
+/* atomics into a staging array of nbins u32 words */
+#define TILE__HISTO_ATOMIC_(C, X, NB, ADD)                                         \
+    do {                                                                           \
+        enum { tile__hBY = (int)TILE__HISTO_BYTES(0, NB, 0) };                     \
+        TILE__SORT_BUF(tile__hbuf, tile__hBY, tile__hBY);                          \
+        uint32_t *const tile__st = (uint32_t *)tile__hbuf;                         \
+        tile_barrier(); /* an earlier operation may still read a buffer of this size */ \
+        for (int tile__i = tile_thread(); tile__i < (NB); tile__i += TILE__BD(X)) tile__st[tile__i] = 0; \
+        tile_barrier();                                                            \
+        TILE__EACH(X, tile__s) {                                                   \
+            const uint32_t tile__b = tile__histo_bin(TILE__AT(X, tile__s), (uint32_t)(NB)); \
+            if (tile__b < (uint32_t)(NB)) TILE__ATOMIC_ADD(&tile__st[tile__b], 1u); \
+        }                                                                          \
+        tile_barrier();                                                            \
+        TILE__HISTO_OUT_(C, tile__st, ADD);                                        \
+        TILE__SORT_BUF_END(tile__hbuf, tile__hBY);                                 \
+    } while (0)
+
+/* sort the bins, then find the runs: the first element of a run writes its
+ * start into the staging word of its bin, the last one (after a barrier)
+ * replaces it with the run's length; bins without samples stay 0 */
+#define TILE__HISTO_SORT_(C, X, NB, ADD, OP)                                           \
+    do {                                                                           \
+        enum {                                                                     \
+            tile__hN = tile_size(X),                                               \
+            tile__hBY = (int)TILE__HISTO_BYTES(tile_size(X), NB, 1),               \
+            tile__hOS = (int)TILE__SORT_A16((size_t)tile_size(X) * 4u)             \
+        };                                                                         \
+        TILE__REG_TYPE(uint32_t, TILE__BD(X), tile_size(X)) tile__hk;              \
+        TILE__UNROLL for (int tile__s = 0; tile__s < tile_slots(tile__hk); ++tile__s) \
+            tile__hk.v[tile__s] = TILE__VALID(tile__hk, tile__s) ? tile__histo_bin(TILE__AT(X, tile__s), (uint32_t)(NB)) \
+                                                                : 0u;              \
+        TILE__SORT_G(tile__hk, tile__hk, 0, 0, 0, 0, 0, OP);                       \
+        TILE__SORT_BUF(tile__hbuf, tile__hBY, tile__hBY);                          \
+        uint32_t *const tile__sk = (uint32_t *)tile__hbuf;                         \
+        uint32_t *const tile__st = (uint32_t *)(tile__hbuf + tile__hOS);           \
+        tile_barrier(); /* the sort (or another operation) may still read a buffer of this size */ \
+        TILE__EACH(tile__hk, tile__s) { tile__sk[TILE__LIN(tile__hk, tile__s)] = tile__hk.v[tile__s]; } \
+        for (int tile__i = tile_thread(); tile__i < (NB); tile__i += TILE__BD(X)) tile__st[tile__i] = 0; \
+        tile_barrier();                                                            \
+        TILE__EACH(tile__hk, tile__s) {                                            \
+            const int tile__p = TILE__LIN(tile__hk, tile__s);                      \
+            const uint32_t tile__b = tile__hk.v[tile__s];                          \
+            if (tile__b < (uint32_t)(NB) && (tile__p == 0 || tile__sk[tile__p - 1] != tile__b)) \
+                tile__st[tile__b] = (uint32_t)tile__p;                             \
+        }                                                                          \
+        tile_barrier();                                                            \
+        TILE__EACH(tile__hk, tile__s) {                                            \
+            const int tile__p = TILE__LIN(tile__hk, tile__s);                      \
+            const uint32_t tile__b = tile__hk.v[tile__s];                          \
+            if (tile__b < (uint32_t)(NB) && (tile__p == tile__hN - 1 || tile__sk[tile__p + 1] != tile__b)) \
+                tile__st[tile__b] = (uint32_t)tile__p + 1u - tile__st[tile__b];    \
+        }                                                                          \
+        tile_barrier();                                                            \
+        TILE__HISTO_OUT_(C, tile__st, ADD);                                        \
+        TILE__SORT_BUF_END(tile__hbuf, tile__hBY);                                 \
+    } while (0)
+
+#endif /* TILE_HISTOGRAM_H */

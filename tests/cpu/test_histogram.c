@@ -1,0 +1,169 @@
+/* tile_histogram / tile_histogram_composite / tile_histogram_init on the CPU
+ * target (block_dim 1): both algorithms (TILE_HISTO_ATOMIC, TILE_HISTO_SORT),
+ * register and shared counts (u32, i32, i64, u64), samples of u8, u16, i32
+ * (negative and too-large ones: ignored), i64, a 2D sample tile and a view,
+ * lengths 1 .. 4096, the init and composite forms, against a plain counting
+ * loop; the header's example. The GPU code path (block_dim > 1) is run by
+ * test_sort_sim.c's block simulator and tests/gpu/sort_test.cu. */
+#include "test_util.h"
+#include <tile/histogram.h>
+
+/* reference: counts[b] (+)= #samples equal to b, for b in [0, nb) */
+static void ref_hist(const int64_t *x, int n, int nb, int64_t *counts, int add) {
+    if (!add) memset(counts, 0, sizeof(int64_t) * (size_t)nb);
+    for (int i = 0; i < n; ++i)
+        if (x[i] >= 0 && x[i] < nb) ++counts[x[i]];
+}
+
+/* one kernel per (sample type, n, nbins, counts type): register counts with
+ * the atomic algorithm (kind 0) and the sort one (1), shared counts with
+ * each (2, 3); then a composite of the same tile again with the other
+ * algorithm, so the second output is twice the counts */
+#define DEF_H(name, T, N, NB, CT)                                                  \
+    TILE_KERNEL_SMEM(name, 64, TILE_SMEM_BYTES(CT, NB) + TILE_SMEM_BYTES(T, N), const T *in, CT *o1, CT *o2, \
+                     int kind) {                                                   \
+        tile_reg(T, x, N);                                                         \
+        tile_load(x, tile_array1(in, N), 0);                                       \
+        if (kind < 2) {                                                            \
+            tile_reg(CT, c, NB);                                                   \
+            if (kind == 0) tile_histogram(c, x, NB);                               \
+            else tile_histogram_alg(c, x, NB, TILE_HISTO_SORT);                    \
+            tile_store(tile_array1(o1, NB), c, 0);                                 \
+            if (kind == 0) tile_histogram_composite_alg(c, x, NB, TILE_HISTO_SORT); \
+            else tile_histogram_composite(c, x, NB);                               \
+            tile_store(tile_array1(o2, NB), c, 0);                                 \
+        } else {                                                                   \
+            tile_shared(CT, c, NB);                                                \
+            tile_shared(T, xs, N); /* shared samples */                          \
+            tile_copy(xs, x);                                                      \
+            if (kind == 2) tile_histogram_alg(c, xs, NB, TILE_HISTO_ATOMIC);       \
+            else tile_histogram_alg(c, xs, NB, TILE_HISTO_SORT);                   \
+            tile_store(tile_array1(o1, NB), c, 0);                                 \
+            if (kind == 2) tile_histogram_composite_alg(c, x, NB, TILE_HISTO_SORT); \
+            else tile_histogram_composite_alg(c, x, NB, TILE_HISTO_ATOMIC);        \
+            tile_store(tile_array1(o2, NB), c, 0);                                 \
+        }                                                                          \
+    }
+/* X(name, sample type, n, nbins, counts type, sample generator) */
+#define H_CASES(X)                                                                 \
+    X(h_u8_4096_256, uint8_t, 4096, 256, uint32_t, GEN_U8)                         \
+    X(h_u8_1_256, uint8_t, 1, 256, uint32_t, GEN_U8)                               \
+    X(h_u8_1000_100, uint8_t, 1000, 100, int32_t, GEN_U8)                          \
+    X(h_i32_333_37, int32_t, 333, 37, int32_t, GEN_WIDE)                           \
+    X(h_i32_4096_1, int32_t, 4096, 1, uint32_t, GEN_WIDE)                          \
+    X(h_u16_2000_1000, uint16_t, 2000, 1000, uint64_t, GEN_U16)                    \
+    X(h_i64_257_16, int64_t, 257, 16, int64_t, GEN_I64)                            \
+    X(h_i8_100_5, int8_t, 100, 5, uint32_t, GEN_WIDE)
+#define DEF_H_CASE(name, T, N, NB, CT, GEN) DEF_H(name, T, N, NB, CT)
+H_CASES(DEF_H_CASE)
+
+/* sample generators: pattern p (0 uniform, 1 one bin, 2 few bins, 3 skewed) */
+static uint64_t rng(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static int64_t gen(int kind, int p, int nb, uint64_t *s) {
+    const uint64_t r = rng(s);
+    if (p == 1) return nb / 2;
+    if (p == 2) return (int64_t)(r % 3u) * (nb / 3);
+    if (p == 3 && (r & 7)) return (int64_t)(r >> 8) % (nb < 4 ? nb : 4);
+    switch (kind) {
+    case 0: return (int64_t)(r & 0xffu);                      /* u8: all of 0..255 */
+    case 1: return (int64_t)(r % 1200u);                     /* u16: some >= nbins */
+    case 2: return (int64_t)(r % (uint64_t)(3 * nb)) - nb;   /* negative and too large */
+    default: return (r & 1) ? (int64_t)(r >> 1) : (int64_t)(r % (uint64_t)(nb + 2)) - 1; /* i64 extremes */
+    }
+}
+#define GEN_U8 0
+#define GEN_U16 1
+#define GEN_WIDE 2
+#define GEN_I64 3
+
+#define RUN_H(name, T, N, NB, CT, GEN)                                             \
+    do {                                                                           \
+        static T in[N];                                                            \
+        static int64_t x64[N], ref[NB];                                            \
+        static CT o1[NB], o2[NB];                                                  \
+        uint64_t s = 77u + N + NB;                                                 \
+        for (int p = 0; p < 4; ++p) {                                              \
+            for (int i = 0; i < N; ++i) {                                          \
+                in[i] = (T)gen(GEN, p, NB, &s);                                    \
+                x64[i] = (int64_t)in[i];                                           \
+            }                                                                      \
+            ref_hist(x64, N, NB, ref, 0);                                          \
+            for (int kind = 0; kind < 4; ++kind) {                                 \
+                memset(o1, 0xcd, sizeof o1);                                       \
+                memset(o2, 0xcd, sizeof o2);                                       \
+                assert_tile_ok(tile_launch(TILE_CPU, name, tile_grid1(1), 64, in, o1, o2, kind)); \
+                long bad = 0;                                                      \
+                for (int b = 0; b < NB; ++b) bad += (int64_t)o1[b] != ref[b] || (int64_t)o2[b] != 2 * ref[b]; \
+                if (bad) {                                                         \
+                    print_error("%s kind %d pattern %d: %ld bins wrong\n", #name, kind, p, bad); \
+                    fail();                                                        \
+                }                                                                  \
+            }                                                                      \
+        }                                                                          \
+    } while (0);
+
+static void test_histograms(void **state) {
+    (void)state;
+    H_CASES(RUN_H)
+}
+
+/* the header's example; a 2D sample tile and a shared view; init */
+TILE_KERNEL_SMEM(h_doc, 32, TILE_SMEM_BYTES(int32_t, 4) + TILE_SMEM_BYTES(int32_t, 6, 8), const int32_t *in2d,
+                 int32_t *o1, int32_t *o2, uint32_t *o3, uint32_t *o4, int32_t *o5) {
+    const int32_t xin[7] = {3, 1, 3, 0, 7, -1, 3};
+    tile_reg(int32_t, x, 7);
+    tile_reg(int32_t, c, 4);
+    tile_load(x, tile_array1(xin, 7), 0);
+    tile_histogram(c, x, 4);
+    tile_store(tile_array1(o1, 4), c, 0);
+    tile_histogram_composite(c, x, 4);
+    tile_store(tile_array1(o2, 4), c, 0);
+    tile_reg(int32_t, a, 6, 8);
+    tile_load(a, tile_array2(in2d, 6, 8), 0, 0);
+    tile_reg(uint32_t, h, 10);
+    tile_histogram_alg(h, a, 10, TILE_HISTO_SORT); /* 2D samples */
+    tile_store(tile_array1(o3, 10), h, 0);
+    tile_shared(int32_t, sa, 6, 8);
+    tile_copy(sa, a);
+    tile_view(w, sa, (3, 4), (2, 3)); /* rows 2..4, columns 3..6 */
+    tile_histogram(h, w, 10);
+    tile_store(tile_array1(o4, 10), h, 0);
+    tile_shared(int32_t, sc, 4);
+    tile_histogram(sc, x, 4);
+    tile_histogram_init(sc);
+    tile_store(tile_array1(o5, 4), sc, 0);
+}
+static void test_doc_and_views(void **state) {
+    (void)state;
+    int32_t in2d[48], o1[4], o2[4], o5[4];
+    uint32_t o3[10], o4[10];
+    for (int i = 0; i < 48; ++i) in2d[i] = (i * 7) % 13 - 1; /* -1 .. 11: some out of range */
+    assert_tile_ok(tile_launch(TILE_CPU, h_doc, tile_grid1(1), 32, in2d, o1, o2, o3, o4, o5));
+    const int32_t e1[4] = {1, 1, 0, 3}, e2[4] = {2, 2, 0, 6}, e5[4] = {0, 0, 0, 0};
+    assert_memory_equal(o1, e1, sizeof e1);
+    assert_memory_equal(o2, e2, sizeof e2);
+    assert_memory_equal(o5, e5, sizeof e5);
+    int64_t x[48], ref[10];
+    for (int i = 0; i < 48; ++i) x[i] = in2d[i];
+    ref_hist(x, 48, 10, ref, 0);
+    for (int b = 0; b < 10; ++b) assert_int_equal(o3[b], ref[b]);
+    int n = 0;
+    for (int r = 2; r < 5; ++r)
+        for (int c = 3; c < 7; ++c) x[n++] = in2d[r * 8 + c];
+    ref_hist(x, 12, 10, ref, 0);
+    for (int b = 0; b < 10; ++b) assert_int_equal(o4[b], ref[b]);
+    assert_int_equal(TILE_HISTOGRAM_SMEM_BYTES(4096, 256, 256), 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_histograms),
+        cmocka_unit_test(test_doc_and_views),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
