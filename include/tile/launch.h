@@ -159,6 +159,96 @@ TILE_API int tile__block_coord(const tile_kctx *k, int64_t block, int d) {
     TILE__UNUSED static TILE_HD inline void name##__body(TILE__UNUSED tile_kctx tile__k, \
                                             TILE__UNUSED char (*tile__bd)[block], __VA_ARGS__)
 
+/* ---- reusable functions over tiles (docs/launch.md, docs/design.md) ----
+ * TILE_FN(name, block, params...) { ... TILE_FN_RETURN; } defines an ordinary
+ * function (forced inline, both targets) that may do everything a kernel
+ * body does: declare register and shared tiles, call cooperative operations,
+ * allocate from the arena, call other TILE_FN functions. It gets the
+ * caller's kernel context and block-size parameter as hidden arguments, so
+ * call it with tile_call from a kernel body (or another TILE_FN):
+ *
+ *   typedef TILE_FN_REG_T(float, 64, 256) row64;     // a tile type both share
+ *   TILE_FN(row_mean64, 64, row64 *t, float *mean) {  // (not const: see below)
+ *       tile_sum(s, *t);
+ *       *mean = tile_value(s) / 256.0f;
+ *       TILE_FN_RETURN;
+ *   }
+ *   TILE_KERNEL(k, 64, const float *a, float *out) {
+ *       row64 t;
+ *       tile_load(t, tile_array1(a + 256 * tile_block(0), 256), 0);
+ *       float m;
+ *       tile_call(row_mean64, &t, &m);
+ *       ...
+ *   }
+ * Suppose row 0 of a holds 0, 1, ..., 255: m = 127.5 in every thread.
+ *
+ * The context travels by value and comes back through TILE_FN_RETURN, which
+ * must end every path of the function: the caller continues with the
+ * callee's arena offset, reduction-scratch round and async-copy state. A path
+ * that ends without it (a plain `return`, or an arena overflow inside the
+ * function, which ends it at the allocation as it ends a kernel body) ends
+ * the calling body too, at the tile_call (a TILE_DEBUG build asserts when the
+ * cause was a missing TILE_FN_RETURN). Shared tiles a function declares stay
+ * allocated after it returns (bracket with tile_smem_mark / release to free).
+ *
+ * `block` must be the calling kernel's block size: the hidden parameter's
+ * type char(*)[block] makes a mismatch a compile-time error (incompatible
+ * pointer types). A register tile's slot count is ceil(N / block), part of its
+ * type, and C has no compile-time parameters: a function for kernels of
+ * several block sizes is stamped once per size by a macro (see
+ * examples/reusable_tiles.cu and docs/design.md). On the CPU every block size
+ * runs as 1, as in kernels. */
+/* TILE_FN_REG_T(T, block, dims...) / TILE_FN_SHARED_T(T, block, dims...):
+ * register / shared tile types to name outside kernel bodies (file scope,
+ * TILE_FN signatures), for kernels of block size `block`. The device pass
+ * stripes them over `block` threads, the host pass (the CPU target) over 1,
+ * as tile_reg / tile_shared do inside a body (TILE_BLOCK_DIM); TILE_REG_T
+ * with a literal block would give the CPU target the wrong slots.
+ *   typedef TILE_FN_REG_T(float, 64, 256) row64;   // 4 slots a thread on the GPU, 256 on the CPU */
+#if TILE_ON_DEVICE
+#define TILE__PASS_BLOCK(block) (block)
+#else
+#define TILE__PASS_BLOCK(block) 1
+#endif
+#define TILE_FN_REG_T(T, block, ...) TILE__REG_TYPE(T, TILE__PASS_BLOCK(block), __VA_ARGS__)
+#define TILE_FN_SHARED_T(T, block, ...) TILE__SHARED_TYPE(T, TILE__PASS_BLOCK(block), __VA_ARGS__)
+typedef struct tile__fnret {
+    tile_kctx k;
+    int done;
+} tile__fnret;
+#define TILE_FN(name, block, ...)                                                  \
+    TILE__STATIC_ASSERT((block) >= 1 && (block) <= 1024, "tile.h: TILE_FN block size must be 1..1024"); \
+    TILE__UNUSED TILE_API void name(TILE__UNUSED tile_kctx tile__k, TILE__UNUSED char (*tile__bd)[block], \
+                                    TILE__UNUSED tile__fnret *tile__ret, __VA_ARGS__)
+/* the end of every path through a TILE_FN function */
+#define TILE_FN_RETURN                                                             \
+    do {                                                                           \
+        tile__ret->k = tile__k;                                                    \
+        tile__ret->done = 1;                                                       \
+        return;                                                                    \
+    } while (0)
+/* an overflow stopped the function (device debug builds trap at the overflow
+ * itself, so there only a missing TILE_FN_RETURN gets this far) */
+#if TILE_ON_DEVICE
+#define TILE__FN_OVERFLOWED() 0
+#else
+#define TILE__FN_OVERFLOWED() (tile__host_err == TILE_ERR_SMEM_OVERFLOW)
+#endif
+/* tile_call(fn, args...): call a TILE_FN function from a kernel body or a
+ * TILE_FN function (cooperative when fn is: every thread of the block). */
+#define tile_call(fn, ...)                                                         \
+    do {                                                                           \
+        tile__fnret tile__r;                                                       \
+        tile__r.done = 0;                                                          \
+        fn(tile__k, tile__bd, &tile__r, __VA_ARGS__);                              \
+        if (!tile__r.done) {                                                       \
+            TILE_ASSERT(TILE__FN_OVERFLOWED() &&                                   \
+                        "tile_call: the function ended without TILE_FN_RETURN");   \
+            return;                                                                \
+        }                                                                          \
+        tile__k = tile__r.k;                                                       \
+    } while (0)
+
 /* ---- launch machinery ---- */
 typedef struct tile__launch_t {
     tile_kctx k;

@@ -5,6 +5,7 @@
  * TILE_ASSERT is cmocka's mock_assert (test_util.h) and a broken promise
  * (arena overflow, a view out of range, ...) must trip it. */
 #include "test_util.h"
+#include <tile/warp.h> /* until tile.h includes it */
 
 /* ---- coordinates -------------------------------------------------------- */
 
@@ -502,6 +503,235 @@ static void test_arena_overflow_error(void **state) {
 }
 #endif
 
+/* ---- the persistent schedule on the CPU: the same launches --------------- */
+
+/* Every launch of run_coords again, through the persistent macros, with the
+ * default count and with an explicit one (the CPU ignores both). */
+static void run_coords_persistent(int tiled, int per_sm) {
+    for (int g = 0; g < 4; ++g) {
+        int ngrid = g + 1;
+        const int64_t *d = grids[g];
+        int64_t n = 1;
+        for (int k = 0; k < ngrid; ++k) n *= d[k];
+        int *out = fresh_records(n);
+        int counter = 0;
+        int nd = ngrid + (tiled ? 1 : 0);
+        tile_exec ex = per_sm < 0 ? TILE_CPU : tile_exec_persistent(TILE_CPU, per_sm);
+        int err = tiled ? tile_launch_persistent(ex, coord_b32, make_grid(ngrid, d), 32, nd, ngrid, out, &counter)
+                        : tile_launch_simt_persistent(ex, coord_b32, make_grid(ngrid, d), 32, nd, ngrid, out, &counter);
+        assert_tile_ok(err);
+        assert_int_equal(counter, (int)n);
+        check_records(out, ngrid, d, tiled);
+        free(out);
+    }
+}
+static void test_persistent_coords(void **state) {
+    (void)state;
+    run_coords_persistent(1, -1);
+    run_coords_persistent(1, 0);
+    run_coords_persistent(1, 3);
+    run_coords_persistent(0, -1);
+    run_coords_persistent(0, 2);
+}
+
+/* Bodies that return early: odd blocks stop after the first write; block 2
+ * overflows its arena. The persistent launch gives the default's results. */
+TILE_KERNEL_SMEM(early_ret, 8, 64, int *a, int *b) {
+    const int i = tile_block(0);
+    a[i] += 1;
+    if (i % 2) return;
+    if (i == 2) {
+        tile_shared(double, d, 9); /* 72 > 64 bytes: the block stops here */
+        (void)d;
+    }
+    b[i] += 1;
+}
+static void test_persistent_early_return(void **state) {
+    (void)state;
+    int a[9], b[9], a2[9], b2[9];
+    memset(a, 0, sizeof a), memset(b, 0, sizeof b), memset(a2, 0, sizeof a2), memset(b2, 0, sizeof b2);
+#ifdef TILE_DEBUG
+    /* the overflow trips TILE_ASSERT; run the blocks without it */
+    assert_tile_ok(tile_launch(tile_exec_smem(TILE_CPU, 64), early_ret, tile_grid1(9), 8, a, b));
+    assert_tile_ok(tile_launch_persistent(tile_exec_smem(TILE_CPU, 64), early_ret, tile_grid1(9), 8, a2, b2));
+    for (int i = 0; i < 9; ++i) assert_int_equal(b[i], i % 2 == 0);
+#else
+    assert_int_equal(tile_launch(TILE_CPU, early_ret, tile_grid1(9), 8, a, b), TILE_ERR_SMEM_OVERFLOW);
+    assert_int_equal(tile_launch_persistent(tile_exec_persistent(TILE_CPU, 1), early_ret, tile_grid1(9), 8, a2, b2),
+                     TILE_ERR_SMEM_OVERFLOW);
+    for (int i = 0; i < 9; ++i) assert_int_equal(b[i], i % 2 == 0 && i != 2);
+#endif
+    for (int i = 0; i < 9; ++i) {
+        assert_int_equal(a[i], 1);
+        assert_int_equal(a2[i], a[i]);
+        assert_int_equal(b2[i], b[i]);
+    }
+}
+
+static void test_persistent_options(void **state) {
+    (void)state;
+    int out[8];
+    RESET(out, 8);
+    assert_int_equal(tile_exec_persistent(TILE_CPU, 0).persistent, TILE_PERSISTENT_FIT);
+    assert_int_equal(tile_exec_persistent(TILE_GPU(0), 5).persistent, 5);
+    assert_int_equal(tile_exec_persistent_off(tile_exec_persistent(TILE_CPU, 5)).persistent, 0);
+    assert_int_equal(TILE_CPU.persistent, 0);
+    /* a negative count, and the count on a default-schedule launch: refused */
+    assert_int_equal(tile_launch_persistent(tile_exec_persistent(TILE_CPU, -1), touch32, tile_grid1(4), 32, out),
+                     TILE_ERR_ARG);
+    assert_int_equal(tile_launch(tile_exec_persistent(TILE_CPU, 2), touch32, tile_grid1(4), 32, out), TILE_ERR_ARG);
+    assert_int_equal(tile_launch_simt(tile_exec_persistent(TILE_CPU, 0), touch32, tile_grid1(4), 32, out),
+                     TILE_ERR_ARG);
+    UNTOUCHED(out, 8);
+    /* the other launch errors are the same */
+    assert_int_equal(tile_launch_persistent(TILE_CPU, touch32, tile_grid1(4), 16, out), TILE_ERR_BLOCK_DIM);
+    assert_int_equal(tile_launch_persistent(TILE_CPU, touch32, tile_grid1(0), 32, out), TILE_ERR_GRID);
+    assert_int_equal(tile_launch_persistent(TILE_GPU(0), touch32, tile_grid1(4), 32, out), TILE_ERR_NO_CUDA);
+    UNTOUCHED(out, 8);
+    assert_tile_ok(tile_launch_persistent(tile_exec_persistent(TILE_CPU, 2), touch32, tile_grid1(4), 32, out));
+    for (int i = 0; i < 8; ++i) assert_int_equal(out[i], 100 + i + (i < 4));
+}
+
+/* ---- TILE_FN: ordinary functions over tiles ----------------------------- */
+
+typedef TILE_FN_REG_T(float, 32, 64) t64_b32;
+/* sum and max of a tile (cooperative reductions inside a function) */
+TILE_FN(fn_stats, 32, t64_b32 *t, float *sum, float *mx) {
+    tile_sum(s, *t);
+    tile_max(m, *t);
+    *sum = tile_value(s);
+    *mx = tile_value(m);
+    TILE_FN_RETURN;
+}
+/* t *= k through a shared tile it allocates; *off: the arena offset after */
+TILE_FN(fn_scale_shared, 32, t64_b32 *t, float k, int *off) {
+    tile_shared(float, tmp, 64);
+    tile_mul_c(tmp, *t, k);
+    tile_mul_c(*t, tmp, 1.0f);
+    *off = tile_smem_mark();
+    TILE_FN_RETURN;
+}
+/* a function calling functions */
+TILE_FN(fn_outer, 32, t64_b32 *t, float *res, int *off) {
+    tile_call(fn_scale_shared, t, 2.0f, off);
+    tile_call(fn_stats, t, &res[0], &res[1]);
+    TILE_FN_RETURN;
+}
+/* ends without TILE_FN_RETURN: the caller stops at the call */
+TILE_FN(fn_noret, 32, int *x) { *x += 1; }
+/* overflows a 256-byte arena */
+TILE_FN(fn_big, 32, int *x) {
+    *x += 1;
+    tile_shared(float, big, 128);
+    tile_zeros(big);
+    *x += 10;
+    TILE_FN_RETURN;
+}
+
+TILE_KERNEL_SMEM(fn_kernel, 32, 1024, const float *a, float *res, int *off) {
+    const int b = tile_block(0);
+    t64_b32 t;
+    tile_load(t, tile_array1(a + 64 * b, 64), 0);
+    tile_call(fn_outer, &t, &res[4 * b], &off[2 * b]);
+    off[2 * b + 1] = tile_smem_mark(); /* the caller continues at the callee's offset */
+    tile_store(tile_array1(res + 4 * b + 2, 1), t, 0); /* first element of 2 * a */
+    res[4 * b + 3] = 1.0f;
+}
+TILE_KERNEL_SMEM(fn_stop_kernel, 32, 256, int which, int *x) {
+    if (which == 0) tile_call(fn_noret, x);
+    else tile_call(fn_big, x);
+    x[1] += 100; /* not reached */
+}
+static int launch_fn_stop(int which, int *x) { return tile_launch(TILE_CPU, fn_stop_kernel, tile_grid1(1), 32, which, x); }
+
+static void test_fn(void **state) {
+    (void)state;
+    float a[3 * 64], res[3 * 4];
+    int off[3 * 2];
+    for (int i = 0; i < 3 * 64; ++i) a[i] = (float)tu_val(i, 7, 1);
+    assert_tile_ok(tile_launch(TILE_CPU, fn_kernel, tile_grid1(3), 32, a, res, off));
+    for (int b = 0; b < 3; ++b) {
+        double sum = 0, mx = -1e300;
+        for (int i = 0; i < 64; ++i) {
+            sum += 2.0 * a[64 * b + i];
+            mx = fmax(mx, 2.0 * a[64 * b + i]);
+        }
+        assert_close(res[4 * b], sum, TU_TOL_F32);
+        assert_close(res[4 * b + 1], mx, TU_TOL_F32);
+        assert_close(res[4 * b + 2], 2.0 * a[64 * b], TU_TOL_F32);
+        assert_close(res[4 * b + 3], 1.0, 0);
+        assert_int_equal(off[2 * b], 256);     /* 64 floats allocated in fn_scale_shared */
+        assert_int_equal(off[2 * b + 1], 256); /* ...and seen by the kernel after the call */
+    }
+#ifndef TILE_DEBUG
+    int x[2] = {0, 0};
+    assert_tile_ok(launch_fn_stop(0, x)); /* a missing TILE_FN_RETURN stops the body */
+    assert_int_equal(x[0], 1);
+    assert_int_equal(x[1], 0);
+    x[0] = 0;
+    assert_int_equal(launch_fn_stop(1, x), TILE_ERR_SMEM_OVERFLOW); /* stops at the allocation, and the body */
+    assert_int_equal(x[0], 1);
+    assert_int_equal(x[1], 0);
+#endif
+}
+#ifdef TILE_DEBUG
+static void test_fn_asserts(void **state) {
+    (void)state;
+    static int x[2];
+    x[0] = x[1] = 0;
+    expect_assert_failure(launch_fn_stop(0, x)); /* missing TILE_FN_RETURN */
+    assert_int_equal(x[1], 0);
+    x[0] = 0;
+    expect_assert_failure(launch_fn_stop(1, x)); /* the overflow */
+    assert_int_equal(x[0], 1);
+    assert_int_equal(x[1], 0);
+}
+#endif
+
+/* ---- warp.h on the CPU: a warp of one lane ------------------------------ */
+TILE_KERNEL(warp_cpu, 64, int *o, float *f, double *d, int64_t *l) {
+    o[0] = tile_warp_lane();
+    o[1] = tile_warp_id();
+    o[2] = tile_warp_count();
+    o[3] = tile_warp_lanes();
+    o[4] = (int)tile_warp_mask();
+    o[5] = (int)tile_warp_ballot(7);
+    o[6] = (int)tile_warp_ballot(0);
+    o[7] = tile_warp_any(3) + 2 * tile_warp_all(3) + 4 * tile_warp_any(0) + 8 * tile_warp_all(0);
+    o[8] = tile_warp_reduce_sum((int32_t)-5);
+    o[9] = tile_warp_reduce_min((int32_t)-5) + tile_warp_reduce_max((int32_t)4);
+    o[10] = tile_warp_scan_inclusive_sum((int32_t)9);
+    o[11] = tile_warp_scan_exclusive_sum((int32_t)9);
+    o[12] = tile_warp_shfl((int32_t)11, 5) + tile_warp_shfl_up((int32_t)11, 1) +
+            tile_warp_shfl_down((int32_t)11, 3) + tile_warp_shfl_xor((int32_t)11, 1);
+    o[13] = (int)tile_warp_reduce_sum_u32(4000000000u / 2u);
+    f[0] = tile_warp_reduce_sum(1.5f);
+    f[1] = tile_warp_scan_exclusive_sum(1.5f);
+    f[2] = tile_warp_shfl_xor(2.5f, 16);
+    d[0] = tile_warp_reduce_max(-2.25);
+    d[1] = tile_warp_scan_inclusive_sum(0.125);
+    l[0] = tile_warp_reduce_sum((int64_t)1 << 40);
+    l[1] = (int64_t)tile_warp_shfl_down((uint64_t)77, 1);
+}
+static void test_warp_cpu(void **state) {
+    (void)state;
+    int o[14];
+    float f[3];
+    double d[2];
+    int64_t l[2];
+    memset(o, 0x55, sizeof o);
+    assert_tile_ok(tile_launch(TILE_CPU, warp_cpu, tile_grid1(1), 64, o, f, d, l));
+    const int want[14] = {0, 0, 1, 1, 1, 1, 0, 3, -5, -1, 9, 0, 44, 2000000000};
+    for (int i = 0; i < 14; ++i) assert_int_equal(o[i], want[i]);
+    assert_close(f[0], 1.5, 0);
+    assert_close(f[1], 0.0, 0);
+    assert_close(f[2], 2.5, 0);
+    assert_close(d[0], -2.25, 0);
+    assert_close(d[1], 0.125, 0);
+    assert_true(l[0] == ((int64_t)1 << 40));
+    assert_true(l[1] == 77);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiled_coords_b1),
@@ -517,7 +747,13 @@ int main(void) {
         cmocka_unit_test(test_host_memory_cpu),
         cmocka_unit_test(test_error_strings),
         cmocka_unit_test(test_exec_smem_dynamic),
+        cmocka_unit_test(test_persistent_coords),
+        cmocka_unit_test(test_persistent_early_return),
+        cmocka_unit_test(test_persistent_options),
+        cmocka_unit_test(test_fn),
+        cmocka_unit_test(test_warp_cpu),
 #ifdef TILE_DEBUG
+        cmocka_unit_test(test_fn_asserts),
         cmocka_unit_test(test_arena_overflow_asserts),
         cmocka_unit_test(test_view_out_of_range_asserts),
         cmocka_unit_test(test_other_promises_assert),
