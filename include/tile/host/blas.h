@@ -29,7 +29,8 @@
  * column-major X^T, so C^T = op(B)^T op(A)^T is one cublas{S,D}gemm with the
  * operands swapped: gemm(opB, opA, n, m, k, alpha, B, ldb, A, lda, beta, C, ldc).
  * Strided batched products go to cublas{S,D}gemmStridedBatched, except f32,
- * no transposes and m, n, k <= TILE_HOST_GEMM_TILE_MAX (TILE_PATH_AUTO): one
+ * no transposes and TILE_HOST_GEMM_TILE_MIN <= max(m, n, k) <=
+ * TILE_HOST_GEMM_TILE_MAX (TILE_PATH_AUTO): one
  * product per block of an in-kernel tile_matmul (16 x 16 or 32 x 32 shared
  * tiles, edges zero-padded), which bench/matmul_bench.cu and
  * bench/host_bench.cu measured faster than cuBLAS there.
@@ -83,6 +84,12 @@
  * tile kernels compiled in); 0 turns the tile path off. */
 #ifndef TILE_HOST_GEMM_TILE_MAX
 #define TILE_HOST_GEMM_TILE_MAX 32
+#endif
+/* and the smallest size (max of m, n, k) that goes in-kernel: the tile
+ * kernels pad to 16 x 16, so below some size cuBLAS may win again (the bench
+ * sweeps s = 8) */
+#ifndef TILE_HOST_GEMM_TILE_MIN
+#define TILE_HOST_GEMM_TILE_MIN 1
 #endif
 TILE__STATIC_ASSERT(TILE_HOST_GEMM_TILE_MAX == 0 || TILE_HOST_GEMM_TILE_MAX == 16 || TILE_HOST_GEMM_TILE_MAX == 32,
                     "tile/host/blas.h: TILE_HOST_GEMM_TILE_MAX must be 0, 16 or 32");
@@ -376,8 +383,9 @@ TILE__HOST_LAZY TILE_HOST_API int tile__gemm_tile_f32(tile_exec ex, int m, int n
                                 TILE__HGEMM_TILEMAX_##sfx > 0;                     \
             const int lim = TILE__HGEMM_TILEMAX_##sfx;                             \
             if (path == TILE_PATH_TILE && !tile_ok) return TILE_ERR_ARG;           \
-            const int use_tile = path == TILE_PATH_TILE ||                         \
-                                 (path == TILE_PATH_AUTO && tile_ok && m <= lim && n <= lim && k <= lim); \
+            const int mx = m > n ? (m > k ? m : k) : (n > k ? n : k);              \
+            const int use_tile = path == TILE_PATH_TILE || (path == TILE_PATH_AUTO && tile_ok && mx <= lim && \
+                                                            mx >= TILE_HOST_GEMM_TILE_MIN); \
             (void)use_tile;                                                        \
             TILE__HGEMM_GPUB(sfx, T, X, TILE__HGEMM_TILEPATH_##sfx)                \
         }                                                                          \
