@@ -46,6 +46,7 @@
 #ifndef TILE_MATMUL_H
 #define TILE_MATMUL_H
 
+#include "async.h" /* tile_matmul_load_async issues cp.async copies */
 #include "core.h"
 #include "half.h"
 
@@ -141,6 +142,52 @@ TILE_API uint32_t tile__mm_t(const float *p, int i, int j, int s0, int s1, int n
         }                                                                          \
         *tile__o = tile__v;                                                        \
     }
+/* ldmatrix addressing of tile__mm_tc's 16-bit path: tile__lm (ldmatrix usable),
+ * tile__la / tile__lb (this lane's row address in a and b) */
+#define TILE__MM_TC16_LM(RM, RN)                                                   \
+    const int tile__lm = (RN) % 2 == 0 && M % (16 * (RM)) == 0 && N % (8 * (RN)) == 0 && K % 16 == 0 && \
+                         sa1 == 1 && sb1 == 1 && sa0 % 8 == 0 && sb0 % 8 == 0 && \
+                         (((uintptr_t)pa | (uintptr_t)pb) & 15u) == 0 && __isShared(pa) && __isShared(pb); \
+    const int tile__lr = (lane & 7) + ((lane >> 3) & 1) * 8, tile__lc = (lane >> 4) * 8; \
+    const uint32_t tile__la = (uint32_t)__cvta_generic_to_shared(pa) + 2u * (uint32_t)(tile__lr * sa0 + tile__lc); \
+    const uint32_t tile__lb = (uint32_t)__cvta_generic_to_shared(pb) + 2u * (uint32_t)(tile__lr * sb0 + tile__lc);
+/* the k loop of one (16 RM) x (8 RN) warp tile at (m0, n0): d[i][j][0..3] +=
+ * the mma products (tile__lm, tile__la, tile__lb from TILE__MM_TC16_LM) */
+#define TILE__MM_TC16_K(RM, RN, d, UNROLL_K)                                               \
+    do {                                                                           \
+        UNROLL_K for (int k0 = 0; k0 < K; k0 += 16) {                                   \
+            const int c = k0 + 2 * q;                                          \
+            uint32_t fa[RM][4], fb[RN][2];                                     \
+            if (tile__lm) {                                                    \
+                TILE__UNROLL for (int i = 0; i < (RM); ++i)                    \
+                    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" \
+                                 : "=r"(fa[i][0]), "=r"(fa[i][1]), "=r"(fa[i][2]), "=r"(fa[i][3]) \
+                                 : "r"(tile__la + 2u * (uint32_t)((m0 + 16 * i) * sa0 + k0)) \
+                                 : "memory");                                  \
+                TILE__UNROLL for (int j = 0; j < (RN) / 2; ++j)                \
+                    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" \
+                                 : "=r"(fb[2 * j][0]), "=r"(fb[2 * j][1]), "=r"(fb[2 * j + 1][0]), \
+                                   "=r"(fb[2 * j + 1][1])                     \
+                                 : "r"(tile__lb + 2u * (uint32_t)(k0 * sb0 + n0 + 16 * j)) \
+                                 : "memory");                                  \
+            } else {                                                           \
+            TILE__UNROLL for (int i = 0; i < (RM); ++i) {                      \
+                const int r = m0 + 16 * i + g;                                 \
+                fa[i][0] = TILE__MM_A2(r, c);                                  \
+                fa[i][1] = TILE__MM_A2(r + 8, c);                              \
+                fa[i][2] = TILE__MM_A2(r, c + 8);                              \
+                fa[i][3] = TILE__MM_A2(r + 8, c + 8);                          \
+            }                                                                  \
+            TILE__UNROLL for (int j = 0; j < (RN); ++j) {                      \
+                const int n = n0 + 8 * j + g;                                  \
+                fb[j][0] = tile__mm_h2(pb, c, n, sb0, sb1, K, N, 1, 0);        \
+                fb[j][1] = tile__mm_h2(pb, c + 8, n, sb0, sb1, K, N, 1, 0);    \
+            }                                                                  \
+            }                                                                  \
+            TILE__UNROLL for (int i = 0; i < (RM); ++i)                        \
+                TILE__UNROLL for (int j = 0; j < (RN); ++j) { TILE__MM_MMA16(d[i][j], fa[i], fb[j]); } \
+        }                                                                      \
+    } while (0)
 #define TILE__MM_TC16(RM, RN)                                                      \
     do {                                                                           \
         const int tile__ntw = (N + 8 * (RN)-1) / (8 * (RN));                       \
@@ -153,12 +200,7 @@ TILE_API uint32_t tile__mm_t(const float *p, int i, int j, int s0, int s1, int n
          * fragment register order: (+0 rows, +0 cols), (+8, +0), (+0, +8),   \
          * (+8, +8); for B (k rows, n cols) .trans hands lane l the pair      \
          * B[2q..2q+1][g], the mma layout above. */                          \
-        const int tile__lm = (RN) % 2 == 0 && M % (16 * (RM)) == 0 && N % (8 * (RN)) == 0 && K % 16 == 0 && \
-                             sa1 == 1 && sb1 == 1 && sa0 % 8 == 0 && sb0 % 8 == 0 && \
-                             (((uintptr_t)pa | (uintptr_t)pb) & 15u) == 0 && __isShared(pa) && __isShared(pb); \
-        const int tile__lr = (lane & 7) + ((lane >> 3) & 1) * 8, tile__lc = (lane >> 4) * 8; \
-        const uint32_t tile__la = (uint32_t)__cvta_generic_to_shared(pa) + 2u * (uint32_t)(tile__lr * sa0 + tile__lc); \
-        const uint32_t tile__lb = (uint32_t)__cvta_generic_to_shared(pb) + 2u * (uint32_t)(tile__lr * sb0 + tile__lc); \
+        TILE__MM_TC16_LM(RM, RN);                                                  \
         /* out's column pairs (2q, 2q + 1) as one 8-byte store when rows are \
          * contiguous, even (N, stride) and 8-byte aligned: half the store    \
          * wavefronts (none conflicting when so0 % 32 == 8) */               \
@@ -169,38 +211,7 @@ TILE_API uint32_t tile__mm_t(const float *p, int i, int j, int s0, int s1, int n
             TILE__UNROLL for (int i = 0; i < (RM); ++i)                            \
                 TILE__UNROLL for (int j = 0; j < (RN); ++j)                        \
                     TILE__UNROLL for (int e = 0; e < 4; ++e) d[i][j][e] = 0.f;    \
-            for (int k0 = 0; k0 < K; k0 += 16) {                                   \
-                const int c = k0 + 2 * q;                                          \
-                uint32_t fa[RM][4], fb[RN][2];                                     \
-                if (tile__lm) {                                                    \
-                    TILE__UNROLL for (int i = 0; i < (RM); ++i)                    \
-                        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" \
-                                     : "=r"(fa[i][0]), "=r"(fa[i][1]), "=r"(fa[i][2]), "=r"(fa[i][3]) \
-                                     : "r"(tile__la + 2u * (uint32_t)((m0 + 16 * i) * sa0 + k0)) \
-                                     : "memory");                                  \
-                    TILE__UNROLL for (int j = 0; j < (RN) / 2; ++j)                \
-                        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" \
-                                     : "=r"(fb[2 * j][0]), "=r"(fb[2 * j][1]), "=r"(fb[2 * j + 1][0]), \
-                                       "=r"(fb[2 * j + 1][1])                     \
-                                     : "r"(tile__lb + 2u * (uint32_t)(k0 * sb0 + n0 + 16 * j)) \
-                                     : "memory");                                  \
-                } else {                                                           \
-                TILE__UNROLL for (int i = 0; i < (RM); ++i) {                      \
-                    const int r = m0 + 16 * i + g;                                 \
-                    fa[i][0] = TILE__MM_A2(r, c);                                  \
-                    fa[i][1] = TILE__MM_A2(r + 8, c);                              \
-                    fa[i][2] = TILE__MM_A2(r, c + 8);                              \
-                    fa[i][3] = TILE__MM_A2(r + 8, c + 8);                          \
-                }                                                                  \
-                TILE__UNROLL for (int j = 0; j < (RN); ++j) {                      \
-                    const int n = n0 + 8 * j + g;                                  \
-                    fb[j][0] = tile__mm_h2(pb, c, n, sb0, sb1, K, N, 1, 0);        \
-                    fb[j][1] = tile__mm_h2(pb, c + 8, n, sb0, sb1, K, N, 1, 0);    \
-                }                                                                  \
-                }                                                                  \
-                TILE__UNROLL for (int i = 0; i < (RM); ++i)                        \
-                    TILE__UNROLL for (int j = 0; j < (RN); ++j) { TILE__MM_MMA16(d[i][j], fa[i], fb[j]); } \
-            }                                                                      \
+            TILE__MM_TC16_K(RM, RN, d, );                                            \
             TILE__UNROLL for (int i = 0; i < (RM); ++i)                            \
                 TILE__UNROLL for (int j = 0; j < (RN); ++j) {                      \
                     const int r0 = m0 + 16 * i + g, r1 = r0 + 8, c0 = n0 + 8 * j + 2 * q, c1 = c0 + 1; \
@@ -354,6 +365,37 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
 #else
 #define TILE__MM_LD16(dst, src) memcpy((dst), (const void *)(src), 16)
 #endif
+/* the k loop of one FMA micro-tile: accv[r][c] += sum_k a[ao[r] + k] b[k][bo[c]]
+ * (tile__ao, tile__bo, tile__TM, tile__TN, tile__V, tile__VEC from the caller) */
+#define TILE__MM_FMA_K(ACC, accv, pa, SA1, pb, SB0, K_, RND, UNROLL_K)                      \
+    do {                                                                           \
+        if (tile__VEC && ((uintptr_t)(pa) & 15u) == 0) {                   \
+            /* a's rows in 16-byte words along k: one broadcast load per \
+             * row serves tile__V steps of k */                            \
+            UNROLL_K for (int tile__kk = 0; tile__kk < (K_); tile__kk += tile__V) { \
+                ACC tile__aw[tile__TM][tile__V], tile__bv[tile__TN];       \
+                TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
+                    TILE__MM_LD16(tile__aw[tile__r], (pa) + tile__ao[tile__r] + tile__kk); \
+                TILE__UNROLL for (int tile__v = 0; tile__v < tile__V; ++tile__v) { \
+                    TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
+                        tile__bv[tile__c] = (ACC)RND(TILE__MM_CVT((pb)[(tile__kk + tile__v) * (SB0) + tile__bo[tile__c]])); \
+                    TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
+                        TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
+                            (accv)[tile__r][tile__c] += (ACC)RND(tile__aw[tile__r][tile__v]) * tile__bv[tile__c]; \
+                }                                                          \
+            }                                                              \
+        } else                                                             \
+        UNROLL_K for (int tile__kk = 0; tile__kk < (K_); ++tile__kk) { \
+            ACC tile__av[tile__TM], tile__bv[tile__TN];                    \
+            TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
+                tile__av[tile__r] = (ACC)RND(TILE__MM_CVT((pa)[tile__ao[tile__r] + tile__kk * (SA1)])); \
+            TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
+                tile__bv[tile__c] = (ACC)RND(TILE__MM_CVT((pb)[tile__kk * (SB0) + tile__bo[tile__c]])); \
+            TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
+                TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
+                    (accv)[tile__r][tile__c] += tile__av[tile__r] * tile__bv[tile__c]; \
+        }                                                                  \
+    } while (0)
 #define TILE__MM_FMA(ACC, OUTT, pa, SA0, SA1, pb, SB0, SB1, po, SO0, SO1, M_, N_, K_, BD_, alpha, beta, accum, RND) \
     do {                                                                           \
         enum {                                                                     \
@@ -379,32 +421,7 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
                     const int tile__j = tile__j0 + tile__c * tile__NT;             \
                     tile__bo[tile__c] = (tile__j < (N_) ? tile__j : (N_)-1) * (SB1); \
                 }                                                                  \
-                if (tile__VEC && ((uintptr_t)(pa) & 15u) == 0) {                   \
-                    /* a's rows in 16-byte words along k: one broadcast load per \
-                     * row serves tile__V steps of k */                            \
-                    TILE__MM_UNROLL_K for (int tile__kk = 0; tile__kk < (K_); tile__kk += tile__V) { \
-                        ACC tile__aw[tile__TM][tile__V], tile__bv[tile__TN];       \
-                        TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
-                            TILE__MM_LD16(tile__aw[tile__r], (pa) + tile__ao[tile__r] + tile__kk); \
-                        TILE__UNROLL for (int tile__v = 0; tile__v < tile__V; ++tile__v) { \
-                            TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
-                                tile__bv[tile__c] = (ACC)RND(TILE__MM_CVT((pb)[(tile__kk + tile__v) * (SB0) + tile__bo[tile__c]])); \
-                            TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
-                                TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
-                                    tile__acc[tile__r][tile__c] += (ACC)RND(tile__aw[tile__r][tile__v]) * tile__bv[tile__c]; \
-                        }                                                          \
-                    }                                                              \
-                } else                                                             \
-                TILE__MM_UNROLL_K for (int tile__kk = 0; tile__kk < (K_); ++tile__kk) { \
-                    ACC tile__av[tile__TM], tile__bv[tile__TN];                    \
-                    TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
-                        tile__av[tile__r] = (ACC)RND(TILE__MM_CVT((pa)[tile__ao[tile__r] + tile__kk * (SA1)])); \
-                    TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
-                        tile__bv[tile__c] = (ACC)RND(TILE__MM_CVT((pb)[tile__kk * (SB0) + tile__bo[tile__c]])); \
-                    TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
-                        TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
-                            tile__acc[tile__r][tile__c] += tile__av[tile__r] * tile__bv[tile__c]; \
-                }                                                                  \
+                TILE__MM_FMA_K(ACC, tile__acc, pa, SA1, pb, SB0, K_, RND, TILE__MM_UNROLL_K);                \
                 TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r)  \
                     TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) { \
                         const int tile__i = tile__i0 + tile__r, tile__j = tile__j0 + tile__c * tile__NT; \
@@ -529,5 +546,350 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
     enum { name##__m = TILE__D0(a), name##__n = TILE__D1(b) };                     \
     tile_reg(name##__mt, name, name##__m, name##__n);                              \
     tile_matmul_ab(name, a, b, 1, 0)
+
+/* ==== accumulators: products summed over k windows in registers ====
+ * tile_matmul keeps Warp's semantics (out is a tile), so a register out is
+ * staged through shared memory on every call: fine for one product, not for
+ * a GEMM that adds a product per k window. An accumulator keeps the running
+ * sum in the threads that compute it, in the layout the product uses.
+ *
+ *   tile_matmul_acc(acc, a, b)             declare acc: M x N, zero, for products
+ *                                          of tiles shaped like a (M x K) and b
+ *                                          (K x N); f32 (f64 for f64 inputs)
+ *   tile_matmul_acc_add(acc, a, b)         acc += a @ b (a, b shared tiles)
+ *   tile_matmul_acc_zero(acc)              acc = 0
+ *   tile_matmul_acc_store(arr, acc, o0, o1)            arr[o0 + i][o1 + j] = acc[i][j]
+ *   tile_matmul_acc_store_ab(arr, acc, alpha, beta, o0, o1)
+ *                                          arr[..] = alpha * acc[i][j] + beta * arr[..]
+ *                                          (beta == 0: arr not read)
+ *   TILE_MATMUL_PAD(T)                     row padding (elements) for shared operands
+ *                                          that tensor cores read without bank conflicts
+ *   tile_matmul_load_async(s, arr, o0, o1) tile_load_async into a 2D shared tile whose
+ *                                          rows may be padded (a view): 16-byte cp.async
+ *
+ * Suppose a = [[1 2] [3 4]] and b = [[5 6] [7 8]] are f32 shared tiles and
+ * C is a 2 x 2 f32 array:
+ *   tile_matmul_acc(acc, a, b);            acc = [[0 0] [0 0]]
+ *   tile_matmul_acc_add(acc, a, b);
+ *   tile_matmul_acc_add(acc, a, b);        acc = [[38 44] [86 100]]
+ *   tile_matmul_acc_store(tile_array2(C, 2, 2), acc, 0, 0);   C = [[38 44] [86 100]]
+ *
+ * Rules: acc is a plain identifier (its layout constants are acc##__*);
+ * a kernel-local like a register tile. tile_matmul_acc_add only reads a and
+ * b and has no barrier: make them visible first (tile_async_wait, or a
+ * barrier after writing them), and put a barrier before overwriting them
+ * (tile_load_async and tile_matmul_load_async begin with one). Every thread of
+ * the block calls every operation. Stores drop elements outside arr; arr's
+ * elements are the accumulator's type.
+ *
+ * Layout (the calling thread's acc.v[t][y][z]):
+ *  - GPU, 16-bit inputs on sm_80+ (blocks of whole warps): mma.sync m16n8k16
+ *    fragments. Warp w owns warp tiles u = w + t * nwarps of (16 RM) x (8 RN),
+ *    RM x RN the first of 4x8, 4x4, 2x4, 1x4, 1x2, 1x1 that gives every warp
+ *    a tile; v[t][i][4 j + e] is fragment element e of the 16 x 8 step (i, j):
+ *    row 16 i + lane / 4 (+ 8 for e >= 2), column 8 j + 2 (lane % 4) + e % 2.
+ *    Fragments come from ldmatrix when the operands are 16-byte aligned rows
+ *    (strides multiples of 8 elements) and M, N, K fill the warp tiles; else
+ *    from scalar loads with zero padding.
+ *  - GPU otherwise (f32, f64; FMA): tile_matmul's micro-tiles, TM x TN
+ *    accumulators a thread (8 x 8 for 128 x 128 and 256 threads), columns NT
+ *    apart; a's rows read 16 bytes at a time.
+ *  - CPU (block_dim 1): v[0][i][j] = acc[i][j], plain loops in the
+ *    accumulator's type.
+ * At most 256 accumulators a thread on the GPU (compile-time check); 64 to 128
+ * leave room for the operands' registers.
+ */
+#define TILE_MATMUL_PAD(T) TILE__MM_PAD((int)sizeof(T))
+
+/* TILE_MATMUL_ACC_UNROLL (default 1): how many k steps of one
+ * tile_matmul_acc_add the compiler may unroll (16 for mma, 4 for FMA): more
+ * overlaps loads with math but holds more operand registers. */
+#ifndef TILE_MATMUL_ACC_UNROLL
+#define TILE_MATMUL_ACC_UNROLL 1
+#endif
+#define TILE__MMA_PRAGMA_(x) _Pragma(#x)
+#define TILE__MMA_PRAGMA(x) TILE__MMA_PRAGMA_(x)
+#if TILE_ON_DEVICE
+#define TILE__MMA_UNROLL_K TILE__MMA_PRAGMA(unroll TILE_MATMUL_ACC_UNROLL)
+#else
+#define TILE__MMA_UNROLL_K
+#endif
+
+/* a (M x K) and b (K x N): 2D, K agrees, one element type */
+#define TILE__MMA_SHAPES(a, b)                                                     \
+    TILE__STATIC_ASSERT(tile_ndim(a) == 2 && tile_ndim(b) == 2,                    \
+                        "tile.h: tile_matmul_acc needs 2D tiles a (M x K) and b (K x N)"); \
+    TILE__STATIC_ASSERT(TILE__D1(a) == TILE__D0(b), "tile.h: tile_matmul_acc: a's columns (K) differ from b's rows"); \
+    TILE__STATIC_ASSERT(sizeof((a).v[0]) == sizeof((b).v[0]) && TILE__MM_ISBF16(a) == TILE__MM_ISBF16(b), \
+                        "tile.h: tile_matmul_acc: a and b need one element type")
+/* 0: CPU loops, 1: FMA micro-tiles, 2: mma.sync fragments */
+#if TILE_ON_DEVICE
+#define TILE__MMA_PATH(bd, esize, osize) (TILE__MM_TC_ON(bd, esize, 0, osize) ? 2 : 1)
+#else
+#define TILE__MMA_PATH(bd, esize, osize) 0
+#endif
+/* warp tiles of (16 rm) x (8 rn): count, and whether the shape fits */
+#define TILE__MMA_NT(M, N, rm, rn) ((((M) + 16 * (rm)-1) / (16 * (rm))) * (((N) + 8 * (rn)-1) / (8 * (rn))))
+#define TILE__MMA_FIT(M, N, nw, rm, rn) \
+    (TILE__MMA_NT(M, N, rm, rn) >= (nw) && ((M) + 15) / 16 >= (rm) && ((N) + 7) / 8 >= (rn))
+#define TILE__MMA_RM(M, N, nw) \
+    (TILE__MMA_FIT(M, N, nw, 4, 8) || TILE__MMA_FIT(M, N, nw, 4, 4) ? 4 : TILE__MMA_FIT(M, N, nw, 2, 4) ? 2 : 1)
+#define TILE__MMA_RN(M, N, nw)                                                     \
+    (TILE__MMA_FIT(M, N, nw, 4, 8) ? 8                                             \
+     : TILE__MMA_FIT(M, N, nw, 4, 4) || TILE__MMA_FIT(M, N, nw, 2, 4) || TILE__MMA_FIT(M, N, nw, 1, 4) ? 4 \
+     : TILE__MMA_FIT(M, N, nw, 1, 2) ? 2 : 1)
+
+/* a use of a tile declared only to shape an accumulator (nvcc warns of
+ * variables "set but never used" otherwise, even after (void)) */
+TILE_API void tile__mma_use(const void *p) { (void)p; }
+#define tile_matmul_acc(name, a, b)                                                \
+    TILE__MMA_SHAPES(a, b);                                                        \
+    typedef TILE__TYPEOF(TILE__MM_CVT((a).v[0])) name##__at;                       \
+    enum {                                                                         \
+        name##__M = TILE__D0(a), name##__N = TILE__D1(b), name##__bd = TILE__BD(a), \
+        name##__es = (int)sizeof((a).v[0]), name##__bf = TILE__MM_ISBF16(a),       \
+        name##__path = TILE__MMA_PATH(TILE__BD(a), (int)sizeof((a).v[0]), (int)sizeof(name##__at)), \
+        name##__nw = TILE__BD(a) >= 32 ? TILE__BD(a) / 32 : 1,                     \
+        name##__rm = TILE__MMA_RM(name##__M, name##__N, name##__nw),               \
+        name##__rn = TILE__MMA_RN(name##__M, name##__N, name##__nw),               \
+        name##__ntw = (name##__N + 8 * name##__rn - 1) / (8 * name##__rn),         \
+        name##__ntile = TILE__MMA_NT(name##__M, name##__N, name##__rm, name##__rn), \
+        name##__tm = TILE__MM_TM(name##__M, name##__N, name##__bd),                \
+        name##__tn = TILE__MM_TN(name##__M, name##__N, name##__bd),                \
+        name##__nt = (name##__N + name##__tn - 1) / name##__tn,                    \
+        name##__nu = ((name##__M + name##__tm - 1) / name##__tm) * name##__nt,     \
+        name##__X = name##__path == 2   ? (name##__ntile + name##__nw - 1) / name##__nw \
+                    : name##__path == 1 ? (name##__nu + name##__bd - 1) / name##__bd \
+                                        : 1,                                       \
+        name##__Y = name##__path == 2 ? name##__rm : name##__path == 1 ? name##__tm : name##__M, \
+        name##__Z = name##__path == 2 ? 4 * name##__rn : name##__path == 1 ? name##__tn : name##__N \
+    };                                                                             \
+    TILE__STATIC_ASSERT(name##__path == 0 || name##__X * name##__Y * name##__Z <= 256, \
+                        "tile.h: tile_matmul_acc: more than 256 accumulators a thread (more threads or a smaller M x N)"); \
+    struct {                                                                       \
+        name##__at v[name##__X][name##__Y][name##__Z];                             \
+    } name;                                                                        \
+    tile__mma_use(&(a)), tile__mma_use(&(b)); /* read for their shapes only */    \
+    tile_matmul_acc_zero(name)
+
+#define tile_matmul_acc_zero(acc)                                                  \
+    do {                                                                           \
+        TILE__UNROLL for (int tile__t = 0; tile__t < acc##__X; ++tile__t)          \
+            TILE__UNROLL for (int tile__y = 0; tile__y < acc##__Y; ++tile__y)      \
+                TILE__UNROLL for (int tile__z = 0; tile__z < acc##__Z; ++tile__z)  \
+                    (acc).v[tile__t][tile__y][tile__z] = 0;                        \
+    } while (0)
+
+/* one warp tile u (warp-uniform) of the mma layout: acc (its v[t]) += a @ b */
+#define TILE__MMA_TC16(RM_, RN_)                                                   \
+    do {                                                                           \
+        const int tile__ntw = (N + 8 * (RN_)-1) / (8 * (RN_));                     \
+        if (u < ((M + 16 * (RM_)-1) / (16 * (RM_))) * tile__ntw) {                 \
+            TILE__MM_TC16_LM(RM_, RN_);                                            \
+            const int m0 = u / tile__ntw * (16 * (RM_)), n0 = u % tile__ntw * (8 * (RN_)); \
+            float(*d)[RN_][4] = (float(*)[RN_][4])(void *)acc;                     \
+            TILE__MM_TC16_K(RM_, RN_, d, TILE__MMA_UNROLL_K);                                          \
+        }                                                                          \
+    } while (0)
+TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, const void *pbv, int sb0, int sb1, int M,
+                             int N, int K, int u, int kind, int RM, int RN) {
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+    const int lane = (int)(threadIdx.x & 31u), g = lane >> 2, q = lane & 3;
+    const uint16_t *pa = (const uint16_t *)pav, *pb = (const uint16_t *)pbv;
+    const int a32 = sa1 == 1 && sa0 % 2 == 0 && K % 2 == 0 && ((uintptr_t)pa & 3u) == 0;
+    if (RM == 4 && RN == 8)
+        TILE__MMA_TC16(4, 8);
+    else if (RM == 4 && RN == 4)
+        TILE__MMA_TC16(4, 4);
+    else if (RM == 2 && RN == 4)
+        TILE__MMA_TC16(2, 4);
+    else if (RM == 1 && RN == 4)
+        TILE__MMA_TC16(1, 4);
+    else if (RM == 1 && RN == 2)
+        TILE__MMA_TC16(1, 2);
+    else
+        TILE__MMA_TC16(1, 1);
+#else
+    (void)acc, (void)pav, (void)sa0, (void)sa1, (void)pbv, (void)sb0, (void)sb1, (void)M, (void)N, (void)K, (void)u;
+    (void)kind, (void)RM, (void)RN;
+#endif
+}
+/* the FMA layout: tile_matmul's micro-tiles, summed into acc.v[uu] */
+#define TILE__MMA_FMA(acc, pa, SA0, SA1, pb, SB0, SB1, K_)                         \
+    do {                                                                           \
+        enum {                                                                     \
+            tile__TM = acc##__Y, tile__TN = acc##__Z, tile__NT = (acc##__N + tile__TN - 1) / tile__TN, \
+            tile__NU = ((acc##__M + tile__TM - 1) / tile__TM) * tile__NT,          \
+            tile__V = 16 / (int)sizeof(acc##__at),                                 \
+            tile__VEC = sizeof(*(pa)) == sizeof(acc##__at) && (SA1) == 1 && (SA0) % tile__V == 0 && (K_) % tile__V == 0 \
+        };                                                                         \
+        TILE__UNROLL for (int tile__uu = 0; tile__uu < acc##__X; ++tile__uu) {     \
+            const int tile__u = tile_thread() + tile__uu * acc##__bd;              \
+            if (tile__NU % acc##__bd == 0 || tile__u < tile__NU) {                 \
+                const int tile__i0 = tile__u / tile__NT * tile__TM, tile__j0 = tile__u % tile__NT; \
+                int tile__ao[tile__TM], tile__bo[tile__TN];                        \
+                TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) { \
+                    const int tile__i = tile__i0 + tile__r;                        \
+                    tile__ao[tile__r] = (tile__i < acc##__M ? tile__i : acc##__M - 1) * (SA0); \
+                }                                                                  \
+                TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) { \
+                    const int tile__j = tile__j0 + tile__c * tile__NT;             \
+                    tile__bo[tile__c] = (tile__j < acc##__N ? tile__j : acc##__N - 1) * (SB1); \
+                }                                                                  \
+                TILE__MM_FMA_K(acc##__at, (acc).v[tile__uu], pa, SA1, pb, SB0, K_, TILE__MM_NOROUND, TILE__MMA_UNROLL_K); \
+            }                                                                      \
+        }                                                                          \
+    } while (0)
+#if TILE_ON_DEVICE
+#define TILE__MMA_ADD(acc, a, b)                                                   \
+    if (acc##__path == 2) {                                                        \
+        TILE__UNROLL for (int tile__t = 0; tile__t < acc##__X; ++tile__t)          \
+            tile__mma_tc16((float *)(void *)&(acc).v[tile__t][0][0], (const void *)(a).v, TILE__S0(a), TILE__S1(a), \
+                           (const void *)(b).v, TILE__S0(b), TILE__S1(b), acc##__M, acc##__N, TILE__D1(a), \
+                           (int)(threadIdx.x >> 5) + tile__t * acc##__nw, acc##__bf, acc##__rm, acc##__rn); \
+    } else {                                                                       \
+        TILE__MMA_FMA(acc, (a).v, TILE__S0(a), TILE__S1(a), (b).v, TILE__S0(b), TILE__S1(b), TILE__D1(a)); \
+    }
+/* the calling thread's share of the store: rows below rl, columns below cl
+ * (the array's edge or the accumulator's, whichever is first); row pointers
+ * once per row, so few addresses stay live */
+#define TILE__MMA_STORE(acc, cp, st0, st1, co0, co1, rl, cl)                      \
+    if (acc##__path == 2) {                                                        \
+        const int tile__l = (int)(threadIdx.x & 31u);                              \
+        TILE__UNROLL for (int tile__t = 0; tile__t < acc##__X; ++tile__t) {        \
+            const int tile__w = (int)(threadIdx.x >> 5) + tile__t * acc##__nw;     \
+            if (tile__w < acc##__ntile) {                                          \
+                const int64_t tile__R0 = (co0) + tile__w / acc##__ntw * (16 * acc##__rm) + (tile__l >> 2); \
+                const int64_t tile__C0 = (co1) + tile__w % acc##__ntw * (8 * acc##__rn) + 2 * (tile__l & 3); \
+                TILE__UNROLL for (int tile__y = 0; tile__y < 2 * acc##__rm; ++tile__y) { \
+                    const int64_t tile__R = tile__R0 + 8 * tile__y; /* rows g, g + 8 of 16 x 8 step y / 2 */ \
+                    if (tile__R >= 0 && tile__R < (rl)) {                          \
+                        acc##__at *const tile__row = (cp) + tile__R * (st0);       \
+                        TILE__UNROLL for (int tile__z = 0; tile__z < 2 * acc##__rn; ++tile__z) { \
+                            const int64_t tile__C = tile__C0 + 8 * (tile__z / 2) + tile__z % 2; \
+                            if (tile__C >= 0 && tile__C < (cl))                    \
+                                TILE__MMA_ST1(acc, tile__row + tile__C * (st1),    \
+                                              (acc).v[tile__t][tile__y / 2][tile__z / 2 * 4 + tile__y % 2 * 2 + tile__z % 2]); \
+                        }                                                          \
+                    }                                                              \
+                }                                                                  \
+            }                                                                      \
+        }                                                                          \
+    } else {                                                                       \
+        TILE__UNROLL for (int tile__t = 0; tile__t < acc##__X; ++tile__t) {        \
+            const int tile__u = tile_thread() + tile__t * acc##__bd;               \
+            if (acc##__nu % acc##__bd == 0 || tile__u < acc##__nu) {               \
+                const int64_t tile__R0 = (co0) + tile__u / acc##__nt * acc##__tm, tile__C0 = (co1) + tile__u % acc##__nt; \
+                TILE__UNROLL for (int tile__y = 0; tile__y < acc##__Y; ++tile__y) { \
+                    const int64_t tile__R = tile__R0 + tile__y;                    \
+                    if (tile__R >= 0 && tile__R < (rl)) {                          \
+                        acc##__at *const tile__row = (cp) + tile__R * (st0);       \
+                        TILE__UNROLL for (int tile__z = 0; tile__z < acc##__Z; ++tile__z) { \
+                            const int64_t tile__C = tile__C0 + tile__z * acc##__nt; \
+                            if (tile__C >= 0 && tile__C < (cl))                    \
+                                TILE__MMA_ST1(acc, tile__row + tile__C * (st1), (acc).v[tile__t][tile__y][tile__z]); \
+                        }                                                          \
+                    }                                                              \
+                }                                                                  \
+            }                                                                      \
+        }                                                                          \
+    }
+#else
+#define TILE__MMA_ADD(acc, a, b)                                                   \
+    for (int tile__i = 0; tile__i < acc##__M; ++tile__i)                           \
+        for (int tile__j = 0; tile__j < acc##__N; ++tile__j) {                     \
+            acc##__at tile__s = (acc).v[0][tile__i][tile__j];                      \
+            for (int tile__kk = 0; tile__kk < TILE__D1(a); ++tile__kk)             \
+                tile__s += (acc##__at)TILE__MM_CVT((a).v[tile__i * TILE__S0(a) + tile__kk * TILE__S1(a)]) * \
+                           (acc##__at)TILE__MM_CVT((b).v[tile__kk * TILE__S0(b) + tile__j * TILE__S1(b)]); \
+            (acc).v[0][tile__i][tile__j] = tile__s;                                \
+        }
+#define TILE__MMA_STORE(acc, cp, st0, st1, co0, co1, rl, cl)                      \
+    for (int tile__y = 0; tile__y < acc##__M; ++tile__y)                           \
+        for (int tile__z = 0; tile__z < acc##__N; ++tile__z) {                     \
+            const int64_t tile__R = (co0) + tile__y, tile__C = (co1) + tile__z;    \
+            if (tile__R >= 0 && tile__R < (rl) && tile__C >= 0 && tile__C < (cl))  \
+                TILE__MMA_ST1(acc, (cp) + tile__R * (st0) + tile__C * (st1), (acc).v[0][tile__y][tile__z]); \
+        }
+#endif
+
+#define tile_matmul_acc_add(acc, a, b)                                             \
+    do {                                                                           \
+        TILE__MMA_SHAPES(a, b);                                                    \
+        TILE__STATIC_ASSERT(tile_is_shared(a) && tile_is_shared(b),                \
+                            "tile.h: tile_matmul_acc_add reads shared tiles a and b"); \
+        TILE__STATIC_ASSERT(TILE__D0(a) == acc##__M && TILE__D1(b) == acc##__N,    \
+                            "tile.h: tile_matmul_acc_add: a @ b is not the accumulator's shape"); \
+        TILE__STATIC_ASSERT((int)sizeof((a).v[0]) == acc##__es && TILE__MM_ISBF16(a) == acc##__bf && \
+                                TILE__BD(a) == acc##__bd,                          \
+                            "tile.h: tile_matmul_acc_add: a and b are not the inputs the accumulator was declared for"); \
+        TILE__MMA_ADD(acc, a, b);                                                  \
+    } while (0)
+
+/* one element: *p = alpha * x (+ beta * *p) */
+#define TILE__MMA_ST1(acc, p, x)                                                   \
+    do {                                                                           \
+        acc##__at tile__x = tile__al * (x);                                        \
+        if (tile__be != 0) tile__x += tile__be * *(p);                             \
+        *(p) = tile__x;                                                            \
+    } while (0)
+/* On the device: values that the compiler must not compute before this
+ * point. The store's addresses depend only on the block and thread, so it
+ * would otherwise hoist them above the k loop, where they stay live next to
+ * every accumulator (80 more registers, spills). */
+#if TILE_ON_DEVICE
+#define TILE__MMA_OPAQUE(a, b, c, d, e, f, g)                                      \
+    asm volatile("" : "+l"(a), "+l"(b), "+l"(c), "+l"(d), "+l"(e), "+l"(f), "+l"(g))
+#else
+#define TILE__MMA_OPAQUE(a, b, c, d, e, f, g) ((void)0)
+#endif
+#define tile_matmul_acc_store_ab(arr, acc, alpha, beta, o0, o1)                    \
+    do {                                                                           \
+        const tile_array tile__ca = (arr);                                         \
+        TILE__CHECK(tile__ca.ndim == 2, "tile_matmul_acc_store: the array must be 2D; dims", tile__ca.ndim, 2, 3); \
+        const acc##__at tile__al = (acc##__at)(alpha), tile__be = (acc##__at)(beta); \
+        int64_t tile__co0 = (o0), tile__co1 = (o1), tile__st0 = tile__ca.stride[0], tile__st1 = tile__ca.stride[1]; \
+        int64_t tile__rl = tile__ca.shape[0] < tile__co0 + acc##__M ? tile__ca.shape[0] : tile__co0 + acc##__M; \
+        int64_t tile__cl = tile__ca.shape[1] < tile__co1 + acc##__N ? tile__ca.shape[1] : tile__co1 + acc##__N; \
+        uint64_t tile__cpa = (uint64_t)(uintptr_t)((acc##__at *)tile__ca.ptr + tile__ca.base_off); \
+        TILE__MMA_OPAQUE(tile__cpa, tile__co0, tile__co1, tile__st0, tile__st1, tile__rl, tile__cl); \
+        acc##__at *const tile__cp = (acc##__at *)(uintptr_t)tile__cpa;             \
+        TILE__MMA_STORE(acc, tile__cp, tile__st0, tile__st1, tile__co0, tile__co1, tile__rl, tile__cl); \
+    } while (0)
+#define tile_matmul_acc_store(arr, acc, o0, o1) tile_matmul_acc_store_ab(arr, acc, 1, 0, o0, o1)
+
+/* Rows of 16-byte multiples, 16-byte aligned in global and shared memory,
+ * the window inside arr: one 16-byte cp.async per chunk of a row, whatever
+ * the shared row stride (tile_load_async's 16-byte path needs a contiguous
+ * tile). Else tile_load_async. On the CPU and before sm_80 the copies are
+ * synchronous, as tile_load_async's. */
+#define tile_matmul_load_async(s, arr, o0, o1)                                     \
+    do {                                                                           \
+        TILE__STATIC_ASSERT(tile_is_shared(s) && tile_ndim(s) == 2,                \
+                            "tile.h: tile_matmul_load_async needs a 2D shared tile"); \
+        const tile_array tile__ma = (arr);                                         \
+        const int64_t tile__mo[4] = {(o0), (o1), 0, 0};                            \
+        enum {                                                                     \
+            tile__mrb = TILE__D1(s) * TILE__ESIZE(s), tile__mch = tile__mrb / 16,  \
+            tile__mct = tile__mrb % 16 == 0 && (TILE__S0(s) * TILE__ESIZE(s)) % 16 == 0 \
+        };                                                                         \
+        const int64_t tile__mb = TILE__BASE(tile__ma, tile__mo);                   \
+        if (tile__mct && tile__ma.ndim == 2 &&                                     \
+            tile__inside(&tile__ma, tile__mo, TILE__D0(s), TILE__D1(s), 1, 1) &&   \
+            tile__vec_strides(&tile__ma, 2, TILE__ESIZE(s)) &&                     \
+            (((uintptr_t)tile__ma.ptr + (uintptr_t)(tile__mb * TILE__ESIZE(s))) | (uintptr_t)(const void *)(s).v) % \
+                    16u ==                                                         \
+                0) {                                                               \
+            tile_barrier(); /* nobody still reads the destination */              \
+            for (int tile__i = tile_thread(); tile__i < TILE__D0(s) * tile__mch; tile__i += TILE__BD(s)) { \
+                const int tile__r = tile__i / tile__mch, tile__c = tile__i % tile__mch; \
+                tile__cp_async16((char *)(void *)((s).v + tile__r * TILE__S0(s)) + 16 * tile__c, \
+                                 (const char *)tile__ma.ptr +                      \
+                                     (tile__mb + tile__r * tile__ma.stride[0]) * TILE__ESIZE(s) + 16 * tile__c); \
+            }                                                                      \
+        } else {                                                                   \
+            tile_load_async(s, tile__ma, tile__mo[0], tile__mo[1]);                \
+        }                                                                          \
+    } while (0)
 
 #endif /* TILE_MATMUL_H */
