@@ -380,12 +380,338 @@ static void test_simulator(void **state) {
     assert_int_not_equal(sim_run(64, POL_ASC, k_diverge), 0);
 }
 
+/* ======================================================================
+ * descending / bit-range / f16 radix sorts, per-row sorts, merge sorts and
+ * histograms (tile/histogram.h) under the simulator
+ * ====================================================================== */
+#include <tile/histogram.h>
+/* ---- references for the descending / bit-range / f16 / per-row / merge
+ * sorts (plain C: ordered keys and qsort with the input index as the tie
+ * break, i.e. a stable sort) ---- */
+enum { VX_F16 = SR_NTYPES, VX_BF16, VX_NTYPES };
+TILE__UNUSED static const char *const vx_type_name[VX_NTYPES] = {"f32", "f64", "i32", "u32", "i64", "u64", "f16", "bf16"};
+static int vx_size(int type) { return type >= SR_NTYPES ? 2 : sr_type_size[type]; }
+static uint64_t vx_bits(int type, const void *p, long i) {
+    if (vx_size(type) == 2) {
+        uint16_t b;
+        memcpy(&b, (const char *)p + 2 * i, 2);
+        return b;
+    }
+    return sr_bits(type, p, i);
+}
+/* the key as an unsigned integer in the sort's order (IEEE totalOrder for
+ * floats: sign-magnitude to offset binary; signed integers: offset binary) */
+static uint64_t vx_ord(int type, uint64_t b) {
+    switch (type) {
+    case SR_F32: return (b & 0x80000000u) ? (~b & 0xffffffffu) : (b | 0x80000000u);
+    case SR_F64: return (b >> 63) ? ~b : (b | 0x8000000000000000ull);
+    case SR_I32: return b ^ 0x80000000u;
+    case SR_I64: return b ^ 0x8000000000000000ull;
+    case VX_F16:
+    case VX_BF16: return (b & 0x8000u) ? (~b & 0xffffu) : (b | 0x8000u);
+    default: return b;
+    }
+}
+typedef struct {
+    uint64_t k;
+    int32_t i;
+} vx_rec;
+static int vx_cmp(const void *a, const void *b) {
+    const vx_rec *x = (const vx_rec *)a, *y = (const vx_rec *)b;
+    if (x->k != y->k) return x->k < y->k ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+/* idx[0..n): the stable order of keys[off + i*1] sorted ascending (desc 0) or
+ * descending by bits [b0, b1) of the ordered key (b1 == 0: all bits) */
+static void vx_ref(int type, const void *keys, int n, int desc, int b0, int b1, int32_t *idx) {
+    const int w = 8 * vx_size(type);
+    const uint64_t all = w == 64 ? ~0ull : (1ull << w) - 1;
+    uint64_t m = all;
+    if (b1) m = (b1 == 64 ? ~0ull : (1ull << b1) - 1) & ~((1ull << b0) - 1);
+    vx_rec *r = (vx_rec *)malloc(sizeof(vx_rec) * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; ++i) {
+        uint64_t o = vx_ord(type, vx_bits(type, keys, i));
+        if (desc) o ^= all;
+        r[i].k = o & m;
+        r[i].i = i;
+    }
+    qsort(r, (size_t)n, sizeof(vx_rec), vx_cmp);
+    for (int i = 0; i < n; ++i) idx[i] = r[i].i;
+    free(r);
+}
+/* mismatches of got (keys, and indices when got_idx) against vx_ref */
+static long vx_check(int type, const void *in, int n, const void *got, const int32_t *got_idx, int desc, int b0,
+                     int b1, long *first) {
+    int32_t *idx = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
+    vx_ref(type, in, n, desc, b0, b1, idx);
+    long bad = 0;
+    *first = -1;
+    for (int i = 0; i < n; ++i) {
+        int ok = vx_bits(type, got, i) == vx_bits(type, in, idx[i]);
+        if (got_idx) ok = ok && got_idx[i] == idx[i];
+        if (!ok) {
+            if (*first < 0) *first = i;
+            ++bad;
+        }
+    }
+    free(idx);
+    return bad;
+}
+/* keys of any type: sr_fill for 4/8-byte types; 16-bit floats from the same
+ * patterns' ideas (random bits, few values with +-0 and NaNs, specials) */
+static void vx_fill(int type, void *keys, int n, int p, uint64_t seed) {
+    if (vx_size(type) != 2) {
+        sr_fill(type, keys, n, p, seed);
+        return;
+    }
+    static const uint16_t sp[] = {0x7e00, 0xfe00, 0x7c01, 0xfc01, 0x7c00, 0xfc00, 0x0000, 0x8000,
+                                  0x0001, 0x8001, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3f80, 0xbf80};
+    uint64_t s = seed * 77u + (uint64_t)p * 13u + (uint64_t)type;
+    for (int i = 0; i < n; ++i) {
+        const uint64_t r = sr_rand(&s);
+        uint16_t b = (uint16_t)r;
+        if (p == 1) b = sp[(r >> 20) % 6 + 5]; /* few values, -0 next to +0 */
+        if (p == 4) b = 0x3c00;
+        if (p == 5 && (r & 3)) b = sp[(r >> 8) % 16];
+        if (p == 6) b = (uint16_t)(0x3c00 + r % 5);
+        memcpy((char *)keys + 2 * i, &b, 2);
+    }
+}
+
+typedef struct {
+    int32_t key;
+    uint32_t tag;
+} ms_rec;
+TILE_API int ms_less(ms_rec a, ms_rec b) { return a.key < b.key; }
+#define MS_GREATER(a, b) ((a).key > (b).key)
+#define FLT_LESS(a, b) ((a) < (b))
+
+#define X_K(name, T, B, N, KDECL, OP)                                              \
+    SIM_KERNEL(name, B, KDECL(T, k, N); tile_load(k, tile_array1((const T *)g_in, N), 0); OP(k); \
+               tile_store(tile_array1((T *)g_out, N), k, 0);)
+#define X_P(name, T, B, N, KDECL, VDECL, OP)                                       \
+    SIM_KERNEL(name, B, KDECL(T, k, N); VDECL(int32_t, v, N); tile_load(k, tile_array1((const T *)g_in, N), 0); \
+               tile_load(v, tile_array1(g_vin, N), 0); OP(k, v);                   \
+               tile_store(tile_array1((T *)g_out, N), k, 0); tile_store(tile_array1(g_vout, N), v, 0);)
+#define OPD(k) tile_sort_descending(k)
+#define OPDP(k, v) tile_sort_pairs_descending(k, v)
+#define OPB(k) tile_sort_bits(k, 3, 13)
+#define OPBP(k, v) tile_sort_pairs_bits(k, v, 3, 13)
+#define OPDB(k) tile_sort_descending_bits(k, 0, 8)
+#define OPDBP(k, v) tile_sort_pairs_descending_bits(k, v, 0, 8)
+#define OPAP(k, v) tile_sort_pairs(k, v)
+#define OPMS(k) tile_merge_sort(k, ms_less)
+#define OPMSG(k) tile_merge_sort(k, MS_GREATER)
+#define OPMSP(k, v) tile_merge_sort_pairs(k, v, ms_less)
+#define OPMF(k) tile_merge_sort(k, FLT_LESS)
+#define OPRD(k) tile_sort_rows_descending(k)
+#define OPRP(k, v) tile_sort_pairs_rows(k, v)
+
+X_K(kx_d_f32_256_4096, float, 256, 4096, tile_reg, OPD)
+X_P(kx_dp_f32_256_4096, float, 256, 4096, tile_reg, tile_reg, OPDP)
+X_K(kx_b_f32_256_4096, float, 256, 4096, tile_reg, OPB)
+X_P(kx_bp_f32_64_1000, float, 64, 1000, tile_shared, tile_reg, OPBP)
+X_K(kx_d_u32_16_250, uint32_t, 16, 250, tile_reg, OPD)
+X_P(kx_dbp_i64_96_1000, int64_t, 96, 1000, tile_shared, tile_reg, OPDBP)
+X_K(kx_db_i32_32_700, int32_t, 32, 700, tile_reg, OPDB)
+X_P(kx_hp_f16_64_300, tile_f16, 64, 300, tile_reg, tile_reg, OPAP)
+X_P(kx_hdp_bf16_33_100, tile_bf16, 33, 100, tile_shared, tile_shared, OPDP)
+/* merge sorts */
+X_K(kx_ms_64_1000, ms_rec, 64, 1000, tile_reg, OPMS)
+X_K(kx_msg_33_100, ms_rec, 33, 100, tile_shared, OPMSG)
+X_P(kx_msp_96_257, ms_rec, 96, 257, tile_shared, tile_reg, OPMSP)
+X_P(kx_msp_32_32, ms_rec, 32, 32, tile_reg, tile_shared, OPMSP)
+X_K(kx_mf_256_4096, float, 256, 4096, tile_reg, OPMF)
+/* per-row sorts: 5 x 37 pairs (register), 16 x 16 keys (shared, descending) */
+SIM_KERNEL(kx_rows_p, 64, tile_reg(float, k, 5, 37); tile_reg(int32_t, v, 5, 37);
+           tile_load(k, tile_array2((const float *)g_in, 5, 37), 0, 0); tile_load(v, tile_array2(g_vin, 5, 37), 0, 0);
+           OPRP(k, v); tile_store(tile_array2((float *)g_out, 5, 37), k, 0, 0);
+           tile_store(tile_array2(g_vout, 5, 37), v, 0, 0);)
+SIM_KERNEL(kx_rows_k, 96, tile_shared(int32_t, k, 16, 16);
+           tile_load(k, tile_array2((const int32_t *)g_in, 16, 16), 0, 0); OPRD(k);
+           tile_store(tile_array2((int32_t *)g_out, 16, 16), k, 0, 0);)
+/* histograms: out = counts, vout = counts after a composite with the other
+ * algorithm (twice the counts) */
+SIM_KERNEL(kx_h_u8_64_1000, 64, tile_reg(uint8_t, x, 1000); tile_load(x, tile_array1((const uint8_t *)g_in, 1000), 0);
+           tile_reg(int32_t, c, 256); tile_histogram(c, x, 256); tile_store(tile_array1((int32_t *)g_out, 256), c, 0);
+           tile_histogram_composite_alg(c, x, 256, TILE_HISTO_SORT); tile_store(tile_array1(g_vout, 256), c, 0);)
+SIM_KERNEL(kx_h_i32_256_4096, 256, tile_reg(int32_t, x, 4096);
+           tile_load(x, tile_array1((const int32_t *)g_in, 4096), 0); tile_shared(int32_t, c, 37);
+           tile_histogram_alg(c, x, 37, TILE_HISTO_SORT); tile_store(tile_array1((int32_t *)g_out, 37), c, 0);
+           tile_histogram_composite(c, x, 37); tile_store(tile_array1(g_vout, 37), c, 0);)
+SIM_KERNEL(kx_h_i32_33_300, 33, tile_shared(int32_t, x, 300);
+           tile_load(x, tile_array1((const int32_t *)g_in, 300), 0); tile_reg(int32_t, c, 20);
+           tile_histogram_alg(c, x, 20, TILE_HISTO_SORT); tile_store(tile_array1((int32_t *)g_out, 20), c, 0);
+           tile_histogram_composite_alg(c, x, 20, TILE_HISTO_ATOMIC); tile_store(tile_array1(g_vout, 20), c, 0);)
+
+enum { XK_KEYS, XK_PAIRS, XK_MS, XK_MSP, XK_MF, XK_ROWSP, XK_ROWSK, XK_HU8, XK_HI32 };
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+    int B, n, type, desc, b0, b1, kind, nb;
+} sim_xcase;
+static const sim_xcase sim_xcases[] = {
+    {"x_desc_f32_256_4096", kx_d_f32_256_4096, 256, 4096, SR_F32, 1, 0, 0, XK_KEYS, 0},
+    {"x_descp_f32_256_4096", kx_dp_f32_256_4096, 256, 4096, SR_F32, 1, 0, 0, XK_PAIRS, 0},
+    {"x_bits_f32_256_4096", kx_b_f32_256_4096, 256, 4096, SR_F32, 0, 3, 13, XK_KEYS, 0},
+    {"x_bitsp_f32_64_1000", kx_bp_f32_64_1000, 64, 1000, SR_F32, 0, 3, 13, XK_PAIRS, 0},
+    {"x_desc_u32_16_250", kx_d_u32_16_250, 16, 250, SR_U32, 1, 0, 0, XK_KEYS, 0},
+    {"x_descbitsp_i64_96_1000", kx_dbp_i64_96_1000, 96, 1000, SR_I64, 1, 0, 8, XK_PAIRS, 0},
+    {"x_descbits_i32_32_700", kx_db_i32_32_700, 32, 700, SR_I32, 1, 0, 8, XK_KEYS, 0},
+    {"x_f16p_64_300", kx_hp_f16_64_300, 64, 300, VX_F16, 0, 0, 0, XK_PAIRS, 0},
+    {"x_bf16descp_33_100", kx_hdp_bf16_33_100, 33, 100, VX_BF16, 1, 0, 0, XK_PAIRS, 0},
+    {"x_merge_64_1000", kx_ms_64_1000, 64, 1000, 0, 0, 0, 0, XK_MS, 0},
+    {"x_merge_desc_33_100", kx_msg_33_100, 33, 100, 0, 1, 0, 0, XK_MS, 0},
+    {"x_mergep_96_257", kx_msp_96_257, 96, 257, 0, 0, 0, 0, XK_MSP, 0},
+    {"x_mergep_32_32", kx_msp_32_32, 32, 32, 0, 0, 0, 0, XK_MSP, 0},
+    {"x_merge_f32_256_4096", kx_mf_256_4096, 256, 4096, 0, 0, 0, 0, XK_MF, 0},
+    {"x_rows_pairs_64_5x37", kx_rows_p, 64, 5 * 37, SR_F32, 0, 0, 37, XK_ROWSP, 0},
+    {"x_rows_desc_96_16x16", kx_rows_k, 96, 256, SR_I32, 1, 0, 16, XK_ROWSK, 0},
+    {"x_hist_u8_64_1000", kx_h_u8_64_1000, 64, 1000, 0, 0, 0, 0, XK_HU8, 256},
+    {"x_hist_i32_256_4096", kx_h_i32_256_4096, 256, 4096, 0, 0, 0, 0, XK_HI32, 37},
+    {"x_hist_i32_33_300", kx_h_i32_33_300, 33, 300, 0, 0, 0, 0, XK_HI32, 20},
+};
+enum { NXCASES = (int)(sizeof(sim_xcases) / sizeof(sim_xcases[0])) };
+
+static int ms_ref_cmp(const void *a, const void *b) {
+    const ms_rec *x = (const ms_rec *)a, *y = (const ms_rec *)b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->tag > y->tag) - (x->tag < y->tag);
+}
+static int flt_cmp(const void *a, const void *b) {
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* fill the input of a case, pattern p */
+static void x_fill(const sim_xcase *c, int p, void *in) {
+    uint64_t s = 99u + (uint64_t)p * 7u + (uint64_t)c->n;
+    switch (c->kind) {
+    case XK_MS:
+    case XK_MSP: {
+        ms_rec *r = (ms_rec *)in;
+        for (int i = 0; i < c->n; ++i) {
+            const uint64_t x = sr_rand(&s);
+            r[i].key = p == 0 ? (int32_t)(x % 5u) : p == 1 ? (int32_t)(x >> 40) : p == 2 ? c->n - i : 1;
+            r[i].tag = (uint32_t)i;
+        }
+        break;
+    }
+    case XK_MF: {
+        float *f = (float *)in;
+        for (int i = 0; i < c->n; ++i) f[i] = (float)(int)(sr_rand(&s) % (p == 0 ? 50u : 100000u)) - 25.0f;
+        break;
+    }
+    case XK_HU8: {
+        uint8_t *u = (uint8_t *)in;
+        for (int i = 0; i < c->n; ++i) u[i] = (uint8_t)(p == 1 ? 7 : sr_rand(&s) % (p == 2 ? 3u : 256u));
+        break;
+    }
+    case XK_HI32: {
+        int32_t *x = (int32_t *)in;
+        for (int i = 0; i < c->n; ++i)
+            x[i] = p == 1 ? c->nb - 1 : (int32_t)(sr_rand(&s) % (uint64_t)(3 * c->nb)) - c->nb;
+        break;
+    }
+    default: vx_fill(c->type, in, c->n, p, 17u); break;
+    }
+}
+/* mismatches of one run */
+static long x_check(const sim_xcase *c, const void *in, const void *out, const int32_t *vout) {
+    const int n = c->n;
+    long bad = 0, first;
+    switch (c->kind) {
+    case XK_KEYS: return vx_check(c->type, in, n, out, NULL, c->desc, c->b0, c->b1, &first);
+    case XK_PAIRS: return vx_check(c->type, in, n, out, vout, c->desc, c->b0, c->b1, &first);
+    case XK_ROWSP:
+    case XK_ROWSK: {
+        const int C = c->b1, w = vx_size(c->type);
+        int32_t gi[64];
+        for (int r = 0; r < n / C; ++r) {
+            for (int j = 0; j < C; ++j) gi[j] = c->kind == XK_ROWSP ? vout[r * C + j] - r * C : 0;
+            bad += vx_check(c->type, (const char *)in + (size_t)(r * C * w), C, (const char *)out + (size_t)(r * C * w),
+                            c->kind == XK_ROWSP ? gi : NULL, c->desc, 0, 0, &first);
+        }
+        return bad;
+    }
+    case XK_MS:
+    case XK_MSP: {
+        ms_rec *r = (ms_rec *)malloc(sizeof(ms_rec) * (size_t)n);
+        const ms_rec *o = (const ms_rec *)out;
+        memcpy(r, in, sizeof(ms_rec) * (size_t)n);
+        for (int i = 0; i < n; ++i) r[i].key = c->desc ? -r[i].key : r[i].key;
+        qsort(r, (size_t)n, sizeof(ms_rec), ms_ref_cmp);
+        for (int i = 0; i < n; ++i) {
+            const int32_t key = c->desc ? -r[i].key : r[i].key;
+            bad += o[i].key != key || o[i].tag != r[i].tag || (c->kind == XK_MSP && vout[i] != (int32_t)r[i].tag);
+        }
+        free(r);
+        return bad;
+    }
+    case XK_MF: {
+        float *r = (float *)malloc(sizeof(float) * (size_t)n);
+        memcpy(r, in, sizeof(float) * (size_t)n);
+        qsort(r, (size_t)n, sizeof(float), flt_cmp);
+        bad = memcmp(r, out, sizeof(float) * (size_t)n) != 0;
+        free(r);
+        return bad;
+    }
+    default: { /* histograms: counting loop */
+        int64_t ref[256] = {0};
+        for (int i = 0; i < n; ++i) {
+            const int64_t x = c->kind == XK_HU8 ? ((const uint8_t *)in)[i] : ((const int32_t *)in)[i];
+            if (x >= 0 && x < c->nb) ++ref[x];
+        }
+        for (int b = 0; b < c->nb; ++b) bad += ((const int32_t *)out)[b] != ref[b] || vout[b] != 2 * ref[b];
+        return bad;
+    }
+    }
+}
+static void run_xcase(const sim_xcase *c) {
+    const size_t bytes = (size_t)c->n * 16;
+    unsigned char *in = (unsigned char *)malloc(bytes), *out = (unsigned char *)malloc(bytes);
+    int32_t *vin = (int32_t *)malloc((size_t)c->n * 4), *vout = (int32_t *)malloc((size_t)c->n * 4 + 1024);
+    assert_true(in && out && vin && vout);
+    for (int i = 0; i < c->n; ++i) vin[i] = i;
+    g_in = in;
+    g_out = out;
+    g_vin = vin;
+    g_vout = vout;
+    const int npat = c->kind >= XK_MS && c->kind != XK_ROWSP && c->kind != XK_ROWSK ? 4 : SR_NPATTERNS;
+    for (int p = 0; p < npat; ++p) {
+        x_fill(c, p, in);
+        for (int pol = 0; pol < SIM_NPOL; ++pol) {
+            memset(out, 0xcd, bytes);
+            memset(vout, 0xcd, (size_t)c->n * 4 + 1024);
+            if (sim_run(c->B, pol, c->fn)) {
+                print_error("%s, pattern %d, %s order: simulator: %s\n", c->name, p, sim_pol_name[pol], sim_err);
+                fail();
+            }
+            const long bad = x_check(c, in, out, vout);
+            if (bad) {
+                print_error("%s (block %d, n %d), pattern %d, %s order: %ld wrong\n", c->name, c->B, c->n, p,
+                            sim_pol_name[pol], bad);
+                fail();
+            }
+        }
+    }
+    free(in);
+    free(out);
+    free(vin);
+    free(vout);
+}
+static void test_xcase(void **state) { run_xcase((const sim_xcase *)*state); }
+
 int main(void) {
-    struct CMUnitTest tests[NCASES + 1];
+    struct CMUnitTest tests[NCASES + NXCASES + 1];
     tests[0] = (struct CMUnitTest)cmocka_unit_test(test_simulator);
     for (int i = 0; i < NCASES; ++i) {
         tests[i + 1] = (struct CMUnitTest)cmocka_unit_test_prestate(test_case, (void *)&sim_cases[i]);
         tests[i + 1].name = sim_cases[i].name;
     }
-    return _cmocka_run_group_tests("sort_sim", tests, NCASES + 1, NULL, NULL);
+    for (int i = 0; i < NXCASES; ++i) {
+        tests[NCASES + i + 1] = (struct CMUnitTest)cmocka_unit_test_prestate(test_xcase, (void *)&sim_xcases[i]);
+        tests[NCASES + i + 1].name = sim_xcases[i].name;
+    }
+    return _cmocka_run_group_tests("sort_sim", tests, NCASES + NXCASES + 1, NULL, NULL);
 }
