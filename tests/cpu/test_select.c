@@ -1,0 +1,310 @@
+/* Selection, partition, discontinuity flags, adjacent differences and
+ * run-length encoding (include/tile/select.h) on the CPU target (C11): the
+ * header's examples, then every operation on 1D and 2D tiles (register,
+ * shared, in place) over several tiles against plain C loops (sl_check);
+ * tests/gpu/select_test.cu runs the same kernels on the GPU. */
+#include "test_util.h"
+#include <tile/select.h> /* until tile.h includes it */
+
+/* ---- the kernels: one tile per block, `which` picks the operation ----
+ * out: 2N i32 per tile (the result, then the run lengths of case 11), cnt:
+ * one count per tile (-1 where the case has none).
+ *  0 tile_select_if(r, r, x > 0) in place, register
+ *  1 tile_partition_flagged(sh, r, x % 3 == 0), register -> shared
+ *  2 tile_select_flagged(sh, sh, x > 0) in place, shared
+ *  3 tile_flag_heads(f, r)
+ *  4 tile_flag_tails_op(f, a > b, r)
+ *  5 tile_flag_heads_prev(sh2, sh, prev): prev = the previous tile's last
+ *    element (tile 0: its own first, so no head there)
+ *  6 tile_adjacent_difference(r, r) in place
+ *  7 tile_adjacent_difference_right(f, sh), shared -> register
+ *  8 tile_adjacent_difference_prev(f, r, prev)
+ *  9 tile_adjacent_difference_op(f, 2a - b, r) (order matters)
+ * 10 tile_flag_heads_op(f, later < earlier, r) (order matters)
+ * 11 tile_run_length_encode(f, sh, n, r): values into f (a copy of r),
+ *    lengths into shared sh */
+enum { SL_NCASE = 12 };
+TILE_FUNC int sl_pos(int32_t x) { return x > 0; }
+TILE_FUNC int sl_m3(int32_t x) { return x % 3 == 0; }
+TILE_FUNC int sl_gt(int32_t a, int32_t b) { return a > b; }
+TILE_FUNC int sl_desc(int32_t earlier, int32_t later) { return later < earlier; }
+TILE_FUNC int32_t sl_op(int32_t a, int32_t b) { return 2 * a - b; }
+/* a contiguous row-major view of nd dims d[] */
+TILE_API tile_array sl_arr(const void *p, int nd, const int *d) {
+    int64_t sh[4], st[4], s = 1;
+    for (int k = nd - 1; k >= 0; --k) {
+        sh[k] = d[k];
+        st[k] = s;
+        s *= d[k];
+    }
+    return tile_array_strided(p, nd, sh, st);
+}
+#define SL_KERNEL(name, B, ...)                                                    \
+    TILE_KERNEL_SMEM(name, B, 2 * TILE_SMEM_BYTES(int32_t, __VA_ARGS__), const int32_t *in, int32_t *out, int *cnt, \
+                     int which) {                                                  \
+        const int dims[4] = {__VA_ARGS__};                                         \
+        tile_reg(int32_t, r, __VA_ARGS__);                                         \
+        tile_reg(int32_t, f, __VA_ARGS__);                                         \
+        tile_shared(int32_t, sh, __VA_ARGS__);                                     \
+        tile_shared(int32_t, sh2, __VA_ARGS__);                                    \
+        const int N = tile_size(r), nd = tile_ndim(r);                             \
+        const int64_t base = (int64_t)tile_block(0) * N;                           \
+        const tile_array ai = sl_arr(in + base, nd, dims), ao = sl_arr(out + 2 * base, nd, dims), \
+                         ao2 = sl_arr(out + 2 * base + N, nd, dims);               \
+        const int32_t prev = base > 0 ? in[base - 1] : in[0];                      \
+        int n = -1;                                                                \
+        tile_load(r, ai, 0, 0, 0, 0);                                              \
+        if (which == 0) {                                                          \
+            tile_select_if(r, r, sl_pos, n);                                       \
+            tile_store(ao, r, 0, 0, 0, 0);                                         \
+        } else if (which == 1) {                                                   \
+            tile_map(f, sl_m3, r);                                                 \
+            tile_partition_flagged(sh, r, f, n);                                   \
+            tile_store(ao, sh, 0, 0, 0, 0);                                        \
+        } else if (which == 2) {                                                   \
+            tile_map(f, sl_pos, r);                                                \
+            tile_copy(sh, r);                                                      \
+            tile_select_flagged(sh, sh, f, n);                                     \
+            tile_store(ao, sh, 0, 0, 0, 0);                                        \
+        } else if (which == 3) {                                                   \
+            tile_flag_heads(f, r);                                                 \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else if (which == 4) {                                                   \
+            tile_flag_tails_op(f, sl_gt, r);                                       \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else if (which == 5) {                                                   \
+            tile_copy(sh, r);                                                      \
+            tile_flag_heads_prev(sh2, sh, prev);                                   \
+            tile_store(ao, sh2, 0, 0, 0, 0);                                       \
+        } else if (which == 6) {                                                   \
+            tile_adjacent_difference(r, r);                                        \
+            tile_store(ao, r, 0, 0, 0, 0);                                         \
+        } else if (which == 7) {                                                   \
+            tile_copy(sh, r);                                                      \
+            tile_adjacent_difference_right(f, sh);                                 \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else if (which == 8) {                                                   \
+            tile_adjacent_difference_prev(f, r, prev);                             \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else if (which == 9) {                                                   \
+            tile_adjacent_difference_op(f, sl_op, r);                              \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else if (which == 10) {                                                  \
+            tile_flag_heads_op(f, sl_desc, r);                                     \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else {                                                                   \
+            tile_copy(f, r);                                                       \
+            tile_run_length_encode(f, sh, n, r);                                   \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+            tile_store(ao2, sh, 0, 0, 0, 0);                                       \
+        }                                                                          \
+        if (tile_thread() == 0) cnt[tile_block(0)] = n;                            \
+    }
+
+/* input: runs of equal values (lengths 1..4) in [-6, 6], zeros included */
+static void sl_input(int32_t *in, int n) {
+    int32_t v = 0;
+    int left = 0;
+    for (int i = 0; i < n; ++i) {
+        uint32_t h = (uint32_t)i * 2654435761u ^ 0x7f4a7c15u;
+        h ^= h >> 16;
+        h *= 0x45d9f3bu;
+        h ^= h >> 16;
+        if (left-- <= 0) {
+            v = (int32_t)(h % 13u) - 6;
+            left = (int)((h >> 8) % 4u);
+        }
+        in[i] = v;
+    }
+}
+/* plain-loop reference of case `which` for the tiles of n elements each:
+ * returns the number of differing outputs (the first described in msg) */
+static long sl_check(int which, const int32_t *in, const int32_t *out, const int *cnt, int ntiles, int n, char *msg,
+                     size_t msglen) {
+    long bad = 0;
+    int32_t *ref = (int32_t *)malloc(sizeof(int32_t) * 2 * (size_t)n);
+    msg[0] = 0;
+    for (int b = 0; b < ntiles; ++b) {
+        const int32_t *x = in + (size_t)b * n;
+        const int32_t *o = out + (size_t)2 * b * n;
+        const int32_t prev = b > 0 ? x[-1] : x[0];
+        int k = 0, m = -1, ncmp = n;
+        if (which <= 2) {
+            for (int i = 0; i < n; ++i)
+                if (which == 1 ? x[i] % 3 == 0 : x[i] > 0) ref[k++] = x[i];
+            m = k;
+            for (int i = 0; i < n; ++i)
+                if (which == 1 ? x[i] % 3 != 0 : 0) ref[k++] = x[i];
+            if (which != 1)
+                for (int i = m; i < n; ++i) ref[i] = x[i];
+        } else if (which == 11) {
+            m = 0;
+            for (int i = 0; i < n; ++i) {
+                if (i == 0 || x[i] != x[i - 1]) {
+                    ref[m] = x[i];
+                    ref[n + m] = 0;
+                    ++m;
+                }
+                ++ref[n + m - 1];
+            }
+            for (int i = m; i < n; ++i) ref[i] = x[i];
+        } else {
+            for (int i = 0; i < n; ++i) {
+                const int first = i == 0, last = i == n - 1;
+                switch (which) {
+                case 3: ref[i] = first || x[i] != x[i - 1]; break;
+                case 4: ref[i] = last || x[i] > x[i + 1]; break;
+                case 5: ref[i] = x[i] != (first ? prev : x[i - 1]); break;
+                case 6: ref[i] = first ? x[i] : x[i] - x[i - 1]; break;
+                case 7: ref[i] = last ? x[i] : x[i] - x[i + 1]; break;
+                case 8: ref[i] = x[i] - (first ? prev : x[i - 1]); break;
+                case 9: ref[i] = first ? x[i] : 2 * x[i] - x[i - 1]; break;
+                default: ref[i] = first || x[i] < x[i - 1]; break;
+                }
+            }
+        }
+        if (cnt[b] != m && !bad++) snprintf(msg, msglen, "case %d tile %d: count %d, expected %d", which, b, cnt[b], m);
+        for (int i = 0; i < ncmp; ++i)
+            if (o[i] != ref[i] && !bad++)
+                snprintf(msg, msglen, "case %d tile %d element %d: got %ld, expected %ld", which, b, i, (long)o[i], (long)ref[i]);
+        if (which == 11)
+            for (int i = 0; i < m; ++i)
+                if (o[n + i] != ref[n + i] && !bad++)
+                    snprintf(msg, msglen, "case 11 tile %d run %d: length %ld, expected %ld", b, i, (long)o[n + i], (long)ref[n + i]);
+    }
+    free(ref);
+    return bad;
+}
+SL_KERNEL(sl_1d, 96, 1000)
+SL_KERNEL(sl_2d, 256, 16, 64)
+SL_KERNEL(sl_small, 64, 37)
+
+static void run_sl(void (*launch)(const int32_t *, int32_t *, int *, int, int), int n, int ntiles) {
+    int32_t *in = (int32_t *)malloc(sizeof(int32_t) * (size_t)n * ntiles);
+    int32_t *out = (int32_t *)malloc(sizeof(int32_t) * 2 * (size_t)n * ntiles);
+    int *cnt = (int *)malloc(sizeof(int) * (size_t)ntiles);
+    char msg[200];
+    assert_true(in && out && cnt);
+    sl_input(in, n * ntiles);
+    for (int which = 0; which < SL_NCASE; ++which) {
+        memset(out, 0xAB, sizeof(int32_t) * 2 * (size_t)n * ntiles);
+        memset(cnt, 0xAB, sizeof(int) * (size_t)ntiles);
+        launch(in, out, cnt, which, ntiles);
+        const long bad = sl_check(which, in, out, cnt, ntiles, n, msg, sizeof msg);
+        if (bad) print_error("n %d: %s (%ld bad)\n", n, msg, bad);
+        assert_int_equal(bad, 0);
+    }
+    free(in);
+    free(out);
+    free(cnt);
+}
+#define SL_LAUNCHER(name, B)                                                       \
+    static void launch_##name(const int32_t *in, int32_t *out, int *cnt, int which, int nt) { \
+        assert_tile_ok(tile_launch(TILE_CPU, name, tile_grid1(nt), B, in, out, cnt, which)); \
+    }
+SL_LAUNCHER(sl_1d, 96)
+SL_LAUNCHER(sl_2d, 256)
+SL_LAUNCHER(sl_small, 64)
+static void test_ops_1d(void **state) {
+    (void)state;
+    run_sl(launch_sl_1d, 1000, 5);
+}
+static void test_ops_2d(void **state) {
+    (void)state;
+    run_sl(launch_sl_2d, 1024, 4);
+}
+static void test_ops_small(void **state) {
+    (void)state;
+    run_sl(launch_sl_small, 37, 7);
+}
+
+/* the examples of select.h, verbatim */
+TILE_FUNC int is_pos(int x) { return x > 0; }
+TILE_FUNC int ex_lt(int a, int b) { return b < a; }
+TILE_KERNEL(ex_sel, 32, const int *in, const int *in5, const int *fl5, const int *sq, int *out, int *cnt) {
+    tile_reg(int, src, 8);
+    tile_reg(int, f, 8);
+    tile_reg(int, d, 8);
+    tile_reg(int, l, 8);
+    tile_load(src, tile_array1(in, 8), 0);
+    tile_flag_heads(f, src);
+    tile_store(tile_array1(out, 8), f, 0);
+    tile_flag_tails(f, src);
+    tile_store(tile_array1(out + 8, 8), f, 0);
+    tile_adjacent_difference(d, src);
+    tile_store(tile_array1(out + 16, 8), d, 0);
+    tile_adjacent_difference_right(d, src);
+    tile_store(tile_array1(out + 24, 8), d, 0);
+    tile_copy(d, src);
+    tile_select_if(d, src, is_pos, cnt[0]);
+    tile_store(tile_array1(out + 32, 8), d, 0);
+    tile_partition_if(d, src, is_pos, cnt[1]);
+    tile_store(tile_array1(out + 40, 8), d, 0);
+    tile_copy(d, src);
+    tile_zeros(l);
+    tile_run_length_encode(d, l, cnt[2], src);
+    tile_store(tile_array1(out + 48, 8), d, 0);
+    tile_store(tile_array1(out + 56, 8), l, 0);
+    tile_reg(int, s5, 5);
+    tile_reg(int, f5, 5);
+    tile_reg(int, d5, 5);
+    tile_load(s5, tile_array1(in5, 5), 0);
+    tile_load(f5, tile_array1(fl5, 5), 0);
+    tile_copy(d5, s5);
+    tile_select_flagged(d5, s5, f5, cnt[3]);
+    tile_store(tile_array1(out + 64, 5), d5, 0);
+    tile_partition_flagged(d5, s5, f5, cnt[4]);
+    tile_store(tile_array1(out + 69, 5), d5, 0);
+    tile_reg(int, s6, 6);
+    tile_reg(int, f6, 6);
+    tile_load(s6, tile_array1(in + 8, 6), 0);
+    tile_flag_heads_prev(f6, s6, 1);
+    tile_store(tile_array1(out + 74, 6), f6, 0);
+    tile_flag_heads_op(f6, ex_lt, s6);
+    tile_store(tile_array1(out + 80, 6), f6, 0);
+    tile_reg(int, q, 4);
+    tile_reg(int, dq, 4);
+    tile_load(q, tile_array1(sq, 4), 0);
+    tile_adjacent_difference(dq, q);
+    tile_store(tile_array1(out + 86, 4), dq, 0);
+    tile_adjacent_difference_prev(dq, q, 1);
+    tile_store(tile_array1(out + 90, 4), dq, 0);
+    tile_adjacent_difference_right(dq, q);
+    tile_store(tile_array1(out + 94, 4), dq, 0);
+}
+static void test_doc_examples(void **state) {
+    (void)state;
+    const int in[14] = {3, 3, -1, -1, -1, 4, 3, 3, /* then */ 1, 1, 2, 2, 2, 7};
+    const int in5[5] = {5, -1, 7, 0, 2}, fl5[5] = {1, 0, 1, 0, 1}, sq[4] = {1, 4, 9, 16};
+    int out[98], cnt[5];
+    assert_tile_ok(tile_launch(TILE_CPU, ex_sel, tile_grid1(1), 32, in, in5, fl5, sq, out, cnt));
+    const int want[98] = {1, 0, 1, 0, 0, 1, 1, 0, /* heads */
+                          0, 1, 0, 0, 1, 1, 0, 1, /* tails */
+                          3, 0, -4, 0, 0, 5, -1, 0, /* difference */
+                          0, 4, 0, 0, -5, 1, 0, 3, /* difference right */
+                          3, 3, 4, 3, 3, 4, 3, 3, /* select: d[5..7] unchanged (a copy of src) */
+                          3, 3, 4, 3, 3, -1, -1, -1, /* partition */
+                          3, -1, 4, 3, -1, 4, 3, 3, /* run values (then src's) */
+                          2, 3, 1, 2, 0, 0, 0, 0, /* run lengths */
+                          5, 7, 2, 0, 2, /* select_flagged: d[3..4] unchanged */
+                          5, 7, 2, -1, 0, /* partition_flagged */
+                          0, 0, 1, 0, 0, 1, /* heads_prev(1) of [1 1 2 2 2 7] */
+                          1, 0, 0, 0, 0, 0, /* heads_op(later < earlier) */
+                          1, 3, 5, 7, 0, 3, 5, 7, -3, -5, -7, 16};
+    assert_memory_equal(out, want, sizeof want);
+    assert_int_equal(cnt[0], 5);
+    assert_int_equal(cnt[1], 5);
+    assert_int_equal(cnt[2], 4);
+    assert_int_equal(cnt[3], 3);
+    assert_int_equal(cnt[4], 3);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_doc_examples),
+        cmocka_unit_test(test_ops_1d),
+        cmocka_unit_test(test_ops_2d),
+        cmocka_unit_test(test_ops_small),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
