@@ -416,8 +416,9 @@ TILE_HOST_API int tile__fft_cufft(tile_exec ex, cufftType type, int rank, int ny
 
 /* The tile_fft kernel of length N: blocks of BD threads, ROWS rows a block
  * in a shared tile (loaded with 16-byte copies, transformed in its own
- * memory, no staging), the direction a run-time argument (one kernel for
- * both). Block shapes from bench/fft_bench.cu (64: 256 threads, 32 rows;
+ * memory, no staging). One kernel for both directions: the inverse is
+ * conj(fft(conj(x))), two extra passes over the shared tile (a run-time
+ * sign in tile_fft made ptxas spill at n = 512). Block shapes from bench/fft_bench.cu (64: 256 threads, 32 rows;
  * 256: 128, 8; 1024: 256, 4; 4096: 256, 1); the others give every row its
  * own group of n/16 threads. */
 #define TILE__HFFT_KERNEL(N, BD, ROWS)                                            \
@@ -425,7 +426,9 @@ TILE_HOST_API int tile__fft_cufft(tile_exec ex, cufftType type, int rank, int ny
                      int64_t rows, int sign) {                                    \
         tile_shared(tile_c32, t, ROWS, N);                                        \
         tile_load(t, tile_array2(in, rows, N), (int64_t)tile_block(0) * ROWS, 0); \
-        TILE__FFT(t, sign, 0);                                                    \
+        if (sign > 0) tile_map(t, tile_c32_conj, t); /* ifft(x) = conj(fft(conj(x))) */ \
+        tile_fft(t);                                                              \
+        if (sign > 0) tile_map(t, tile_c32_conj, t);                              \
         tile_store(tile_array2(out, rows, N), t, (int64_t)tile_block(0) * ROWS, 0); \
     }                                                                             \
     static inline int tile__hfft_run##N(tile_exec ex, int batch, const tile_c32 *in, tile_c32 *out, int sign) { \
@@ -456,7 +459,7 @@ TILE__HFFT_KERNEL(128, 128, 16)
 TILE__HFFT_KERNEL(256, 128, 8)
 #endif
 #if TILE__HFFT_MASK & (1 << 9)
-TILE__HFFT_KERNEL(512, 128, 4)
+TILE__HFFT_KERNEL(512, 256, 8)
 #endif
 #if TILE__HFFT_MASK & (1 << 10)
 TILE__HFFT_KERNEL(1024, 256, 4)
