@@ -34,9 +34,62 @@
         const TILE_ELEM_T(t) tile__fv = (value);                                   \
         TILE__EW(t, tile__fv);                                                     \
     } while (0)
-/* element with linear index i = start + i * step (scalar element types) */
-#define tile_arange(t, start, step)                                                \
+/* ---- aranges ----
+ * tile_arange(t, start, step): fill an existing tile (any storage, scalar
+ *   element type): element with linear index i = start + i * step.
+ *     t (8) -> tile_arange(t, 1, 2) -> [1 3 5 7 9 11 13 15]
+ * tile_arange(name, start, stop, step), tile_arange(name, stop): declare a
+ *   register tile `name` like Warp's wp.tile_arange(start, stop, step) /
+ *   wp.tile_arange(stop). The count is Warp's, int((stop - start) / step)
+ *   (truncated: tile_arange(a, 0, 10, 3) is [0 3 6], three elements where
+ *   numpy gives four), computed at compile time, so the arguments are
+ *   constants (a run-time argument does not compile: use tile_arange_n). The
+ *   element type is that of start + stop + step (ints: int; 0.5f: float;
+ *   0.5: double; Warp's default is float, so write 0.0f, 8.0f, 1.0f for it).
+ *   An empty range does not compile. Warp's two-argument form (start, stop)
+ *   has no spelling here: the three-argument form is the fill above.
+ *     tile_arange(a, 0, 8, 2)          a (4) int   = [0 2 4 6]
+ *     tile_arange(b, 1.0f, 2.0f, 0.25f) b (4) float = [1 1.25 1.5 1.75]
+ *     tile_arange(c, 5)                c (5) int   = [0 1 2 3 4]
+ * tile_arange_n(T, name, n, start, step): the explicit-count form (run-time
+ *   start and step allowed): register tile of n elements of T.
+ *     tile_arange_n(float, d, 3, x, 0.5f)   d = [x x+0.5 x+1] */
+#define tile_arange(...) TILE__DISPATCH(TILE__ARANGE_SEL(TILE__NARGS(__VA_ARGS__)), (__VA_ARGS__))
+/* m args, for macros that pick an implementation by their argument count
+ * (TILE__APPLY cannot: the implementation may use TILE__APPLY itself, which
+ * the preprocessor would not expand inside its own expansion) */
+#define TILE__DISPATCH(m, args) m args
+#define TILE__APPLY2(m, args) m args
+#define TILE__ARANGE_SEL(n) TILE__ARANGE_SEL_(n)
+#define TILE__ARANGE_SEL_(n) tile__arange_##n
+#define tile__arange_3(t, start, step)                                             \
     TILE__EW(t, (TILE_ELEM_T(t))(start) + (TILE_ELEM_T(t))TILE__LIN(t, tile__s) * (TILE_ELEM_T(t))(step))
+#define tile__arange_2(name, stop) tile__arange_4(name, 0, stop, 1)
+#define tile__arange_4(name, start, stop, step)                                    \
+    typedef TILE__TYPEOF((start) + (stop) + (step)) name##__et;                    \
+    TILE__FOLD_BEGIN enum { name##__n = (int)(((stop) - (start)) / (step)) }; TILE__FOLD_END \
+    TILE__STATIC_ASSERT(name##__n > 0, "tile.h: tile_arange: empty range (the count is int((stop - start) / step))"); \
+    tile_reg(name##__et, name, name##__n);                                         \
+    tile__arange_3(name, start, step)
+#define tile_arange_n(T, name, n, start, step)                                     \
+    tile_reg(T, name, n);                                                          \
+    tile__arange_3(name, start, step)
+/* A count from floating constants ((int)((2.0f - 1.0f) / 0.25f)) is an integer
+ * constant expression in C++ but only a folded one in C: gcc and clang fold it
+ * and, under -pedantic, say so; the fold is what we want, so that one warning
+ * is silenced around the enum (a non-constant still fails to compile). */
+#if defined(__cplusplus)
+#define TILE__FOLD_BEGIN
+#define TILE__FOLD_END
+#elif defined(__clang__)
+#define TILE__FOLD_BEGIN                                                           \
+    _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wgnu-folding-constant\"") \
+        _Pragma("clang diagnostic ignored \"-Wpedantic\"")
+#define TILE__FOLD_END _Pragma("clang diagnostic pop")
+#else
+#define TILE__FOLD_BEGIN _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wpedantic\"")
+#define TILE__FOLD_END _Pragma("GCC diagnostic pop")
+#endif
 
 /* ---- random tiles: counter-based, element i depends on (seed, i) only, so
  * CPU and GPU agree ---- */
@@ -134,20 +187,67 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
         TILE__UNROLL for (int tile__c = 0; tile__c < TILE__D0(name) * TILE__D1(name); ++tile__c) \
             name.v[tile__c] = (x).m[tile__c / TILE__D1(name)][tile__c % TILE__D1(name)]; \
     } while (0)
+/* ---- one thread's value, broadcast (Warp's tile_from_thread) ----
+ * tile_from_thread(name, x, thread, d0[, d1, ...]): register tile `name` of
+ *   x's type and shape (d0, ...), every element thread `thread`'s x. One
+ *   element of shared scratch and one barrier; cooperative.
+ * tile_full_from_thread(t, x, thread): the same into an existing tile (any
+ *   storage, x converted to its element type).
+ * On the CPU (block_dim 1) the one thread's x, whatever `thread` says (as
+ * Warp). A `thread` outside [0, block_dim) takes thread 0's x (TILE_DEBUG
+ * builds stop on it).
+ *   block 4, thread i has x = 10 * i:
+ *   tile_from_thread(o, x, 3, 2, 2)   o (2, 2) = [[30 30] [30 30]] in every thread */
+#define tile_from_thread(name, x, thread, ...)                                     \
+    typedef TILE__UNQUAL_TYPEOF(x) name##__et;                                     \
+    tile_reg(name##__et, name, __VA_ARGS__);                                       \
+    tile_full_from_thread(name, x, thread)
+#define tile_full_from_thread(t, x, thread)                                        \
+    do {                                                                           \
+        typedef TILE_ELEM_T(t) tile__bT;                                           \
+        const tile__bT tile__bv = TILE__FROM_THREAD(tile__bT, x, thread);          \
+        TILE__EW(t, tile__bv);                                                     \
+    } while (0)
+/* x of thread `thread` (converted to T) in every thread: an expression */
+#define TILE__FROM_THREAD(T, x, thread)                                            \
+    __extension__({                                                                \
+        T tile__fx = (x);                                                          \
+        if (TILE_BLOCK_DIM > 1) {                                                  \
+            TILE__STATIC_ASSERT(sizeof(T) <= TILE_SCRATCH_BYTES / 2,               \
+                                "tile.h: tile_from_thread: scratch too small: raise TILE_SCRATCH_BYTES"); \
+            const int tile__ft = (thread);                                         \
+            TILE__CHECK(tile__ft >= 0 && tile__ft < TILE_BLOCK_DIM, "tile_from_thread: thread index out of range", \
+                        tile__ft, 0, TILE_BLOCK_DIM);                              \
+            T *tile__fp = (T *)tile__scratch_next(&tile__k);                       \
+            if (tile_thread() == ((unsigned)tile__ft < (unsigned)TILE_BLOCK_DIM ? tile__ft : 0)) *tile__fp = tile__fx; \
+            tile_barrier();                                                        \
+            tile__fx = *tile__fp;                                                  \
+        }                                                                          \
+        tile__fx;                                                                  \
+    })
+
 /* the calling thread's value of a (block_dim) tile */
 #define tile_untile(t) TILE__AT(t, 0)
 /* component c of the calling thread's value of an expanded (N, block_dim) or
  * (R, C, block_dim) tile (c = r * C + col for matrices) */
 #define tile_untile_comp(t, c) TILE__AT(t, c)
 
-/* ---- views, squeeze and reshape ----
+/* ---- views, slices, squeeze and reshape ----
  * tile_view(name, src, (shape), (offset)): sub-tile of a shared tile sharing
- *   its memory; shape and offset have src's number of dims.
+ *   its memory; shape and offset have src's number of dims. The offsets are
+ *   raw coordinates, as in Warp's explicit tile_view (no negative wrapping).
  *     s is 8x8 shared; tile_view(q, s, (4, 4), (4, 0)) is its bottom-left quarter.
- * tile_squeeze(name, src): drop the dims of extent 1 (shared: a view;
- *   register: the same slots under the new shape).
+ * tile_squeeze(name, src): drop the dims of extent 1; tile_squeeze(name, src,
+ *   axis): drop only dim `axis` (a constant; negative counts from the end, as
+ *   in Python), which must have extent 1. Shared: a view; register: the same
+ *   slots under the new shape. A tile of one element stays 1D (1).
+ *     src (3, 1, 4): tile_squeeze(a, src) is (3, 4); src (1, 4, 1):
+ *     tile_squeeze(b, src, 0) is (4, 1), tile_squeeze(c, src, -1) is (1, 4)
  * tile_reshape(name, src, d0, ...): same elements in row-major order under a
- *   new shape of equal size (shared: src must be contiguous). */
+ *   new shape of equal size (shared: src must be contiguous: a view, slice
+ *   with steps or reversed slice is refused at compile time, as in Warp). One
+ *   extent may be -1: inferred from the others at compile time.
+ *     src (24): tile_reshape(r, src, 2, -1, 4) is (2, 3, 4) */
 #define tile_view(name, src, shape, offset)                                        \
     TILE__APPLY(TILE__VIEW_, (name, src, TILE__NARGS shape, TILE__PAD4 shape, TILE__PAD4Z offset))
 #define TILE__VIEW_(name, src, nd, d0, d1, d2, d3, o0, o1, o2, o3)                 \
@@ -167,42 +267,216 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
                 "tile_view: the view passes the source tile (shared tile): offset of dim " #k, \
                 o, 0, tile_dim(src, k) - (d) + 1)
 
-/* k-th (0-based) dim of extent != 1, or 1; and its stride */
-#define TILE__NE1(t, j) (tile_dim(t, j) != 1)
-#define TILE__CNT_BEFORE(t, j) ((j) > 0 && TILE__NE1(t, 0)) + ((j) > 1 && TILE__NE1(t, 1)) + ((j) > 2 && TILE__NE1(t, 2))
-#define TILE__SQ_PICK(t, k, X0, X1, X2, X3)                                        \
-    ((TILE__NE1(t, 0) && TILE__CNT_BEFORE(t, 0) == (k)) ? (X0)                     \
-     : (TILE__NE1(t, 1) && TILE__CNT_BEFORE(t, 1) == (k)) ? (X1)                   \
-     : (TILE__NE1(t, 2) && TILE__CNT_BEFORE(t, 2) == (k)) ? (X2)                   \
-     : (TILE__NE1(t, 3) && TILE__CNT_BEFORE(t, 3) == (k)) ? (X3) : 1)
-#define TILE__SQ_D(t, k) TILE__SQ_PICK(t, k, TILE__D0(t), TILE__D1(t), TILE__D2(t), TILE__D3(t))
-#define TILE__SQ_S(t, k) TILE__SQ_PICK(t, k, TILE__S0(t), TILE__S1(t), TILE__S2(t), 1)
-#define TILE__SQ_ND(t) (TILE__CNT_BEFORE(t, 3) + TILE__NE1(t, 3) > 0 ? TILE__CNT_BEFORE(t, 3) + TILE__NE1(t, 3) : 1)
-#define tile_squeeze(name, src)                                                    \
+/* Keeping a subset of dims: k0..k3 (0/1) say which source dims stay; output
+ * dim j is the kept source dim with j kept dims before it. TILE__KPICK gives
+ * that dim's X (X0..X3), or dflt past the output's rank. */
+#define TILE__KPICK(k0, k1, k2, k3, j, X0, X1, X2, X3, dflt)                       \
+    (((k0) && 0 == (j))                                ? (X0)                      \
+     : ((k1) && (k0) == (j))                           ? (X1)                      \
+     : ((k2) && (k0) + (k1) == (j))                    ? (X2)                      \
+     : ((k3) && (k0) + (k1) + (k2) == (j))             ? (X3)                      \
+                                                       : (dflt))
+/* declare `name`, the tile src (captured as name##__*) with only the kept
+ * dims, sharing its storage (a shared view, or the same register slots) */
+#define TILE__KEEP_DIMS(name, src, k0, k1, k2, k3)                                 \
     typedef TILE__ARRTYPEOF((src).v) name##__vt;                                    \
     TILE__CAPTURE(name, src);                                                      \
     enum {                                                                         \
-        name##__q0 = TILE__SQ_D(src, 0), name##__q1 = TILE__SQ_D(src, 1), name##__q2 = TILE__SQ_D(src, 2), \
-        name##__q3 = TILE__SQ_D(src, 3), name##__qs0 = TILE__SQ_S(src, 0), name##__qs1 = TILE__SQ_S(src, 1), \
-        name##__qs2 = TILE__SQ_S(src, 2), name##__qnd = TILE__SQ_ND(src)           \
+        name##__kk0 = (k0) != 0, name##__kk1 = (k1) != 0, name##__kk2 = (k2) != 0, name##__kk3 = (k3) != 0, \
+        name##__qnd = name##__kk0 + name##__kk1 + name##__kk2 + name##__kk3 > 0    \
+                          ? name##__kk0 + name##__kk1 + name##__kk2 + name##__kk3 : 1 \
+    };                                                                             \
+    enum {                                                                         \
+        name##__q0 = TILE__KEEP_D(name, 0), name##__q1 = TILE__KEEP_D(name, 1),    \
+        name##__q2 = TILE__KEEP_D(name, 2), name##__q3 = TILE__KEEP_D(name, 3),    \
+        name##__qs0 = TILE__KEEP_S(name, 0), name##__qs1 = TILE__KEEP_S(name, 1),  \
+        name##__qs2 = TILE__KEEP_S(name, 2)                                        \
     };                                                                             \
     TILE__TYPE_S_(name##__vt v, name##__kind, name##__bd, name##__qnd, name##__q0, name##__q1, name##__q2, \
                   name##__q3, name##__qs0, name##__qs1, name##__qs2)               \
     name;                                                                          \
     TILE__RESHAPE_INIT(name, src)
+#define TILE__KEEP_D(name, j)                                                      \
+    TILE__KPICK(name##__kk0, name##__kk1, name##__kk2, name##__kk3, j, name##__d0, name##__d1, name##__d2, \
+                name##__d3, 1)
+#define TILE__KEEP_S(name, j)                                                      \
+    TILE__KPICK(name##__kk0, name##__kk1, name##__kk2, name##__kk3, j, name##__s0, name##__s1, name##__s2, 1, 1)
+
+#define tile_squeeze(...) TILE__DISPATCH(TILE__SQUEEZE_SEL(TILE__NARGS(__VA_ARGS__)), (__VA_ARGS__))
+#define TILE__SQUEEZE_SEL(n) TILE__SQUEEZE_SEL_(n)
+#define TILE__SQUEEZE_SEL_(n) tile__squeeze_##n
+#define tile__squeeze_2(name, src)                                                 \
+    TILE__KEEP_DIMS(name, src, TILE__D0(src) != 1, TILE__D1(src) != 1, TILE__D2(src) != 1, TILE__D3(src) != 1)
+/* axis normalized to 0..ndim-1 (negative: from the end) */
+#define TILE__AXIS(t, axis) ((axis) < 0 ? (axis) + tile_ndim(t) : (axis))
+#define tile__squeeze_3(name, src, axis)                                           \
+    TILE__STATIC_ASSERT(TILE__AXIS(src, axis) >= 0 && TILE__AXIS(src, axis) < tile_ndim(src), \
+                        "tile.h: tile_squeeze: axis must be one of the tile's dims"); \
+    TILE__STATIC_ASSERT(tile_dim(src, TILE__AXIS(src, axis)) == 1,                \
+                        "tile.h: tile_squeeze: the squeezed axis must have extent 1"); \
+    TILE__KEEP_DIMS(name, src, tile_ndim(src) > 0 && TILE__AXIS(src, axis) != 0,   \
+                    tile_ndim(src) > 1 && TILE__AXIS(src, axis) != 1,              \
+                    tile_ndim(src) > 2 && TILE__AXIS(src, axis) != 2,              \
+                    tile_ndim(src) > 3 && TILE__AXIS(src, axis) != 3)
 
 /* (the typedef keeps the storage kind, slot array or pointer; nvcc's host
  * code generator cannot spell __typeof__ of an array as a declarator) */
 #define tile_reshape(name, src, ...)                                               \
+    TILE__APPLY(TILE__RESHAPE_, (name, src, TILE__NARGS(__VA_ARGS__), TILE__PAD4(__VA_ARGS__)))
+#define TILE__RESHAPE_(name, src, nd, d0, d1, d2, d3)                              \
     typedef TILE__ARRTYPEOF((src).v) name##__vt;                                    \
     TILE__CAPTURE(name, src);                                                      \
-    TILE__APPLY(TILE__TYPE_, (name##__vt v, name##__kind, name##__bd, TILE__NARGS(__VA_ARGS__), \
-                TILE__PAD4(__VA_ARGS__))) name;                                     \
+    enum {                                                                         \
+        name##__rn1 = ((d0) == -1) + ((d1) == -1) + ((d2) == -1) + ((d3) == -1),   \
+        name##__rsz = name##__d0 * name##__d1 * name##__d2 * name##__d3,           \
+        name##__rp = ((d0) == -1 ? 1 : (d0)) * ((d1) == -1 ? 1 : (d1)) * ((d2) == -1 ? 1 : (d2)) * \
+                     ((d3) == -1 ? 1 : (d3))                                       \
+    };                                                                             \
+    TILE__STATIC_ASSERT(name##__rn1 <= 1, "tile.h: tile_reshape: at most one extent may be -1"); \
+    TILE__STATIC_ASSERT(name##__rp > 0 && name##__rsz % name##__rp == 0,           \
+                        "tile.h: reshape changes the element count");              \
+    enum {                                                                         \
+        name##__r0 = (d0) == -1 ? name##__rsz / name##__rp : (d0),                 \
+        name##__r1 = (d1) == -1 ? name##__rsz / name##__rp : (d1),                 \
+        name##__r2 = (d2) == -1 ? name##__rsz / name##__rp : (d2),                 \
+        name##__r3 = (d3) == -1 ? name##__rsz / name##__rp : (d3)                  \
+    };                                                                             \
+    TILE__TYPE_(name##__vt v, name##__kind, name##__bd, nd, name##__r0, name##__r1, name##__r2, name##__r3) name; \
     TILE__STATIC_ASSERT(!tile_is_shared(src) || TILE__CONTIG(src), "tile.h: reshape of a non-contiguous view"); \
     TILE__RESHAPE_INIT(name, src)
 #define TILE__RESHAPE_INIT(name, src)                                              \
     TILE__STATIC_ASSERT(tile_size(name) == tile_size(src), "tile.h: reshape changes the element count"); \
     memcpy(&(name).v, &(src).v, sizeof((src).v))
+
+/* ---- slices (Python's t[a:b:k, ...]) ----
+ * tile_slice(name, src, spec0[, spec1, ...]): one spec per leading dim of src
+ * (missing trailing specs take the whole dim), each one of
+ *   TILE_ALL              :            TILE_STEP(k)         ::k
+ *   TILE_REV              ::-1         TILE_RANGE(a, b)     a:b
+ *   TILE_SLICE(a, b, k)   a:b:k, TILE_NONE for an omitted bound
+ *   TILE_AT(i)            i: one index, the dim is dropped
+ * Bounds and steps are compile-time constants (the shape depends on them)
+ * and follow Python: negative bounds count from the end, bounds are clamped,
+ * a negative step walks backwards. TILE_AT's i may be a run-time value; a
+ * negative i counts from the end once (-1 is the last; i + extent must then
+ * be in range, which TILE_DEBUG builds check). An empty slice, all dims
+ * dropped (use tile_extract) or a step on the last dim of a 4D tile does not
+ * compile.
+ * Shared src: a VIEW (no copy, no barrier): the steps multiply the strides, a
+ * reversed dim has a negative stride; writes through it reach src.
+ * Register src: a register COPY of the selected elements (elements move
+ * between threads, so src is staged in the arena: TILE_SMEM_BYTES of src
+ * during the call, two barriers).
+ *   s (4, 6) shared, s[i][j] = 10 i + j:
+ *   tile_slice(a, s, TILE_STEP(2), TILE_STEP(2))   a (2, 3) = [[0 2 4] [20 22 24]]
+ *   tile_slice(b, s, TILE_REV)                     b (4, 6): rows 3, 2, 1, 0
+ *   tile_slice(c, s, TILE_AT(-1), TILE_SLICE(TILE_NONE, 1, -2))   c (3) = [35 33 31]
+ *   tile_slice(d, s, TILE_RANGE(1, -1), TILE_AT(2))                d (2) = [12 22] */
+#define TILE_NONE (-0x20000000)
+#define TILE_ALL (TILE_NONE, TILE_NONE, 1, 0)
+#define TILE_STEP(k) (TILE_NONE, TILE_NONE, k, 0)
+#define TILE_REV (TILE_NONE, TILE_NONE, -1, 0)
+#define TILE_RANGE(a, b) (a, b, 1, 0)
+#define TILE_SLICE(a, b, k) (a, b, k, 0)
+#define TILE_AT(i) (0, 1, 0, i)
+#define tile_slice(name, src, ...)                                                 \
+    TILE__APPLY(TILE__SLICE_, (name, src, TILE__NARGS(__VA_ARGS__), TILE__SPEC4(__VA_ARGS__)))
+#define TILE__SPEC4(...) TILE__SPEC4_(__VA_ARGS__, TILE_ALL, TILE_ALL, TILE_ALL, TILE_ALL)
+#define TILE__SPEC4_(a, b, c, d, ...) a, b, c, d
+#define TILE__UNPAREN(...) __VA_ARGS__
+#define TILE__SL_DIM(name, k, spec) TILE__APPLY2(TILE__SL_DIM_, (name, k, TILE__UNPAREN spec))
+/* dim k: step c (0: one index, dropped), Python-normalized start a, stop b,
+ * length n, kept flag; the run-time start offset o (declared const int) */
+#define TILE__SL_DIM_(name, k, a, b, c, i)                                         \
+    enum {                                                                         \
+        name##__lo##k = (c) > 0 ? 0 : -1,                                         \
+        name##__hi##k = (c) > 0 ? name##__d##k : name##__d##k - 1                 \
+    };                                                                             \
+    enum {                                                                         \
+        name##__a##k = (c) == 0 ? 0                                                \
+                                : TILE__SL_RES(a, (c) > 0 ? name##__lo##k : name##__hi##k, name##__d##k, \
+                                               name##__lo##k, name##__hi##k),      \
+        name##__b##k = (c) == 0 ? 1                                                \
+                                : TILE__SL_RES(b, (c) > 0 ? name##__hi##k : name##__lo##k, name##__d##k, \
+                                               name##__lo##k, name##__hi##k)       \
+    };                                                                             \
+    enum {                                                                         \
+        name##__c##k = (c),                                                        \
+        name##__n##k = (c) == 0 ? 1                                                \
+                       : (c) > 0 ? TILE__SL_MAX0((name##__b##k - name##__a##k + (c) - 1) / ((c) > 0 ? (c) : 1)) \
+                                 : TILE__SL_MAX0((name##__a##k - name##__b##k - (c) - 1) / ((c) < 0 ? -(c) : 1)), \
+        name##__k##k = (k) < name##__nd && (c) != 0                                \
+    };                                                                             \
+    const int name##__o##k = (c) == 0 ? TILE__SL_WRAP(i, name##__d##k) : name##__a##k
+#define TILE__SL_RES(v, dflt, n, lo, hi)                                           \
+    ((v) == TILE_NONE ? (dflt) : (v) < 0 ? ((v) + (n) > (lo) ? (v) + (n) : (lo)) : ((v) < (hi) ? (v) : (hi)))
+#define TILE__SL_MAX0(x) ((x) > 0 ? (x) : 0)
+#define TILE__SL_WRAP(i, n) ((int)(i) < 0 ? (int)(i) + (n) : (int)(i))
+/* type of the storage member: a pointer for a shared tile, a slot array for a
+ * register one (chosen by a constant: __builtin_choose_expr in C, a class
+ * template in C++, where C has no way to pick a type by a constant) */
+#if defined(__cplusplus)
+template <int S, class T, int N> struct tile__vsel { typedef T type[N]; };
+template <class T, int N> struct tile__vsel<1, T, N> { typedef T *type; };
+#define TILE__VSEL(shared, T, n) typename tile__vsel<(shared) ? 1 : 0, T, n>::type
+#else
+#define TILE__VSEL(shared, T, n) __typeof__(*__builtin_choose_expr((shared), (T **)0, (T(*)[n])0))
+#endif
+#define TILE__SLICE_(name, src, nspec, sp0, sp1, sp2, sp3)                         \
+    TILE__CAPTURE(name, src);                                                      \
+    TILE__STATIC_ASSERT((nspec) <= tile_ndim(src), "tile.h: tile_slice: more specs than the tile has dims"); \
+    TILE__SL_DIM(name, 0, sp0);                                                    \
+    TILE__SL_DIM(name, 1, sp1);                                                    \
+    TILE__SL_DIM(name, 2, sp2);                                                    \
+    TILE__SL_DIM(name, 3, sp3);                                                    \
+    enum {                                                                         \
+        name##__ond = name##__k0 + name##__k1 + name##__k2 + name##__k3,           \
+        name##__e0 = TILE__SL_PICK(name, 0, name##__n0, name##__n1, name##__n2, name##__n3), \
+        name##__e1 = TILE__SL_PICK(name, 1, name##__n0, name##__n1, name##__n2, name##__n3), \
+        name##__e2 = TILE__SL_PICK(name, 2, name##__n0, name##__n1, name##__n2, name##__n3), \
+        name##__e3 = TILE__SL_PICK(name, 3, name##__n0, name##__n1, name##__n2, name##__n3), \
+        name##__t0 = TILE__SL_PICK(name, 0, name##__s0 * name##__c0, name##__s1 * name##__c1, \
+                                   name##__s2 * name##__c2, name##__c3),           \
+        name##__t1 = TILE__SL_PICK(name, 1, name##__s0 * name##__c0, name##__s1 * name##__c1, \
+                                   name##__s2 * name##__c2, name##__c3),           \
+        name##__t2 = TILE__SL_PICK(name, 2, name##__s0 * name##__c0, name##__s1 * name##__c1, \
+                                   name##__s2 * name##__c2, name##__c3)            \
+    };                                                                             \
+    TILE__STATIC_ASSERT(name##__ond > 0, "tile.h: tile_slice: every dim dropped (use tile_extract for one element)"); \
+    TILE__STATIC_ASSERT(name##__n0 > 0 && name##__n1 > 0 && name##__n2 > 0 && name##__n3 > 0, \
+                        "tile.h: tile_slice: empty slice");                        \
+    TILE__STATIC_ASSERT(name##__ond < 4 || name##__c3 == 1,                        \
+                        "tile.h: tile_slice: a step on the last dim of a 4D tile is not supported"); \
+    enum {                                                                         \
+        name##__osz = name##__e0 * name##__e1 * name##__e2 * name##__e3,           \
+        name##__osh = name##__kind == TILE__SHARED                                 \
+    };                                                                             \
+    typedef TILE__VSEL(name##__osh, name##__et, TILE__SLOTS_N(name##__osz, name##__bd)) name##__vt; \
+    TILE__TYPE_S_(name##__vt v, name##__kind, name##__bd, name##__ond, name##__e0, name##__e1, name##__e2, \
+                  name##__e3, name##__osh ? name##__t0 : name##__e1 * name##__e2 * name##__e3, \
+                  name##__osh ? name##__t1 : name##__e2 * name##__e3, name##__osh ? name##__t2 : name##__e3) \
+    name;                                                                          \
+    do {                                                                           \
+        const int tile__soff = name##__o0 * name##__s0 + name##__o1 * name##__s1 + name##__o2 * name##__s2 + \
+                               name##__o3;                                         \
+        if (tile_is_shared(src)) {                                                 \
+            name##__et *tile__sp = 0;                                              \
+            memcpy(&tile__sp, &(src).v, tile_is_shared(src) ? sizeof(tile__sp) : 0); \
+            tile__sp += tile__soff;                                                \
+            memcpy(&(name).v, &tile__sp, tile_is_shared(src) ? sizeof(tile__sp) : 0); \
+        } else {                                                                   \
+            const int tile__smk = tile_smem_mark();                                \
+            tile_to_shared(tile__sst, src);                                        \
+            TILE__TYPE_S_(name##__et * v, TILE__SHARED, name##__bd, name##__ond, name##__e0, name##__e1, \
+                          name##__e2, name##__e3, name##__t0, name##__t1, name##__t2) \
+            tile__svw = {tile__sst.v + tile__soff, 0, 0};                          \
+            tile_copy(name, tile__svw);                                            \
+            tile_barrier(); /* every thread has read the staged copy */           \
+            tile_smem_release(tile__smk);                                          \
+        }                                                                          \
+    } while (0)
+#define TILE__SL_PICK(name, j, X0, X1, X2, X3)                                     \
+    TILE__KPICK(name##__k0, name##__k1, name##__k2, name##__k3, j, X0, X1, X2, X3, 1)
 
 /* ---- broadcast ----
  * tile_broadcast(dst, src): dst[i] = src[i'] where i' takes i's index in each

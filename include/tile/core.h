@@ -33,14 +33,20 @@
 #define TILE__PAD4_(a, b, c, d, ...) a, b, c, d
 #define TILE__APPLY(m, args) m args
 
-/* struct type of a tile of element T, storage member `vdecl`, shape d0..d3 */
+/* struct type of a tile of element T, storage member `vdecl`, shape d0..d3,
+ * element strides s0..s2 of dims 0..2 (dim 3 has stride 1). A stride may be
+ * negative (a reversed view, tile_slice): tile__st holds the magnitudes and,
+ * as its last extent, 1 + a bit per negative stride (an array extent cannot
+ * be negative). */
 #define TILE__TYPE_S_(vdecl, kind, bd, nd, d0, d1, d2, d3, s0, s1, s2)            \
     struct {                                                                      \
         TILE__CONST_EXTENTS((d0) * (d1) * (d2) * (d3));                           \
         vdecl;                                                                    \
         char (*tile__m)[kind][bd][nd][d0][d1][d2][d3];                            \
-        char (*tile__st)[s0][s1][s2];                                             \
+        char (*tile__st)[TILE__SABS(s0)][TILE__SABS(s1)][TILE__SABS(s2)][TILE__SNEG(s0, s1, s2)]; \
     }
+#define TILE__SABS(s) ((s) < 0 ? -(s) : (s))
+#define TILE__SNEG(s0, s1, s2) (1 + ((s0) < 0) + 2 * ((s1) < 0) + 4 * ((s2) < 0))
 /* Extents are compile-time constants: in C a run-time extent would make the
  * tile a variable-length array (and its slots an array indexed at run time).
  * C++ (nvcc) refuses an array member of run-time length by itself. */
@@ -96,10 +102,13 @@
 #define TILE__D3(t) ((int)sizeof(TILE__M(t)[0][0][0][0][0][0]))
 /* tile_dim(t, k): extent of dim k (k a constant 0..3; 1 past the tile's ndim) */
 #define tile_dim(t, k) ((k) == 0 ? TILE__D0(t) : (k) == 1 ? TILE__D1(t) : (k) == 2 ? TILE__D2(t) : TILE__D3(t))
-/* strides in elements of dims 0..2 (dim 3 has stride 1) */
-#define TILE__S0(t) ((int)(sizeof(*(t).tile__st) / sizeof((*(t).tile__st)[0])))
-#define TILE__S1(t) ((int)(sizeof((*(t).tile__st)[0]) / sizeof((*(t).tile__st)[0][0])))
-#define TILE__S2(t) ((int)sizeof((*(t).tile__st)[0][0]))
+/* strides in elements of dims 0..2 (dim 3 has stride 1); negative in a
+ * reversed view */
+#define TILE__SFLAGS(t) ((int)sizeof((*(t).tile__st)[0][0][0]) - 1)
+#define TILE__SSIGN(t, bit) ((TILE__SFLAGS(t) & (bit)) ? -1 : 1)
+#define TILE__S0(t) (TILE__SSIGN(t, 1) * (int)(sizeof(*(t).tile__st) / sizeof((*(t).tile__st)[0])))
+#define TILE__S1(t) (TILE__SSIGN(t, 2) * (int)(sizeof((*(t).tile__st)[0]) / sizeof((*(t).tile__st)[0][0])))
+#define TILE__S2(t) (TILE__SSIGN(t, 4) * (int)(sizeof((*(t).tile__st)[0][0]) / sizeof((*(t).tile__st)[0][0][0])))
 #define TILE__CONTIG(t)                                                           \
     ((TILE__D0(t) == 1 || TILE__S0(t) == TILE__D1(t) * TILE__D2(t) * TILE__D3(t)) && \
      (TILE__D1(t) == 1 || TILE__S1(t) == TILE__D2(t) * TILE__D3(t)) &&             \

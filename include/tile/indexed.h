@@ -15,6 +15,16 @@
  *   tile_extract(t, i...)                        one element, in every thread
  *   tile_scatter_add(dst, idx, values)           dst[idx[i]] += values[i], dst shared
  *   tile_scatter_masked(dst, idx, values, mask)  dst[idx[i]] = values[i] where mask[i]
+ *   tile_scatter_add(dst, i..., value, has)      per-thread: dst[i...] += value where has
+ *   tile_slice_indexed(name, src, idx, axis)     rows (or columns...) of a tile by an index tile
+ *   tile_atomic_add_old(old, arr, t, o...)       tile_atomic_add, returning the previous values
+ *   tile_atomic_add_indexed_old(old, arr, t, idx, axis, o...)
+ *
+ * Negative indices: the gathers and scatters between arrays and tiles, and
+ * the scatters into shared tiles, SKIP an element whose index is negative
+ * (-1 = "no element"). Reading a tile by position follows Python and Warp's
+ * subscripts instead: tile_extract and tile_slice_indexed (and tile_slice's
+ * TILE_AT, construct.h) count a negative index from the end, once.
  */
 #ifndef TILE_INDEXED_H
 #define TILE_INDEXED_H
@@ -105,7 +115,7 @@ TILE__DEF_IS_INT(unsigned long long)
     } while (0)
 /* one gather/scatter over t's slots; BODY(t, p, go, ok, s) moves one element;
  * WRITES: t is written (barriers around a shared t) */
-#define TILE__INDEXED(WRITES, BODY, t, arr, idx, axis, ...)                        \
+#define TILE__INDEXED(WRITES, BODY, X, t, arr, idx, axis, ...)                     \
     do {                                                                           \
         const tile_array tile__a = (arr);                                          \
         const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
@@ -124,18 +134,18 @@ TILE__DEF_IS_INT(unsigned long long)
             int64_t tile__go;                                                      \
             int tile__ok;                                                          \
             TILE__IGOFF(t, tile__a, tile__o, axis, tile__s, TILE__IDX_OF(t, idx, axis, tile__s), tile__go, tile__ok); \
-            BODY(t, tile__p, tile__go, tile__ok, tile__s);                         \
+            BODY(t, tile__p, tile__go, tile__ok, tile__s, X);                      \
         }                                                                          \
         /* a written shared t is complete; the staged copy is no longer read */   \
         if (TILE__IDX_STAGED(t, idx, axis) || ((WRITES) && tile_is_shared(t))) tile_barrier(); \
         tile__k.smem_off = (uint32_t)tile__imk;                                    \
     } while (0)
-#define TILE__IX_LOAD(t, p, go, ok, s)                                             \
+#define TILE__IX_LOAD(t, p, go, ok, s, X)                                          \
     if (ok) TILE__AT(t, s) = (p)[go];                                              \
     else memset(&TILE__AT(t, s), 0, sizeof((t).v[0]))
-#define TILE__IX_STORE(t, p, go, ok, s) \
+#define TILE__IX_STORE(t, p, go, ok, s, X) \
     if (ok) (p)[go] = TILE__AT(t, s)
-#define TILE__IX_ATOMIC(t, p, go, ok, s) \
+#define TILE__IX_ATOMIC(t, p, go, ok, s, X) \
     if (ok) TILE__ATOMIC_ADD(&(p)[go], TILE__AT(t, s))
 
 /* tile_load_indexed(t, arr, idx, axis, o0[, o1, ...]): tile_load where the
@@ -161,28 +171,123 @@ TILE__DEF_IS_INT(unsigned long long)
  *   u = [[12 0 0] [22 0 0]]      // rows 1, 2; columns 3-1, skipped, 0-1
  *   tile_load_indexed(w, tile_array1(v, n), idx, 0, 1);         // w (3) = [v[4] 0 v[1]]: -1 skips
  *   tile_load_indexed(g, tile_array1(v, n), idx, 0, 0);         // g (3) = [v[3] 0 v[0]] */
-#define tile_load_indexed(t, arr, idx, axis, ...) TILE__INDEXED(1, TILE__IX_LOAD, t, arr, idx, axis, __VA_ARGS__)
+#define tile_load_indexed(t, arr, idx, axis, ...) TILE__INDEXED(1, TILE__IX_LOAD, 0, t, arr, idx, axis, __VA_ARGS__)
 /* tile_store_indexed(arr, t, idx, axis, o0[, ...]): the inverse scatter,
  *   arr[o_0 + i_0, ..., idx[i_axis] + o_axis, ...] = t[i]
  * elements outside arr and negative indices dropped. When idx repeats an index, one of the
  * elements written there wins (which one is unspecified).
  *   idx = [2 -1 0], t (3) = [5 6 7], v = [0 0 0 0]:
  *   tile_store_indexed(tile_array1(v, 4), t, idx, 0, 0);   // v = [7 0 5 0] */
-#define tile_store_indexed(arr, t, idx, axis, ...) TILE__INDEXED(0, TILE__IX_STORE, t, arr, idx, axis, __VA_ARGS__)
+#define tile_store_indexed(arr, t, idx, axis, ...) TILE__INDEXED(0, TILE__IX_STORE, 0, t, arr, idx, axis, __VA_ARGS__)
 /* tile_atomic_add_indexed(arr, t, idx, axis, o0[, ...]): the scatter with
  * atomic adds (scalar element types, and any other type TILE__ATOMIC_ADD
  * takes); repeated indices add every element.
  *   idx = [1 1 3], t (3) = [5 6 7], v = [0 0 0 0]:
  *   tile_atomic_add_indexed(tile_array1(v, 4), t, idx, 0, 0);   // v = [0 11 0 7] */
 #define tile_atomic_add_indexed(arr, t, idx, axis, ...) \
-    TILE__INDEXED(0, TILE__IX_ATOMIC, t, arr, idx, axis, __VA_ARGS__)
+    TILE__INDEXED(0, TILE__IX_ATOMIC, 0, t, arr, idx, axis, __VA_ARGS__)
+
+/* ---- atomic adds that return the previous values (Warp's tile_atomic_add
+ * and tile_atomic_add_indexed return them) ----
+ * tile_atomic_add_old(old, arr, t, o0[, ...]): tile_atomic_add (load.h),
+ *   and old[i] = the value arr[o + i] held just before t[i] was added (the
+ *   value each element's own atomic read). old has t's shape, any storage
+ *   (may be t itself); elements outside arr add nothing and read zero.
+ * tile_atomic_add_indexed_old(old, arr, t, idx, axis, o0[, ...]): the same
+ *   for tile_atomic_add_indexed (negative indices skipped: old reads zero).
+ * A vector or matrix element is one atomic per component, so its old value
+ * is per component too.
+ *   v = [1 2 3 4], t (3) = [10 20 30]:
+ *   tile_atomic_add_old(old, tile_array1(v, 4), t, 2);
+ *   v = [1 2 13 24], old = [3 4 0]         // t[2] fell outside v
+ *   idx = [0 0 3]: tile_atomic_add_indexed_old(old, tile_array1(v, 4), t, idx, 0, 0);
+ *   v[0] gains 30; old = [1 11 24] or [21 1 24] (the two adds to v[0] in
+ *   either order on the GPU; in index order on the CPU) */
+#define tile_atomic_add_old(old, arr, t, ...)                                      \
+    do {                                                                           \
+        TILE__NOFFS(t, "tile_atomic_add_old", __VA_ARGS__);                        \
+        TILE__SAME_SHAPE(old, t);                                                  \
+        const tile_array tile__a = (arr);                                          \
+        const int64_t tile__o[4] = {TILE__PAD4Z(__VA_ARGS__)};                     \
+        TILE_ELEM_T(t) *tile__p = (TILE_ELEM_T(t) *)tile__a.ptr;                   \
+        TILE__WRITE_BEGIN(old);                                                    \
+        TILE__EACH(t, tile__s) {                                                   \
+            int64_t tile__go;                                                      \
+            int tile__ok;                                                          \
+            TILE__GOFF(t, tile__a, tile__o, tile__s, tile__go, tile__ok);          \
+            TILE__IX_ATOMIC_OLD(t, tile__p, tile__go, tile__ok, tile__s, old);     \
+        }                                                                          \
+        TILE__WRITE_END(old);                                                      \
+    } while (0)
+#define tile_atomic_add_indexed_old(old, arr, t, idx, axis, ...)                   \
+    do {                                                                           \
+        TILE__SAME_SHAPE(old, t);                                                  \
+        TILE__WRITE_BEGIN(old);                                                    \
+        TILE__INDEXED(0, TILE__IX_ATOMIC_OLD, old, t, arr, idx, axis, __VA_ARGS__); \
+        TILE__WRITE_END(old);                                                      \
+    } while (0)
+#define TILE__IX_ATOMIC_OLD(t, p, go, ok, s, old)                                  \
+    do {                                                                           \
+        if (ok) {                                                                  \
+            TILE_ELEM_T(t) tile__ov = TILE__AT(t, s);                              \
+            tile__ov = tile__atomic_add_old(&(p)[go], tile__ov);                   \
+            TILE__AT(old, s) = tile__ov;                                           \
+        } else {                                                                   \
+            memset(&TILE__AT(old, s), 0, sizeof((old).v[0]));                      \
+        }                                                                          \
+    } while (0)
+/* *p += v atomically, returning the old *p (any element type TILE__ATOMIC_ADD
+ * takes; integers wrap like unsigned addition). On the CPU blocks run one
+ * after another: a plain read-modify-write. */
+#if TILE_ON_DEVICE
+#define TILE__AADD_OLD_BODY(T, DT, U) return (T)atomicAdd((DT *)p, (DT)v);
+#else
+#define TILE__AADD_OLD_BODY(T, DT, U)                                              \
+    T o = *p;                                                                      \
+    *p = (T)((U)o + (U)v);                                                         \
+    return o;
+#endif
+#if defined(__cplusplus)
+#define TILE__AADD_OLD_S(sfx, T, DT, U) \
+    TILE_API T tile__atomic_add_old(T *p, T v) { TILE__AADD_OLD_BODY(T, DT, U) }
+#define TILE__AADD_OLD_NAME(sfx) tile__atomic_add_old
+#else
+#define TILE__AADD_OLD_S(sfx, T, DT, U) \
+    TILE_API T tile__atomic_add_old_##sfx(T *p, T v) { TILE__AADD_OLD_BODY(T, DT, U) }
+#define TILE__AADD_OLD_NAME(sfx) tile__atomic_add_old_##sfx
+#endif
+TILE__AADD_OLD_S(f32, float, float, float)
+TILE__AADD_OLD_S(f64, double, double, double)
+TILE__AADD_OLD_S(i32, int32_t, unsigned, uint32_t)
+TILE__AADD_OLD_S(u32, uint32_t, unsigned, uint32_t)
+TILE__AADD_OLD_S(i64, int64_t, unsigned long long, uint64_t)
+TILE__AADD_OLD_S(u64, uint64_t, unsigned long long, uint64_t)
+#define TILE__AADD_OLD_C(sfx, S, ssfx, N)                                          \
+    TILE_API tile_##sfx TILE__AADD_OLD_NAME(sfx)(tile_##sfx * p, tile_##sfx v) {   \
+        tile_##sfx r;                                                              \
+        S *pp = (S *)p, *rp = (S *)&r;                                             \
+        const S *vp = (const S *)&v;                                               \
+        TILE__UNROLL for (int k = 0; k < N; ++k) rp[k] = TILE__AADD_OLD_NAME(ssfx)(&pp[k], vp[k]); \
+        return r;                                                                  \
+    }
+TILE_COMPOUND_TYPES(TILE__AADD_OLD_C)
+#if !defined(__cplusplus)
+#define TILE__A_AADD_OLD(sfx, ...) , tile_##sfx * : tile__atomic_add_old_##sfx
+#define tile__atomic_add_old(p, v)                                                 \
+    _Generic((p)TILE_SCALAR_TYPES(TILE__A_AADD_OLD) TILE_COMPOUND_TYPES(TILE__A_AADD_OLD))((p), (v))
+#endif
 
 /* ---- tile_assign(dst, src, o0[, o1, ...]) ----
  * Write tile src (register or shared, the same number of dims as dst) into
  * shared tile dst at offset o: dst[o + i] = src[i]. Parts of src that fall
- * outside dst are dropped; the rest of dst keeps its values. src must not
- * overlap the part of dst it is written to. Barriers like every shared write
- * (one before, one after).
+ * outside dst are dropped; the rest of dst keeps its values. src may be a
+ * view of dst itself, overlapping the part written (t[1:] = t[:-1]): memmove
+ * semantics, every element written is src's value from before the call (an
+ * overlapping shared src is first copied to registers, one more barrier;
+ * the test is a run-time comparison of the two address ranges). Barriers like
+ * every shared write (one before, one after).
+ *   s (6) = [0 1 2 3 4 5], tile_view(a, s, (5), (0)):
+ *   tile_assign(s, a, 1);   // s = [0 0 1 2 3 4] (not [0 0 0 0 0 0])
  *   dst (4, 4) all zero, src (2, 3) = [[1 2 3] [4 5 6]]:
  *   tile_assign(dst, src, 1, 2);
  *   dst = [[0 0 0 0] [0 0 1 2] [0 0 4 5] [0 0 0 0]]   // 3 and 6 fell off */
@@ -200,6 +305,13 @@ TILE__DEF_IS_INT(unsigned long long)
                               tile__ao[2] + TILE__D2(src) <= TILE__D2(dst) &&      \
                               tile__ao[3] + TILE__D3(src) <= TILE__D3(dst);        \
         TILE__WRITE_BEGIN(dst);                                                    \
+        /* an overlapping shared src: every thread's elements to registers first */ \
+        const int tile__aov = TILE__OVERLAP(src, dst);                             \
+        TILE_ELEM_T(src) tile__ar[tile_is_shared(src) ? tile_slots(src) : 1];      \
+        if (tile__aov) {                                                           \
+            TILE__EACH(src, tile__s) tile__ar[tile_is_shared(src) ? tile__s : 0] = TILE__AT(src, tile__s); \
+            tile_barrier();                                                        \
+        }                                                                          \
         TILE__EACH(src, tile__s) {                                                 \
             const int tile__L = TILE__LIN(src, tile__s);                           \
             const int tile__i0 = tile__ao[0] + TILE__COORD(src, tile__L, 0);       \
@@ -209,14 +321,45 @@ TILE__DEF_IS_INT(unsigned long long)
             if (tile__ain || (tile__i0 >= 0 && tile__i0 < TILE__D0(dst) && tile__i1 >= 0 && \
                               tile__i1 < TILE__D1(dst) && tile__i2 >= 0 && tile__i2 < TILE__D2(dst) && \
                               tile__i3 >= 0 && tile__i3 < TILE__D3(dst)))          \
-                (dst).v[TILE__OFF4(dst, tile__i0, tile__i1, tile__i2, tile__i3)] = TILE__AT(src, tile__s); \
+                (dst).v[TILE__OFF4(dst, tile__i0, tile__i1, tile__i2, tile__i3)] =     \
+                    tile__aov ? tile__ar[tile_is_shared(src) ? tile__s : 0] : TILE__AT(src, tile__s); \
         }                                                                          \
         TILE__WRITE_END(dst);                                                      \
     } while (0)
+/* do shared tiles a and b share any address? (0 when either is a register
+ * tile: its slots are never compared, nor their address taken) */
+#define TILE__OVERLAP(a, b)                                                        \
+    (tile_is_shared(a) && tile_is_shared(b) &&                                     \
+     tile__ranges_meet(TILE__SHPTR(a) + TILE__SPAN_LO(a), TILE__SHPTR(a) + TILE__SPAN_HI(a), \
+                       TILE__SHPTR(b) + TILE__SPAN_LO(b), TILE__SHPTR(b) + TILE__SPAN_HI(b)))
+/* first byte of a shared tile's element 0 as an integer, 0 for a register tile */
+#define TILE__SHPTR(t)                                                             \
+    __extension__({                                                                \
+        const void *tile__pp = 0;                                                  \
+        memcpy(&tile__pp, &(t).v, tile_is_shared(t) ? sizeof(tile__pp) : 0);       \
+        (uintptr_t)tile__pp;                                                       \
+    })
+/* byte offsets of the lowest and past the highest element from element 0
+ * (strides may be negative) */
+#define TILE__SPAN_K(t, k, S) (((int64_t)tile_dim(t, k) - 1) * (S))
+#define TILE__SPAN_LO(t)                                                           \
+    ((int64_t)sizeof((t).v[0]) *                                                   \
+     ((TILE__S0(t) < 0 ? TILE__SPAN_K(t, 0, TILE__S0(t)) : 0) + (TILE__S1(t) < 0 ? TILE__SPAN_K(t, 1, TILE__S1(t)) : 0) + \
+      (TILE__S2(t) < 0 ? TILE__SPAN_K(t, 2, TILE__S2(t)) : 0)))
+#define TILE__SPAN_HI(t)                                                           \
+    ((int64_t)sizeof((t).v[0]) *                                                   \
+     (1 + (TILE__S0(t) > 0 ? TILE__SPAN_K(t, 0, TILE__S0(t)) : 0) + (TILE__S1(t) > 0 ? TILE__SPAN_K(t, 1, TILE__S1(t)) : 0) + \
+      (TILE__S2(t) > 0 ? TILE__SPAN_K(t, 2, TILE__S2(t)) : 0) + TILE__SPAN_K(t, 3, 1)))
+TILE_API int tile__ranges_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uintptr_t bhi) {
+    return alo < bhi && blo < ahi;
+}
 
 /* ---- tile_extract(t, i0[, i1, ...]) ----
  * The element of t at a multi-index (one index per dim, run-time values the
- * same in every thread), as a value in every thread: an expression.
+ * same in every thread), as a value in every thread: an expression (Warp's
+ * t[i, j] on a tile). A negative index counts from the end once, as in
+ * Python and Warp's subscripts: tile_extract(t, -1, 0) is the last row's
+ * first element; i + extent must then be in range (TILE_DEBUG checks).
  * tile_extract(t) with no index is the value of a one-element tile (shape
  * (1) or (1, 1), ...), whichever thread holds it.
  *  - shared t: a read, no barrier.
@@ -228,6 +371,7 @@ TILE__DEF_IS_INT(unsigned long long)
  *
  * Suppose t (2, 3) = [[1 2 3] [4 5 6]], register or shared:
  *   float x = tile_extract(t, 1, 2);   // 6 in every thread
+ *   float z = tile_extract(t, -1, -3); // 4
  *   tile_reg(float, one, 1); tile_load(one, arr, 5);
  *   float y = tile_extract(one);       // arr[5] in every thread (tile_value
  *                                      // reads it only in the thread holding it) */
@@ -243,7 +387,8 @@ TILE__DEF_IS_INT(unsigned long long)
         typedef TILE_ELEM_T(t) tile__xT;                                           \
         TILE__STATIC_ASSERT(sizeof(tile__xT) <= TILE_SCRATCH_BYTES / 2,            \
                             "tile.h: extract scratch too small: raise TILE_SCRATCH_BYTES"); \
-        const int tile__xi0 = (i0), tile__xi1 = (i1), tile__xi2 = (i2), tile__xi3 = (i3); \
+        const int tile__xi0 = TILE__SL_WRAP(i0, TILE__D0(t)), tile__xi1 = TILE__SL_WRAP(i1, TILE__D1(t)), \
+                  tile__xi2 = TILE__SL_WRAP(i2, TILE__D2(t)), tile__xi3 = TILE__SL_WRAP(i3, TILE__D3(t)); \
         TILE__CHECK_IDX4(t, "tile_extract", tile__xi0, tile__xi1, tile__xi2, tile__xi3); \
         tile__xT tile__xv;                                                         \
         if (tile_is_shared(t)) {                                                   \
@@ -304,9 +449,116 @@ TILE__DEF_IS_INT(unsigned long long)
         TILE__WRITE_END(dst);                                                      \
     } while (0)
 #define TILE__SC_SLOT(dst) (dst).v[TILE__OFF(dst, (int)tile__j)]
-#define tile_scatter_add(dst, idx, values)                                         \
+#define tile_scatter_add(...) TILE__DISPATCH(TILE__SCADD_SEL(TILE__N7ARGS(__VA_ARGS__)), (__VA_ARGS__))
+#define TILE__N7ARGS(...) TILE__N7ARGS_(__VA_ARGS__, 7, 6, 5, 4, 3, 2, 1, 0)
+#define TILE__N7ARGS_(a, b, c, d, e, f, g, n, ...) n
+#define TILE__SCADD_SEL(n) TILE__SCADD_SEL_(n)
+#define TILE__SCADD_SEL_(n) tile__scatter_add_##n
+#define tile__scatter_add_3(dst, idx, values)                                      \
     TILE__SCATTER(dst, idx, values, 0, (void)0, TILE_ELEM_T(dst) tile__sv = TILE__AT(values, tile__s); \
                   TILE__ATOMIC_ADD(&TILE__SC_SLOT(dst), tile__sv))
+/* ---- per-thread scatter-add (Warp's tile_scatter_add(a, i, value, has_value)) ----
+ * tile_scatter_add(dst, i0[, i1, i2, i3], value, has_value): every thread
+ * whose has_value is nonzero adds its own value (dst's element type) to
+ * dst[i0, i1, ...] (one index per dim of dst, run-time values that differ
+ * between threads), with shared-memory atomics: threads hitting one element
+ * all add. dst is a shared tile (a view too). Indices outside dst (negative
+ * ones included) are skipped, as in every scatter. Cooperative (every thread
+ * calls it, has_value or not); a barrier before and after, so the sums are
+ * visible when it returns. On the CPU (block_dim 1) the one thread's add.
+ * tile_scatter_add_nonatomic(dst, i0[, ...], value, has_value): the same
+ * with plain read-add-writes (Warp's atomic=False), for indices known to be
+ * distinct among the adding threads (two adds to one element race).
+ *   a histogram of 4 bins, block 8, thread k holds x = k:
+ *   tile_shared(float, bins, 4); tile_zeros(bins);
+ *   tile_scatter_add(bins, x / 2, 1.0f, 1);   // bins = [2 2 2 2]
+ *   tile_scatter_add_nonatomic(bins, x % 4, (float)x, x < 4);   // bins = [2 3 4 5] */
+#define tile__scatter_add_4(dst, i0, value, has) TILE__SCADD1(1, dst, value, has, 1, i0, 0, 0, 0)
+#define tile__scatter_add_5(dst, i0, i1, value, has) TILE__SCADD1(1, dst, value, has, 2, i0, i1, 0, 0)
+#define tile__scatter_add_6(dst, i0, i1, i2, value, has) TILE__SCADD1(1, dst, value, has, 3, i0, i1, i2, 0)
+#define tile__scatter_add_7(dst, i0, i1, i2, i3, value, has) TILE__SCADD1(1, dst, value, has, 4, i0, i1, i2, i3)
+#define tile_scatter_add_nonatomic(...) \
+    TILE__DISPATCH(TILE__SCADDN_SEL(TILE__N7ARGS(__VA_ARGS__)), (__VA_ARGS__))
+#define TILE__SCADDN_SEL(n) TILE__SCADDN_SEL_(n)
+#define TILE__SCADDN_SEL_(n) tile__scatter_addn_##n
+#define tile__scatter_addn_4(dst, i0, value, has) TILE__SCADD1(0, dst, value, has, 1, i0, 0, 0, 0)
+#define tile__scatter_addn_5(dst, i0, i1, value, has) TILE__SCADD1(0, dst, value, has, 2, i0, i1, 0, 0)
+#define tile__scatter_addn_6(dst, i0, i1, i2, value, has) TILE__SCADD1(0, dst, value, has, 3, i0, i1, i2, 0)
+#define tile__scatter_addn_7(dst, i0, i1, i2, i3, value, has) TILE__SCADD1(0, dst, value, has, 4, i0, i1, i2, i3)
+#define TILE__SCADD1(ATOMIC, dst, value, has, nidx, i0, i1, i2, i3)                \
+    do {                                                                           \
+        TILE__STATIC_ASSERT(tile_is_shared(dst), "tile.h: tile_scatter_add writes into a shared tile"); \
+        TILE__STATIC_ASSERT((nidx) == tile_ndim(dst), "tile.h: tile_scatter_add takes one index per dim of dst"); \
+        const int64_t tile__q0 = (int64_t)(i0), tile__q1 = (int64_t)(i1), tile__q2 = (int64_t)(i2), \
+                      tile__q3 = (int64_t)(i3);                                    \
+        const int tile__qh = (has) && tile__q0 >= 0 && tile__q0 < TILE__D0(dst) && tile__q1 >= 0 && \
+                             tile__q1 < TILE__D1(dst) && tile__q2 >= 0 && tile__q2 < TILE__D2(dst) && \
+                             tile__q3 >= 0 && tile__q3 < TILE__D3(dst);            \
+        const TILE_ELEM_T(dst) tile__qv = (value);                                 \
+        tile_barrier();                                                            \
+        if (tile__qh) {                                                            \
+            TILE_ELEM_T(dst) *const tile__qp =                                     \
+                &(dst).v[TILE__OFF4(dst, (int)tile__q0, (int)tile__q1, (int)tile__q2, (int)tile__q3)]; \
+            if (ATOMIC) TILE__ATOMIC_ADD(tile__qp, tile__qv);                      \
+            else *tile__qp = TILE__G_ADD(*tile__qp, tile__qv);                     \
+        }                                                                          \
+        tile_barrier();                                                            \
+    } while (0)
+
+/* ---- tile_slice_indexed(name, src, idx, axis) ----
+ * Gather along one axis of a tile (Warp's t[idx, :], tile_slice_indexed):
+ * declares register tile `name` of src's shape with extent tile_size(idx)
+ * along `axis` (a constant), name[..., k, ...] = src[..., idx[k], ...]. idx
+ * is a 1D integer tile, any storage; a negative index counts from the end
+ * once (Python, Warp); an index still outside src reads zero. src any
+ * storage: a shared src is read in place, a register src is staged in the
+ * arena (TILE_SMEM_BYTES of src); a register idx longer than 1D needs is
+ * staged too (TILE_SMEM_BYTES(index type, tile_size(idx))). Barriers only
+ * around the staging.
+ *   src (3, 2) = [[1 2] [3 4] [5 6]], idx = [2 0 -1 2]:
+ *   tile_slice_indexed(g, src, idx, 0);   // g (4, 2) = [[5 6] [1 2] [5 6] [5 6]]
+ *   idx2 = [1 1 0]: tile_slice_indexed(h, src, idx2, 1);   // h (3, 3) = [[2 2 1] [4 4 3] [6 6 5]] */
+#define tile_slice_indexed(name, src, idx, axis)                                   \
+    TILE__CAPTURE(name, src);                                                      \
+    TILE__STATIC_ASSERT((axis) >= 0 && (axis) < tile_ndim(src), "tile.h: axis must be one of the tile's dims"); \
+    TILE__STATIC_ASSERT(tile_ndim(idx) == 1, "tile.h: tile_slice_indexed takes a 1D index tile"); \
+    enum {                                                                         \
+        name##__g0 = (axis) == 0 ? tile_size(idx) : name##__d0, name##__g1 = (axis) == 1 ? tile_size(idx) : name##__d1, \
+        name##__g2 = (axis) == 2 ? tile_size(idx) : name##__d2, name##__g3 = (axis) == 3 ? tile_size(idx) : name##__d3 \
+    };                                                                             \
+    TILE__REG_TYPE_(name##__et, name##__bd, name##__nd, name##__g0, name##__g1, name##__g2, name##__g3) name; \
+    do {                                                                           \
+        TILE__IDX_CHECKS(name, idx, axis);                                         \
+        TILE__IDX_STAGE(name, idx, axis);                                          \
+        /* the source elements: the shared src, or src staged row-major */        \
+        TILE_ELEM_T(src) *tile__gs = 0;                                            \
+        memcpy(&tile__gs, &(src).v, tile_is_shared(src) ? sizeof(tile__gs) : 0);   \
+        if (!tile_is_shared(src)) {                                                \
+            tile__gs = (TILE_ELEM_T(src) *)TILE__SMEM_TAKE(sizeof(TILE_ELEM_T(src)) * tile_size(src)); \
+            TILE__EACH(src, tile__s) tile__gs[TILE__LIN(src, tile__s)] = TILE__AT(src, tile__s); \
+        }                                                                          \
+        const int tile__gst = !tile_is_shared(src) || TILE__IDX_STAGED(name, idx, axis); \
+        if (tile__gst) tile_barrier();                                             \
+        TILE__EACH(name, tile__s) {                                                \
+            const int tile__L = TILE__LIN(name, tile__s);                          \
+            int tile__c[4] = {TILE__COORD(name, tile__L, 0), TILE__COORD(name, tile__L, 1), \
+                              TILE__COORD(name, tile__L, 2), TILE__COORD(name, tile__L, 3)}; \
+            int64_t tile__j = (int64_t)TILE__IDX_OF(name, idx, axis, tile__s);     \
+            if (tile__j < 0) tile__j += tile_dim(src, axis);                       \
+            tile__c[axis] = (int)tile__j;                                          \
+            if (tile__j >= 0 && tile__j < tile_dim(src, axis))                     \
+                TILE__AT(name, tile__s) =                                          \
+                    tile__gs[tile_is_shared(src)                                   \
+                                 ? TILE__OFF4(src, tile__c[0], tile__c[1], tile__c[2], tile__c[3]) \
+                                 : ((tile__c[0] * TILE__D1(src) + tile__c[1]) * TILE__D2(src) + tile__c[2]) * \
+                                           TILE__D3(src) + tile__c[3]];            \
+            else                                                                   \
+                memset(&TILE__AT(name, tile__s), 0, sizeof((name).v[0]));          \
+        }                                                                          \
+        if (tile__gst) tile_barrier(); /* the staged copies are no longer read */ \
+        tile__k.smem_off = (uint32_t)tile__imk;                                    \
+    } while (0)
+
 #define TILE__OWN(dst) ((int *)TILE_STATIC_SMEM(TILE__BD(dst) > 1 ? tile_size(dst) * sizeof(int) : 16))
 /* Collisions resolve as a sequential loop would: of the elements aimed at
  * one slot, the one with the highest linear index wins. Writers first claim

@@ -4,6 +4,24 @@
  * tile_astype, tile_randi / tile_randf. */
 #include "test_util.h"
 
+/* ---- Warp parity (issue 12): the kernels and references of
+ * tests/warp_parity_common.h on the CPU target (block_dim 1) ---- */
+#define WP_EQ(what, got, ref, n)                                                   \
+    do {                                                                           \
+        for (int wp_i = 0; wp_i < (n); ++wp_i)                                     \
+            if ((got)[wp_i] != (ref)[wp_i]) {                                      \
+                print_error("%s: element %d is %d, expected %d\n", what, wp_i, (int)(got)[wp_i], (int)(ref)[wp_i]); \
+                fail();                                                            \
+            }                                                                      \
+    } while (0)
+#define WP_LAUNCH_OK(expr) assert_tile_ok(expr)
+#include "../warp_parity_common.h"
+WP_DEF_ALL(32)
+static void test_warp_parity(void **state) {
+    (void)state;
+    WP_RUN_ALL(TILE_CPU, 32, 1);
+}
+
 /* ---- zeros / ones / full, every element type, register and shared (3, 5) ---- */
 /* out: [0] reg zeros, [1] shared zeros, [2] reg ones, [3] shared ones,
  *      [4] reg full, [5] shared full; 15 elements each */
@@ -564,6 +582,7 @@ int main(void) {
         cmocka_unit_test(test_astype),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_hash),
+        cmocka_unit_test(test_warp_parity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
