@@ -14,7 +14,8 @@ mkdir -p "$out"
 gen=""
 command -v ninja >/dev/null 2>&1 && gen="-G Ninja"
 kinds="c cxx"
-if command -v nvcc >/dev/null 2>&1; then kinds="$kinds cuda cxx_cuda"; else echo "consumers: no nvcc, CUDA kinds skipped"; fi
+# host: the host API through tile::host (cuBLAS, cuSOLVER, cuFFT linked)
+if command -v nvcc >/dev/null 2>&1; then kinds="$kinds cuda cxx_cuda host"; else echo "consumers: no nvcc, CUDA kinds skipped"; fi
 
 # install to a prefix, as a packager would
 cmake -S "$repo" -B "$out/tile" $gen > "$out/tile.log" 2>&1 || { cat "$out/tile.log"; exit 1; }
