@@ -13,7 +13,8 @@
  * place, batches that do not fill the tile kernels' last block); on the GPU
  * the tile_fft kernel of every length 16..4096 (TILE__FFT_TILE_ALL compiles
  * them all) and cuFFT forced, and the automatic choice bit-equal to the path
- * the table names; 2D C2C; R2C and C2R; a stream; more shapes than the plan
+ * the table names; 2D C2C (extents of 1 included); R2C and C2R (n = 1
+ * included: copies on the GPU); a stream; more shapes than the plan
  * cache holds, and tile_fft_release_plans; error codes (bad arguments, no
  * such GPU, a tile path for a length without a kernel). Outputs are poisoned
  * (NaN) before each call.
@@ -343,6 +344,10 @@ static void run_all(const target *t) {
     g_test = "2d";
     fft2d(t, 6, 10, 2);
     fft2d(t, 16, 16, 3);
+    fft2d(t, 1, 12, 2);  /* an extent of 1: the 1D path */
+    fft2d(t, 12, 1, 2);
+    fft2d(t, 1, 256, 3); /* ... the tile kernel where 256 is routed there */
+    fft2d(t, 1, 1, 4);
     if (!g_quick) fft2d(t, 64, 97, 2);
     g_test = "r2c/c2r";
     const int rn[] = {1, 2, 5, 16, 97, 1000, 1024};

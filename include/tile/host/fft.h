@@ -414,6 +414,26 @@ TILE_HOST_API int tile__fft_cufft(tile_exec ex, cufftType type, int rank, int ny
     return TILE_OK;
 }
 
+/* Length-1 transforms are copies (cuFFT is not asked for them): `batch`
+ * items of w bytes from in (pitch ip) to out (pitch op), and zb zero bytes
+ * after each copied item (the imaginary part of an R2C output). */
+TILE_HOST_API int tile__fft_copy1(tile_exec ex, const void *in, size_t ip, void *out, size_t op, size_t w, size_t zb,
+                                  int batch) {
+    const cudaStream_t st = (cudaStream_t)ex.stream;
+    cudaError_t e = cudaSuccess;
+    const char *call = "cudaMemcpy2DAsync";
+    if (in != out) e = cudaMemcpy2DAsync(out, op, in, ip, w, (size_t)batch, cudaMemcpyDeviceToDevice, st);
+    if (e == cudaSuccess && zb) {
+        call = "cudaMemset2DAsync";
+        e = cudaMemset2DAsync((char *)out + w, op, 0, zb, (size_t)batch, st);
+    }
+    if (e != cudaSuccess) {
+        tile__cuda_err = (int)e;
+        return tile__host_fail(TILE_ERR_CUDA, (int)e, call);
+    }
+    return TILE_OK;
+}
+
 /* The tile_fft kernel of length N: blocks of BD threads, ROWS rows a block
  * in a shared tile (loaded with 16-byte copies, transformed in its own
  * memory, no staging). One kernel for both directions: the inverse is
@@ -571,6 +591,7 @@ TILE_HOST_API int tile_fft_c2c_f32_ex(tile_exec ex, int n, int batch, const tile
 #if TILE_HOST_CUFFT
     if (path == TILE_FFT_TILE || (path == TILE_FFT_AUTO && tile_fft_c2c_f32_uses_tile(n)))
         return tile__fft_tile_c2c_f32(ex, n, batch, in, out, dir);
+    if (n == 1) return tile__fft_copy1(ex, in, 8, out, 8, 8, 0, batch);
     return tile__fft_cufft(ex, CUFFT_C2C, 1, 1, n, batch, in, out, dir);
 #else
     return TILE_ERR_DISABLED;
@@ -587,6 +608,7 @@ TILE_HOST_API int tile_fft_c2c_f64(tile_exec ex, int n, int batch, const tile_c6
     if (e) return e;
     if (ex.device < 0) return tile__fft_cpu_c2c_c64(n, batch, in, out, dir);
 #if TILE_HOST_CUFFT
+    if (n == 1) return tile__fft_copy1(ex, in, 16, out, 16, 16, 0, batch);
     return tile__fft_cufft(ex, CUFFT_Z2Z, 1, 1, n, batch, in, out, dir);
 #else
     return TILE_ERR_DISABLED;
@@ -603,6 +625,9 @@ TILE_HOST_API int tile_fft2d_c2c_f32(tile_exec ex, int ny, int nx, int batch, co
     if (e) return e;
     if (ex.device < 0) return tile__fft_cpu_2d_c32(ny, nx, batch, in, out, dir);
 #if TILE_HOST_CUFFT
+    /* a dimension of 1: a batched 1D transform of the other (cuFFT refuses
+     * some 2D plans with an extent of 1) */
+    if (ny == 1 || nx == 1) return tile_fft_c2c_f32(ex, ny * nx, batch, in, out, dir);
     return tile__fft_cufft(ex, CUFFT_C2C, 2, ny, nx, batch, in, out, dir);
 #else
     return TILE_ERR_DISABLED;
@@ -614,6 +639,7 @@ TILE_HOST_API int tile_fft2d_c2c_f64(tile_exec ex, int ny, int nx, int batch, co
     if (e) return e;
     if (ex.device < 0) return tile__fft_cpu_2d_c64(ny, nx, batch, in, out, dir);
 #if TILE_HOST_CUFFT
+    if (ny == 1 || nx == 1) return tile_fft_c2c_f64(ex, ny * nx, batch, in, out, dir);
     return tile__fft_cufft(ex, CUFFT_Z2Z, 2, ny, nx, batch, in, out, dir);
 #else
     return TILE_ERR_DISABLED;
@@ -632,6 +658,7 @@ TILE_HOST_API int tile_fft_r2c_f32(tile_exec ex, int n, int batch, const float *
         return TILE_ERR_ARG;
     if (ex.device < 0) return tile__fft_cpu_r2c_c32(n, batch, in, out);
 #if TILE_HOST_CUFFT
+    if (n == 1) return tile__fft_copy1(ex, in, 4, out, 8, 4, 4, batch);
     return tile__fft_cufft(ex, CUFFT_R2C, 1, 1, n, batch, in, out, TILE_FFT_FORWARD);
 #else
     return TILE_ERR_DISABLED;
@@ -644,6 +671,7 @@ TILE_HOST_API int tile_fft_r2c_f64(tile_exec ex, int n, int batch, const double 
         return TILE_ERR_ARG;
     if (ex.device < 0) return tile__fft_cpu_r2c_c64(n, batch, in, out);
 #if TILE_HOST_CUFFT
+    if (n == 1) return tile__fft_copy1(ex, in, 8, out, 16, 8, 8, batch);
     return tile__fft_cufft(ex, CUFFT_D2Z, 1, 1, n, batch, in, out, TILE_FFT_FORWARD);
 #else
     return TILE_ERR_DISABLED;
@@ -663,6 +691,7 @@ TILE_HOST_API int tile_fft_c2r_f32(tile_exec ex, int n, int batch, tile_c32 *in,
         return TILE_ERR_ARG;
     if (ex.device < 0) return tile__fft_cpu_c2r_c32(n, batch, in, out);
 #if TILE_HOST_CUFFT
+    if (n == 1) return tile__fft_copy1(ex, in, 8, out, 4, 4, 0, batch);
     return tile__fft_cufft(ex, CUFFT_C2R, 1, 1, n, batch, in, out, TILE_FFT_INVERSE);
 #else
     return TILE_ERR_DISABLED;
@@ -675,6 +704,7 @@ TILE_HOST_API int tile_fft_c2r_f64(tile_exec ex, int n, int batch, tile_c64 *in,
         return TILE_ERR_ARG;
     if (ex.device < 0) return tile__fft_cpu_c2r_c64(n, batch, in, out);
 #if TILE_HOST_CUFFT
+    if (n == 1) return tile__fft_copy1(ex, in, 16, out, 8, 8, 0, batch);
     return tile__fft_cufft(ex, CUFFT_Z2D, 1, 1, n, batch, in, out, TILE_FFT_INVERSE);
 #else
     return TILE_ERR_DISABLED;
