@@ -838,31 +838,33 @@ TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, cons
  * would otherwise hoist them above the k loop, where they stay live next to
  * every accumulator (80 more registers, spills). */
 #if TILE_ON_DEVICE
-#define TILE__MMA_OPAQUE(a, b, c, d, e, f, g)                                      \
-    asm volatile("" : "+l"(a), "+l"(b), "+l"(c), "+l"(d), "+l"(e), "+l"(f), "+l"(g))
+#define TILE__MMA_OPAQUE(a, b, c) asm volatile("" : "+l"(a), "+l"(b), "+l"(c))
 #else
-#define TILE__MMA_OPAQUE(a, b, c, d, e, f, g) ((void)0)
+#define TILE__MMA_OPAQUE(a, b, c) ((void)0)
 #endif
 #define tile_matmul_acc_store_ab(arr, acc, alpha, beta, o0, o1)                    \
     do {                                                                           \
         const tile_array tile__ca = (arr);                                         \
         TILE__CHECK(tile__ca.ndim == 2, "tile_matmul_acc_store: the array must be 2D; dims", tile__ca.ndim, 2, 3); \
         const acc##__at tile__al = (acc##__at)(alpha), tile__be = (acc##__at)(beta); \
-        int64_t tile__co0 = (o0), tile__co1 = (o1), tile__st0 = tile__ca.stride[0], tile__st1 = tile__ca.stride[1]; \
-        int64_t tile__rl = tile__ca.shape[0] < tile__co0 + acc##__M ? tile__ca.shape[0] : tile__co0 + acc##__M; \
-        int64_t tile__cl = tile__ca.shape[1] < tile__co1 + acc##__N ? tile__ca.shape[1] : tile__co1 + acc##__N; \
+        int64_t tile__co0 = (o0), tile__co1 = (o1);                                \
         uint64_t tile__cpa = (uint64_t)(uintptr_t)((acc##__at *)tile__ca.ptr + tile__ca.base_off); \
-        TILE__MMA_OPAQUE(tile__cpa, tile__co0, tile__co1, tile__st0, tile__st1, tile__rl, tile__cl); \
+        TILE__MMA_OPAQUE(tile__cpa, tile__co0, tile__co1);                         \
         acc##__at *const tile__cp = (acc##__at *)(uintptr_t)tile__cpa;             \
-        TILE__MMA_STORE(acc, tile__cp, tile__st0, tile__st1, tile__co0, tile__co1, tile__rl, tile__cl); \
+        const int64_t tile__rl = tile__ca.shape[0] < tile__co0 + acc##__M ? tile__ca.shape[0] : tile__co0 + acc##__M; \
+        const int64_t tile__cl = tile__ca.shape[1] < tile__co1 + acc##__N ? tile__ca.shape[1] : tile__co1 + acc##__N; \
+        TILE__MMA_STORE(acc, tile__cp, tile__ca.stride[0], tile__ca.stride[1], tile__co0, tile__co1, tile__rl, tile__cl); \
     } while (0)
 #define tile_matmul_acc_store(arr, acc, o0, o1) tile_matmul_acc_store_ab(arr, acc, 1, 0, o0, o1)
 
 /* Rows of 16-byte multiples, 16-byte aligned in global and shared memory,
  * the window inside arr: one 16-byte cp.async per chunk of a row, whatever
  * the shared row stride (tile_load_async's 16-byte path needs a contiguous
- * tile). Else tile_load_async. On the CPU and before sm_80 the copies are
- * synchronous, as tile_load_async's. */
+ * tile); on the CPU and before sm_80 the same copies, synchronous. Else
+ * (edges, odd strides, a 1D or 3D arr) a synchronous copy element by element
+ * with zeros outside arr: little code, so the kernel's registers go to the
+ * product. Like tile_load_async: begins with a block barrier, the data is
+ * there after the tile_async_wait that covers the group (or any barrier). */
 #define tile_matmul_load_async(s, arr, o0, o1)                                     \
     do {                                                                           \
         TILE__STATIC_ASSERT(tile_is_shared(s) && tile_ndim(s) == 2,                \
@@ -887,8 +889,21 @@ TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, cons
                                  (const char *)tile__ma.ptr +                      \
                                      (tile__mb + tile__r * tile__ma.stride[0]) * TILE__ESIZE(s) + 16 * tile__c); \
             }                                                                      \
-        } else {                                                                   \
-            tile_load_async(s, tile__ma, tile__mo[0], tile__mo[1]);                \
+        } else { /* edges: element by element, zeros outside (synchronous) */    \
+            typedef TILE_ELEM_T(s) tile__ME;                                       \
+            const tile__ME *const tile__mp = (const tile__ME *)tile__ma.ptr + tile__ma.base_off; \
+            tile_barrier(); /* nobody still reads the destination */              \
+            for (int tile__i = tile_thread(); tile__i < TILE__D0(s) * TILE__D1(s); tile__i += TILE__BD(s)) { \
+                const int tile__r = tile__i / TILE__D1(s), tile__c = tile__i % TILE__D1(s); \
+                const int64_t tile__R = tile__mo[0] + tile__r, tile__C = tile__mo[1] + tile__c; \
+                tile__ME tile__x;                                                  \
+                if (tile__ma.ndim == 2 && tile__R >= 0 && tile__R < tile__ma.shape[0] && tile__C >= 0 && \
+                    tile__C < tile__ma.shape[1])                                   \
+                    tile__x = tile__mp[tile__R * tile__ma.stride[0] + tile__C * tile__ma.stride[1]]; \
+                else                                                               \
+                    memset(&tile__x, 0, sizeof tile__x);                           \
+                (s).v[tile__r * TILE__S0(s) + tile__c * TILE__S1(s)] = tile__x;    \
+            }                                                                      \
         }                                                                          \
     } while (0)
 
