@@ -330,8 +330,8 @@ TILE_COMPOUND_TYPES(TILE__AADD_OLD_C)
  * tile: its slots are never compared, nor their address taken) */
 #define TILE__OVERLAP(a, b)                                                        \
     (tile_is_shared(a) && tile_is_shared(b) &&                                     \
-     tile__ranges_meet(TILE__SHPTR(a) + TILE__SPAN_LO(a), TILE__SHPTR(a) + TILE__SPAN_HI(a), \
-                       TILE__SHPTR(b) + TILE__SPAN_LO(b), TILE__SHPTR(b) + TILE__SPAN_HI(b)))
+     tile__ranges_meet(TILE__SHPTR(a) + (uintptr_t)TILE__SPAN_LO(a), TILE__SHPTR(a) + (uintptr_t)TILE__SPAN_HI(a), \
+                       TILE__SHPTR(b) + (uintptr_t)TILE__SPAN_LO(b), TILE__SHPTR(b) + (uintptr_t)TILE__SPAN_HI(b)))
 /* first byte of a shared tile's element 0 as an integer, 0 for a register tile */
 #define TILE__SHPTR(t)                                                             \
     __extension__({                                                                \
@@ -340,7 +340,7 @@ TILE_COMPOUND_TYPES(TILE__AADD_OLD_C)
         (uintptr_t)tile__pp;                                                       \
     })
 /* byte offsets of the lowest and past the highest element from element 0
- * (strides may be negative) */
+ * (strides may be negative: the sums wrap in uintptr_t as intended) */
 #define TILE__SPAN_K(t, k, S) (((int64_t)tile_dim(t, k) - 1) * (S))
 #define TILE__SPAN_LO(t)                                                           \
     ((int64_t)sizeof((t).v[0]) *                                                   \
