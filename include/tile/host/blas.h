@@ -52,6 +52,9 @@
  *     -> TILE_OK, C = 2 A^T B = [[52 60] [76 88]]
  *   tile_gemm_f32(tile_cpu(), TILE_OP_N, TILE_OP_N, 2, 2, 2, 1.0f, A, 1, B, 2, 0.0f, C, 2)
  *     -> TILE_ERR_ARG (lda 1 < k 2)
+ *   tile_gemm_strided_batched_f32(tile_cpu(), TILE_OP_N, TILE_OP_N, 2, 2, 2, 1.0f, A, 2, 0, B, 2, 0,
+ *                                 0.0f, C2, 2, 4, 2)
+ *     -> TILE_OK, C2 = {19 22 43 50, 19 22 43 50} (strides 0: both products read A and B)
  */
 #ifndef TILE_HOST_BLAS_H
 #define TILE_HOST_BLAS_H
@@ -120,6 +123,9 @@ TILE_HOST_API int tile__host_enter(tile_exec ex, int *prev) {
         cudaGetLastError();
         *prev = -1;
     }
+    /* already current: it exists (saves two runtime calls a call; the small
+     * batched paths are a few microseconds of GPU work) */
+    if (ex.device >= 0 && ex.device == *prev && ex.device < TILE_HOST_MAX_DEVICES) return TILE_OK;
     return tile__host_exec(ex);
 }
 TILE_HOST_API int tile__host_leave(int prev, int err) {
@@ -410,8 +416,9 @@ TILE__HGEMM_API(f32, float, S)
 TILE__HGEMM_API(f64, double, D)
 
 /* Destroy the calling thread's cuBLAS handles (all GPUs); the next GPU call
- * creates them again. Safe to call any time no call of this thread is in
- * flight on the host. */
+ * creates them again. Call it when no call of this thread is in flight.
+ *   tile_gemm_f32(tile_gpu(0), ...);   // creates GPU 0's handle of this thread
+ *   tile_blas_release();               // destroys it (a no-op without one) */
 TILE_HOST_API void tile_blas_release(void) {
 #if TILE_HOST_CUBLAS
     for (int d = 0; d < TILE_HOST_MAX_DEVICES; ++d)

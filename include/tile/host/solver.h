@@ -395,7 +395,9 @@ TILE__HCHOL_CALLS(f64, double)
 
 /* Destroy the calling thread's cuSOLVER handles and free its cached buffers
  * (all GPUs); the next GPU call creates them again. Call it only when no
- * call of this thread is in flight. */
+ * call of this thread is in flight.
+ *   tile_potrf_batched_f32(tile_gpu(0), 200, dA, 64, dinfo);  // handle, pointer array
+ *   tile_solver_release();                                    // both gone */
 TILE_HOST_API void tile_solver_release(void) {
 #if TILE_HOST_CUSOLVER
     int prev = -1;
