@@ -35,6 +35,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <ucontext.h>
 #include "test_util.h"
+#include <tile/select.h> /* until tile.h includes it */
 
 
 /* ---- the emulated block ---- */
@@ -111,6 +112,14 @@ static void emu_entry(void) {
 #define TILE__SCAN_SHFL_IDX(dst, src, lane, mask) emu_shfl_idx(&(dst), &(src), sizeof(src), (lane), (mask))
 #undef TILE_STATIC_SMEM
 #define TILE_STATIC_SMEM(bytes) emu_static_smem((unsigned long)(bytes))
+/* tagged static buffers (select.h's staging), one per tag, garbage-filled */
+static _Alignas(16) unsigned char emu_tagbuf[8][EMU_STATIC];
+static unsigned char *emu_tag_smem(int tag, unsigned long bytes) {
+    if (bytes > EMU_STATIC) emu_fail("TILE__SMEM_TAG above 46 KiB");
+    return bytes ? emu_tagbuf[tag & 7] : NULL;
+}
+#undef TILE__SMEM_TAG
+#define TILE__SMEM_TAG(tag, bytes) emu_tag_smem((tag), (unsigned long)(bytes))
 
 /* run emu_fn as one block of B threads */
 static void emu_run_block(int B) {
@@ -172,6 +181,8 @@ static int emu_launch(void (*fn)(void), int B, size_t smem, const void *in, void
         /* shared memory starts with garbage */
         if (arena) memset(arena, 0x5A + b, smem);
         memset(emu_static, 0xA5 - b, sizeof emu_static);
+        memset(emu_tagbuf, 0x6B + b, sizeof emu_tagbuf);
+        memset(tile__sel_host(), 0x3C + b, TILE_STATIC_SMEM_MAX);
         memset(tile__scratch(), 0xC3 + b, TILE_SCRATCH_BYTES);
         emu_run_block(B);
     }
@@ -362,6 +373,229 @@ static void test_flat_agg_prefix(void **state) {
     assert_int_equal(bad, 0);
 }
 
+/* ---- the kernels: one tile per block, `which` picks the operation ----
+ * out: 2N i32 per tile (the result, then the run lengths of case 11), cnt:
+ * one count per tile (-1 where the case has none).
+ *  0 tile_select_if(r, r, x > 0) in place, register
+ *  1 tile_partition_flagged(sh, r, x % 3 == 0), register -> shared
+ *  2 tile_select_flagged(sh, sh, x > 0) in place, shared
+ *  3 tile_flag_heads(f, r)
+ *  4 tile_flag_tails_op(f, a > b, r)
+ *  5 tile_flag_heads_prev(sh2, sh, prev): prev = the previous tile's last
+ *    element (tile 0: its own first, so no head there)
+ *  6 tile_adjacent_difference(r, r) in place
+ *  7 tile_adjacent_difference_right(f, sh), shared -> register
+ *  8 tile_adjacent_difference_prev(f, r, prev)
+ *  9 tile_adjacent_difference_op(f, 2a - b, r) (order matters)
+ * 10 tile_flag_heads_op(f, later < earlier, r) (order matters)
+ * 11 tile_run_length_encode(f, sh, n, r): values into f (a copy of r),
+ *    lengths into shared sh */
+enum { SL_NCASE = 12 };
+TILE_FUNC int sl_pos(int32_t x) { return x > 0; }
+TILE_FUNC int sl_m3(int32_t x) { return x % 3 == 0; }
+TILE_FUNC int sl_gt(int32_t a, int32_t b) { return a > b; }
+TILE_FUNC int sl_desc(int32_t earlier, int32_t later) { return later < earlier; }
+TILE_FUNC int32_t sl_op(int32_t a, int32_t b) { return 2 * a - b; }
+/* a contiguous row-major view of nd dims d[] */
+TILE_API tile_array sl_arr(const void *p, int nd, const int *d) {
+    int64_t sh[4], st[4], s = 1;
+    for (int k = nd - 1; k >= 0; --k) {
+        sh[k] = d[k];
+        st[k] = s;
+        s *= d[k];
+    }
+    return tile_array_strided(p, nd, sh, st);
+}
+#define SL_KERNEL(name, B, ...)                                                    \
+    TILE_KERNEL_SMEM(name, B, 2 * TILE_SMEM_BYTES(int32_t, __VA_ARGS__), const int32_t *in, int32_t *out, int *cnt, \
+                     int which) {                                                  \
+        const int dims[4] = {__VA_ARGS__};                                         \
+        tile_reg(int32_t, r, __VA_ARGS__);                                         \
+        tile_reg(int32_t, f, __VA_ARGS__);                                         \
+        tile_shared(int32_t, sh, __VA_ARGS__);                                     \
+        tile_shared(int32_t, sh2, __VA_ARGS__);                                    \
+        const int N = tile_size(r), nd = tile_ndim(r);                             \
+        const int64_t base = (int64_t)tile_block(0) * N;                           \
+        const tile_array ai = sl_arr(in + base, nd, dims), ao = sl_arr(out + 2 * base, nd, dims), \
+                         ao2 = sl_arr(out + 2 * base + N, nd, dims);               \
+        const int32_t prev = base > 0 ? in[base - 1] : in[0];                      \
+        int n = -1;                                                                \
+        tile_load(r, ai, 0, 0, 0, 0);                                              \
+        if (which == 0) {                                                          \
+            tile_select_if(r, r, sl_pos, n);                                       \
+            tile_store(ao, r, 0, 0, 0, 0);                                         \
+        } else if (which == 1) {                                                   \
+            tile_map(f, sl_m3, r);                                                 \
+            tile_partition_flagged(sh, r, f, n);                                   \
+            tile_store(ao, sh, 0, 0, 0, 0);                                        \
+        } else if (which == 2) {                                                   \
+            tile_map(f, sl_pos, r);                                                \
+            tile_copy(sh, r);                                                      \
+            tile_select_flagged(sh, sh, f, n);                                     \
+            tile_store(ao, sh, 0, 0, 0, 0);                                        \
+        } else if (which == 3) {                                                   \
+            tile_flag_heads(f, r);                                                 \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else if (which == 4) {                                                   \
+            tile_flag_tails_op(f, sl_gt, r);                                       \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else if (which == 5) {                                                   \
+            tile_copy(sh, r);                                                      \
+            tile_flag_heads_prev(sh2, sh, prev);                                   \
+            tile_store(ao, sh2, 0, 0, 0, 0);                                       \
+        } else if (which == 6) {                                                   \
+            tile_adjacent_difference(r, r);                                        \
+            tile_store(ao, r, 0, 0, 0, 0);                                         \
+        } else if (which == 7) {                                                   \
+            tile_copy(sh, r);                                                      \
+            tile_adjacent_difference_right(f, sh);                                 \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else if (which == 8) {                                                   \
+            tile_adjacent_difference_prev(f, r, prev);                             \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else if (which == 9) {                                                   \
+            tile_adjacent_difference_op(f, sl_op, r);                              \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else if (which == 10) {                                                  \
+            tile_flag_heads_op(f, sl_desc, r);                                     \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else {                                                                   \
+            tile_copy(f, r);                                                       \
+            tile_run_length_encode(f, sh, n, r);                                   \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+            tile_store(ao2, sh, 0, 0, 0, 0);                                       \
+        }                                                                          \
+        if (tile_thread() == 0) cnt[tile_block(0)] = n;                            \
+    }
+
+/* input: runs of equal values (lengths 1..4) in [-6, 6], zeros included */
+static void sl_input(int32_t *in, int n) {
+    int32_t v = 0;
+    int left = 0;
+    for (int i = 0; i < n; ++i) {
+        uint32_t h = (uint32_t)i * 2654435761u ^ 0x7f4a7c15u;
+        h ^= h >> 16;
+        h *= 0x45d9f3bu;
+        h ^= h >> 16;
+        if (left-- <= 0) {
+            v = (int32_t)(h % 13u) - 6;
+            left = (int)((h >> 8) % 4u);
+        }
+        in[i] = v;
+    }
+}
+/* plain-loop reference of case `which` for the tiles of n elements each:
+ * returns the number of differing outputs (the first described in msg) */
+static long sl_check(int which, const int32_t *in, const int32_t *out, const int *cnt, int ntiles, int n, char *msg,
+                     size_t msglen) {
+    long bad = 0;
+    int32_t *ref = (int32_t *)malloc(sizeof(int32_t) * 2 * (size_t)n);
+    msg[0] = 0;
+    for (int b = 0; b < ntiles; ++b) {
+        const int32_t *x = in + (size_t)b * n;
+        const int32_t *o = out + (size_t)2 * b * n;
+        const int32_t prev = b > 0 ? x[-1] : x[0];
+        int k = 0, m = -1, ncmp = n;
+        if (which <= 2) {
+            for (int i = 0; i < n; ++i)
+                if (which == 1 ? x[i] % 3 == 0 : x[i] > 0) ref[k++] = x[i];
+            m = k;
+            for (int i = 0; i < n; ++i)
+                if (which == 1 ? x[i] % 3 != 0 : 0) ref[k++] = x[i];
+            if (which != 1)
+                for (int i = m; i < n; ++i) ref[i] = x[i];
+        } else if (which == 11) {
+            m = 0;
+            for (int i = 0; i < n; ++i) {
+                if (i == 0 || x[i] != x[i - 1]) {
+                    ref[m] = x[i];
+                    ref[n + m] = 0;
+                    ++m;
+                }
+                ++ref[n + m - 1];
+            }
+            for (int i = m; i < n; ++i) ref[i] = x[i];
+        } else {
+            for (int i = 0; i < n; ++i) {
+                const int first = i == 0, last = i == n - 1;
+                switch (which) {
+                case 3: ref[i] = first || x[i] != x[i - 1]; break;
+                case 4: ref[i] = last || x[i] > x[i + 1]; break;
+                case 5: ref[i] = x[i] != (first ? prev : x[i - 1]); break;
+                case 6: ref[i] = first ? x[i] : x[i] - x[i - 1]; break;
+                case 7: ref[i] = last ? x[i] : x[i] - x[i + 1]; break;
+                case 8: ref[i] = x[i] - (first ? prev : x[i - 1]); break;
+                case 9: ref[i] = first ? x[i] : 2 * x[i] - x[i - 1]; break;
+                default: ref[i] = first || x[i] < x[i - 1]; break;
+                }
+            }
+        }
+        if (cnt[b] != m && !bad++) snprintf(msg, msglen, "case %d tile %d: count %d, expected %d", which, b, cnt[b], m);
+        for (int i = 0; i < ncmp; ++i)
+            if (o[i] != ref[i] && !bad++)
+                snprintf(msg, msglen, "case %d tile %d element %d: got %ld, expected %ld", which, b, i, (long)o[i], (long)ref[i]);
+        if (which == 11)
+            for (int i = 0; i < m; ++i)
+                if (o[n + i] != ref[n + i] && !bad++)
+                    snprintf(msg, msglen, "case 11 tile %d run %d: length %ld, expected %ld", b, i, (long)o[n + i], (long)ref[n + i]);
+    }
+    free(ref);
+    return bad;
+}
+SL_KERNEL(sl_1d, 96, 1000)
+SL_KERNEL(sl_2d, 256, 16, 64)
+SL_KERNEL(sl_small, 64, 37)
+static int *emu_cnt;
+#define SL_THUNK(name, B)                                                          \
+    static void emu_body_##name(void) {                                            \
+        name##__body(emu_k, (char(*)[B])0, (const int32_t *)emu_in, (int32_t *)emu_out, emu_cnt, emu_which); \
+    }
+SL_THUNK(sl_1d, 96)
+SL_THUNK(sl_2d, 256)
+SL_THUNK(sl_small, 64)
+
+/* select.h's block algorithms (selection, partition, flags, differences,
+ * run lengths) with emulated blocks of 96, 256 and 64 threads, both thread
+ * orders, three tiles a launch, against tests/cpu/test_select.c's loops */
+static void test_select_ops(void **state) {
+    (void)state;
+    void (*const fns[3])(void) = {emu_body_sl_1d, emu_body_sl_2d, emu_body_sl_small};
+    const int bs[3] = {96, 256, 64}, ns[3] = {1000, 1024, 37};
+    const size_t smem[3] = {sl_1d__smem, sl_2d__smem, sl_small__smem};
+    long bad = 0;
+    char msg[200];
+    for (int k = 0; k < 3; ++k) {
+        const int n = ns[k], nt = 3;
+        int32_t *in = (int32_t *)malloc(sizeof(int32_t) * (size_t)n * nt);
+        int32_t *out = (int32_t *)malloc(sizeof(int32_t) * 2 * (size_t)n * nt);
+        int cnt[3];
+        assert_true(in && out);
+        sl_input(in, n * nt);
+        emu_cnt = cnt;
+        for (int rev = 0; rev < 2; ++rev)
+            for (int which = 0; which < SL_NCASE; ++which) {
+                memset(out, 0xAB, sizeof(int32_t) * 2 * (size_t)n * nt);
+                memset(cnt, 0xAB, sizeof cnt);
+                emu_reverse = rev;
+                emu_errors = 0;
+                emu_which = which;
+                const int e = emu_launch(fns[k], bs[k], smem[k], in, out, nt);
+                if (e != TILE_OK) {
+                    print_error("select block %d case %d: launch -> %d %s\n", bs[k], which, e, emu_errors ? emu_err : "");
+                    ++bad;
+                    continue;
+                }
+                const long b = sl_check(which, in, out, cnt, nt, n, msg, sizeof msg);
+                if (b) print_error("select block %d%s: %s (%ld bad)\n", bs[k], rev ? " reversed" : "", msg, b);
+                bad += b;
+            }
+        free(in);
+        free(out);
+    }
+    emu_reverse = 0;
+    assert_int_equal(bad, 0);
+}
+
 /* the emulator itself: a barrier-ordered exchange and the shuffle */
 TILE_KERNEL(emu_probe, 96, int *out) {
     int x = tile_thread() * 10;
@@ -460,6 +694,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_emulator),
         cmocka_unit_test(test_flat_agg_prefix),
+        cmocka_unit_test(test_select_ops),
         cmocka_unit_test(test_float_kernels),
         cmocka_unit_test(test_int_kernels),
         cmocka_unit_test(test_affine_kernels),

@@ -30,6 +30,12 @@
  *    1000, through tile_stack, tile_stack_arena and tile_stack_in over a
  *    poisoned shared buffer with guard bytes; two stacks of equal size.
  *
+ *  - tile_load_fill (-inf / +inf, register and shared tiles partly outside
+ *    both dims), tile_inbounds, keepdims axis reductions broadcast back with
+ *    tile_sub/add/mul/div_bcast and tile_map2_bcast (register and shared
+ *    operands, a 1D operand over rows, a 3D tile), blocks 64 and 96, exact
+ *    against plain loops (lb_check).
+ *
  * Outputs are poisoned before each launch. Prints one FAIL line per failed
  * check and last "reduce_stack_test: N checks, M failed (targets: ...)"; the
  * exit code is nonzero on any failure.
@@ -776,6 +782,153 @@ static void test_stack(const target *t) {
 }
 
 /* ========================================================================
+ * fill values, in-bounds flags, keepdims reductions, broadcasts
+ * ======================================================================== */
+/* ---- fill values, in-bounds flags, keepdims and broadcasts (load.h,
+ * reduce.h) ----
+ * A (LB_AR x LB_AC f32, multiples of 1/64: every sum here is exact) and the
+ * 8x40 tile; `which` picks the case, out gets an 8x40 (or 4x6x10) result.
+ *  0: tile_load_fill(-inf) of a register tile at (8, 24): partly outside
+ *     both dims
+ *  1: tile_inbounds of the same load into an int tile (flags)
+ *  2: tile_load_fill(+inf) of a shared tile at (8, 24)
+ *  3: r = A[0:8, 0:40]; r -= max over axis 1 (keepdims, register);
+ *     r += sum over axis 0 (keepdims)
+ *  4: r = A[0:8, 0:40] * g (40, a shared 1D tile, broadcast over rows),
+ *     then / the min over axis 1 (keepdims)
+ *  5: a 4x6x10 tile t of A's data; t = lb_f(t, sum of t over axis 1
+ *     (keepdims)), lb_f(x, y) = x - y / 2, by tile_map2_bcast on a shared t */
+enum { LB_AR = 13, LB_AC = 45, LB_R = 8, LB_C = 40, LB_N = LB_R * LB_C, LB_NCASE = 6 };
+TILE_FUNC float lb_f(float x, float y) { return x - y / 2; }
+#define LB_KERNEL(name, B)                                                         \
+    TILE_KERNEL_SMEM(name, B, TILE_SMEM_BYTES(float, LB_R, LB_C) + TILE_SMEM_BYTES(float, LB_C) + \
+                                  TILE_SMEM_BYTES(float, 4, 6, 10),               \
+                     const float *in, float *out, int *flags, int which) {         \
+        const tile_array a = tile_array2(in, LB_AR, LB_AC), o = tile_array2(out, LB_R, LB_C); \
+        tile_reg(float, r, LB_R, LB_C);                                            \
+        tile_shared(float, sh, LB_R, LB_C);                                        \
+        tile_shared(float, g, LB_C);                                               \
+        tile_shared(float, t3, 4, 6, 10);                                          \
+        if (which == 0) {                                                          \
+            tile_load_fill(r, a, -INFINITY, 8, 24);                                \
+            tile_store(o, r, 0, 0);                                                \
+        } else if (which == 1) {                                                   \
+            tile_reg(int, ok, LB_R, LB_C);                                         \
+            tile_inbounds(ok, a, 8, 24);                                           \
+            tile_store(tile_array2(flags, LB_R, LB_C), ok, 0, 0);                  \
+        } else if (which == 2) {                                                   \
+            tile_load_fill(sh, a, INFINITY, 8, 24);                                \
+            tile_store(o, sh, 0, 0);                                               \
+        } else if (which == 3) {                                                   \
+            tile_load(r, a, 0, 0);                                                 \
+            tile_max_axis_keepdims(m, r, 1);                                       \
+            tile_sub_bcast(r, r, m);                                               \
+            tile_sum_axis_keepdims(cs, r, 0);                                      \
+            tile_add_bcast(r, r, cs);                                              \
+            tile_store(o, r, 0, 0);                                                \
+        } else if (which == 4) {                                                   \
+            tile_load(r, a, 0, 0);                                                 \
+            tile_load(g, tile_array1(in + LB_AC, LB_C), 0);                        \
+            tile_mul_bcast(r, r, g);                                               \
+            tile_min_axis_keepdims(mn, r, 1);                                      \
+            tile_div_bcast(r, r, mn);                                              \
+            tile_store(o, r, 0, 0);                                                \
+        } else {                                                                   \
+            tile_load(t3, tile_array3(in, 4, 6, 10), 0, 0, 0);                     \
+            tile_sum_axis_keepdims(s3, t3, 1);                                     \
+            tile_map2_bcast(t3, lb_f, t3, s3);                                     \
+            tile_store(tile_array3(out, 4, 6, 10), t3, 0, 0, 0);                   \
+        }                                                                          \
+    }
+
+/* A: multiples of 1/64 in [-2, 2], none zero (case 4 divides by a min) */
+static void lb_input(float *in) {
+    for (int i = 0; i < LB_AR * LB_AC; ++i) {
+        uint32_t h = (uint32_t)i * 2654435761u ^ 0x51ed27u;
+        h ^= h >> 15;
+        h *= 0x2c1b3c6du;
+        h ^= h >> 12;
+        int v = (int)(h % 255u) - 127;
+        in[i] = (float)(v == 0 ? 1 : v) / 64.0f;
+    }
+}
+/* the plain-loop reference of case `which`; returns the number of differing
+ * elements, the first described in msg */
+static long lb_check(int which, const float *in, const float *out, const int *flags, char *msg, size_t msglen) {
+    static double ref[LB_N];
+    int n = LB_N;
+    if (which <= 2) {
+        for (int i = 0; i < LB_R; ++i)
+            for (int j = 0; j < LB_C; ++j) {
+                const int r = 8 + i, c = 24 + j, inside = r < LB_AR && c < LB_AC;
+                ref[i * LB_C + j] = which == 1 ? inside : inside ? in[r * LB_AC + c] : which == 0 ? -INFINITY : INFINITY;
+            }
+    } else if (which == 3) {
+        double cs[LB_C] = {0};
+        for (int i = 0; i < LB_R; ++i) {
+            double m = -INFINITY;
+            for (int j = 0; j < LB_C; ++j) m = in[i * LB_AC + j] > m ? in[i * LB_AC + j] : m;
+            for (int j = 0; j < LB_C; ++j) ref[i * LB_C + j] = in[i * LB_AC + j] - m, cs[j] += ref[i * LB_C + j];
+        }
+        for (int i = 0; i < LB_N; ++i) ref[i] += cs[i % LB_C];
+    } else if (which == 4) {
+        for (int i = 0; i < LB_R; ++i) {
+            float p[LB_C], m = INFINITY;
+            for (int j = 0; j < LB_C; ++j) {
+                p[j] = in[i * LB_AC + j] * in[LB_AC + j];
+                m = p[j] < m ? p[j] : m;
+            }
+            for (int j = 0; j < LB_C; ++j) ref[i * LB_C + j] = (float)(p[j] / m); /* float division, as the tile */
+        }
+    } else {
+        n = 240;
+        for (int i = 0; i < 4; ++i)
+            for (int k = 0; k < 10; ++k) {
+                double s = 0;
+                for (int j = 0; j < 6; ++j) s += in[(i * 6 + j) * 10 + k];
+                for (int j = 0; j < 6; ++j) ref[(i * 6 + j) * 10 + k] = in[(i * 6 + j) * 10 + k] - s / 2;
+            }
+    }
+    long bad = 0;
+    msg[0] = 0;
+    for (int i = 0; i < n; ++i) {
+        const double got = which == 1 ? (double)flags[i] : (double)out[i];
+        if (got != ref[i] && !bad++) snprintf(msg, msglen, "case %d element %d: got %.9g, expected %.9g", which, i, got, ref[i]);
+    }
+    return bad;
+}
+LB_KERNEL(lb_b64, 64)
+LB_KERNEL(lb_b96, 96)
+
+static void test_fill_bcast(const target *t) {
+    g_test = "tile_load_fill / tile_inbounds / keepdims / tile_*_bcast";
+    float *hin = HALLOC(float, LB_AR * LB_AC), *hout = HALLOC(float, LB_N);
+    int *hfl = HALLOC(int, LB_N);
+    float *din = DALLOC(float, LB_AR * LB_AC), *dout = DALLOC(float, LB_N);
+    int *dfl = DALLOC(int, LB_N);
+    char msg[200];
+    lb_input(hin);
+    UP(din, hin, sizeof(float) * LB_AR * LB_AC);
+    for (int k = 0; k < 2; ++k)
+        for (int which = 0; which < LB_NCASE; ++which) {
+            POISON(dout, sizeof(float) * LB_N, POISON_F);
+            POISON(dfl, sizeof(int) * LB_N, POISON_I);
+            if (k) RUN_OK(tile_launch(t->ex, lb_b96, tile_grid1(1), 96, (const float *)din, dout, dfl, which));
+            else RUN_OK(tile_launch(t->ex, lb_b64, tile_grid1(1), 64, (const float *)din, dout, dfl, which));
+            DOWN(hout, dout, sizeof(float) * LB_N);
+            DOWN(hfl, dfl, sizeof(int) * LB_N);
+            const long bad = lb_check(which, hin, hout, hfl, msg, sizeof msg);
+            CHECK(bad == 0, "block %d: %s (%ld bad)", k ? 96 : 64, msg, bad);
+        }
+    tile_free(t->ex, din);
+    tile_free(t->ex, dout);
+    tile_free(t->ex, dfl);
+    free(hin);
+    free(hout);
+    free(hfl);
+}
+
+/* ========================================================================
  * main
  * ======================================================================== */
 static void run_all(const target *t) {
@@ -784,6 +937,7 @@ static void run_all(const target *t) {
     test_axis(t);
     test_compound(t);
     test_stack(t);
+    test_fill_bcast(t);
     gc_target_end(t, "");
 }
 
