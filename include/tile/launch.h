@@ -62,7 +62,11 @@ TILE_HOST_API tile_exec tile_exec_smem(tile_exec e, size_t bytes) { e.smem_bytes
  * on a launch of the default schedule (tile_launch, tile_launch_simt), which
  * would not honour it. The CPU target ignores the count.
  *   tile_launch_persistent(tile_exec_persistent(TILE_GPU(0), 8), row_sum, tile_grid1(1 << 20), 64, a, b)
- *     -> 8 x 132 = 1056 blocks on an H100, each summing ~993 rows */
+ *     -> 8 x 132 = 1056 blocks on an H100, each summing ~993 rows
+ * TILE_PERSISTENT_FIT is the stored value of "as many as fit";
+ * tile_exec_persistent_off(e) clears the setting (e for default launches):
+ *   tile_exec_persistent(TILE_GPU(0), 0).persistent == TILE_PERSISTENT_FIT
+ *   tile_exec_persistent_off(tile_exec_persistent(TILE_GPU(0), 8)).persistent == 0 */
 #define TILE_PERSISTENT_FIT (-1)
 TILE_HOST_API tile_exec tile_exec_persistent(tile_exec e, int blocks_per_sm) {
     e.persistent = blocks_per_sm > 0 ? blocks_per_sm : blocks_per_sm == 0 ? TILE_PERSISTENT_FIT : -2;
@@ -190,6 +194,8 @@ TILE_API int tile__block_coord(const tile_kctx *k, int64_t block, int d) {
  * the calling body too, at the tile_call (a TILE_DEBUG build asserts when the
  * cause was a missing TILE_FN_RETURN). Shared tiles a function declares stay
  * allocated after it returns (bracket with tile_smem_mark / release to free).
+ * Tile parameters are non-const pointers: the reductions copy their
+ * operand's element type, qualifiers included, and cannot fold a const one.
  *
  * `block` must be the calling kernel's block size: the hidden parameter's
  * type char(*)[block] makes a mismatch a compile-time error (incompatible
