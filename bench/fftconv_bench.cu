@@ -6,8 +6,8 @@
  *    n = 256, 1024, 4096 points with one n-point filter, 2^23 points in all
  *    (64 MiB in, 64 MiB out; --small: 2^16):
  *      fused:  one kernel, ROWS signals a block in a shared tile: tile_fft,
- *              times the filter spectrum H/n (a stride-0 view of H), tile_ifft
- *              (examples/fft_convolution.cu's kernel);
+ *              each row times the filter spectrum H/n (a shared tile loaded
+ *              once a block), tile_ifft (examples/fft_convolution.cu's kernel);
  *      3-step: cufftExecC2C forward (x -> t), a multiply kernel (t *= H/n, in
  *              place), cufftExecC2C inverse (t -> y).
  *    The same input and H/n for both (H from cuFFT, scaled on the host).
@@ -39,17 +39,18 @@
 
 /* the fused convolution of length N: BD threads, ROWS signals a block */
 #define CONV(N, BD, ROWS)                                                          \
-    TILE_KERNEL_SMEM(conv_##N, BD, TILE_SMEM_BYTES(tile_c32, ROWS, N), const tile_c32 *x, const tile_c32 *H, \
-                     tile_c32 *y, int64_t rows) {                                  \
+    TILE_KERNEL_SMEM(conv_##N, BD, TILE_SMEM_BYTES(tile_c32, ROWS, N) + TILE_SMEM_BYTES(tile_c32, 1, N),        \
+                     const tile_c32 *x, const tile_c32 *H, tile_c32 *y, int64_t rows) {                        \
         const int64_t r0 = (int64_t)tile_block(0) * ROWS;                          \
         tile_shared(tile_c32, t, ROWS, N);                                         \
+        tile_shared(tile_c32, hs, 1, N);                                           \
         tile_load(t, tile_array2(x, rows, N), r0, 0);                              \
+        tile_load(hs, tile_array2(H, 1, N), 0, 0);                                 \
         tile_fft(t);                                                               \
-        tile_array hv = tile_array2(H, ROWS, N);                                   \
-        hv.stride[0] = 0; /* every row reads H */                                  \
-        tile_reg(tile_c32, h, ROWS, N);                                            \
-        tile_load(h, hv, 0, 0);                                                    \
-        tile_map2(t, tile_c32_mul, t, h);                                          \
+        for (int r = 0; r < ROWS; ++r) {                                           \
+            tile_view(row, t, (1, N), (r, 0));                                     \
+            tile_map2(row, tile_c32_mul, row, hs);                                 \
+        }                                                                          \
         tile_ifft(t);                                                              \
         tile_store(tile_array2(y, rows, N), t, r0, 0);                             \
     }                                                                              \

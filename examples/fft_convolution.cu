@@ -1,9 +1,10 @@
 /* FFT convolution fused into one kernel: each block loads 4 signals of 1024
  * points into a shared tile, transforms them (tile_fft), multiplies them by
- * the filter's spectrum, transforms back (tile_ifft) and stores them - one
- * read and one write of the signals, where the cuFFT way takes a forward
- * transform, a multiply kernel and an inverse transform, three round trips
- * through memory (bench/fftconv_bench.cu times the two).
+ * the filter's spectrum (loaded once a block into a shared tile), transforms
+ * back (tile_ifft) and stores them - one read and one write of the signals,
+ * where the cuFFT way takes a forward transform, a multiply kernel and an
+ * inverse transform, three round trips through memory
+ * (bench/fftconv_bench.cu times the two).
  *
  * y = x (*) h, the circular convolution y[i] = sum_j h[j] x[(i - j) mod n],
  * is ifft(fft(x) * fft(h)) / n; the filter's spectrum is computed once by a
@@ -32,18 +33,18 @@ TILE_KERNEL_SMEM(filter_spectrum, THREADS, TILE_SMEM_BYTES(tile_c32, N), const t
 }
 
 /* y = ifft(fft(x) * H) for ROWS signals a block */
-TILE_KERNEL_SMEM(fft_convolve, THREADS, TILE_SMEM_BYTES(tile_c32, ROWS, N), const tile_c32 *x, const tile_c32 *H,
-                 tile_c32 *y, int64_t signals) {
+TILE_KERNEL_SMEM(fft_convolve, THREADS, TILE_SMEM_BYTES(tile_c32, ROWS, N) + TILE_SMEM_BYTES(tile_c32, 1, N),
+                 const tile_c32 *x, const tile_c32 *H, tile_c32 *y, int64_t signals) {
     const int64_t r0 = (int64_t)tile_block(0) * ROWS;
     tile_shared(tile_c32, t, ROWS, N);
+    tile_shared(tile_c32, hs, 1, N);
     tile_load(t, tile_array2(x, signals, N), r0, 0);
-    tile_fft(t); /* every row, in the tile's own memory */
-    /* the spectrum for every row: a view of H whose rows all start at H */
-    tile_array hv = tile_array2(H, ROWS, N);
-    hv.stride[0] = 0;
-    tile_reg(tile_c32, h, ROWS, N);
-    tile_load(h, hv, 0, 0);
-    tile_map2(t, tile_c32_mul, t, h);
+    tile_load(hs, tile_array2(H, 1, N), 0, 0); /* the spectrum, once a block */
+    tile_fft(t);                               /* every row, in the tile's own memory */
+    for (int r = 0; r < ROWS; ++r) {           /* row r times the spectrum */
+        tile_view(row, t, (1, N), (r, 0));
+        tile_map2(row, tile_c32_mul, row, hs);
+    }
     tile_ifft(t);
     tile_store(tile_array2(y, signals, N), t, r0, 0);
 }
