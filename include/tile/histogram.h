@@ -72,15 +72,22 @@ TILE_API uint32_t tile__histo_bin(uint64_t x, uint32_t nb) { return x < (uint64_
 /* staging bytes: the sorted bins (sort algorithm) and nbins u32 words */
 #define TILE__HISTO_BYTES(n, nbins, sorted) \
     (((sorted) ? TILE__SORT_A16((size_t)(n)*4u) : 0) + TILE__SORT_A16((size_t)(nbins)*4u))
-#define TILE__HISTO_ARENA(bytes) (TILE__SORT_STATIC(bytes) ? (size_t)0 : (size_t)(bytes))
 #define TILE__HISTO_MAX(a, b) ((a) > (b) ? (a) : (b))
+/* the sort algorithm's staging is sized (for the static-or-arena decision
+ * and the static size class) at least as the sort's own, so that it takes
+ * the very buffer the sort just used when that is large enough: a kernel
+ * then needs no more static shared memory than the sort */
+#define TILE__HISTO_SIZING(n, nbins, block) \
+    TILE__HISTO_MAX(TILE__HISTO_BYTES(n, nbins, 1), TILE__SORT_SIZING(4, 4, n, block))
+#define TILE__HISTO_ARENA(bytes, sizing) (TILE__SORT_STATIC(sizing) ? (size_t)0 : (size_t)(bytes))
 /* Arena bytes to budget for a histogram of n samples into nbins bins in
  * blocks of `block` threads, either algorithm (0: static shared memory):
  *   TILE_HISTOGRAM_SMEM_BYTES(4096, 256, 256) == 0 */
 #define TILE_HISTOGRAM_SMEM_BYTES(n, nbins, block)                                 \
     TILE__HISTO_MAX(TILE__HISTO_MAX(TILE_SORT_SMEM_BYTES(uint32_t, n, block),      \
-                                    TILE__HISTO_ARENA(TILE__HISTO_BYTES(n, nbins, 1))), \
-                    TILE__HISTO_ARENA(TILE__HISTO_BYTES(n, nbins, 0)))
+                                    TILE__HISTO_ARENA(TILE__HISTO_BYTES(n, nbins, 1), \
+                                                      TILE__HISTO_SIZING(n, nbins, block))), \
+                    TILE__HISTO_ARENA(TILE__HISTO_BYTES(n, nbins, 0), TILE__HISTO_BYTES(n, nbins, 0)))
 
 #define TILE__HISTO(C, X, NB, ALG, ADD, OP)                                        \
     do {                                                                           \
@@ -158,14 +165,15 @@ TILE_API uint32_t tile__histo_bin(uint64_t x, uint32_t nb) { return x < (uint64_
         enum {                                                                     \
             tile__hN = tile_size(X),                                               \
             tile__hBY = (int)TILE__HISTO_BYTES(tile_size(X), NB, 1),               \
-            tile__hOS = (int)TILE__SORT_A16((size_t)tile_size(X) * 4u)             \
+            tile__hOS = (int)TILE__SORT_A16((size_t)tile_size(X) * 4u),            \
+            tile__hSZ = (int)TILE__HISTO_SIZING(tile_size(X), NB, TILE__BD(X))     \
         };                                                                         \
         TILE__REG_TYPE(uint32_t, TILE__BD(X), tile_size(X)) tile__hk;              \
         TILE__UNROLL for (int tile__s = 0; tile__s < tile_slots(tile__hk); ++tile__s) \
             tile__hk.v[tile__s] = TILE__VALID(tile__hk, tile__s) ? tile__histo_bin(TILE__AT(X, tile__s), (uint32_t)(NB)) \
                                                                 : 0u;              \
         TILE__SORT_G(tile__hk, tile__hk, 0, 0, 0, 0, 0, OP);                       \
-        TILE__SORT_BUF(tile__hbuf, tile__hBY, tile__hBY);                          \
+        TILE__SORT_BUF(tile__hbuf, tile__hBY, tile__hSZ);                          \
         uint32_t *const tile__sk = (uint32_t *)tile__hbuf;                         \
         uint32_t *const tile__st = (uint32_t *)(tile__hbuf + tile__hOS);           \
         tile_barrier(); /* the sort (or another operation) may still read a buffer of this size */ \
@@ -187,7 +195,7 @@ TILE_API uint32_t tile__histo_bin(uint64_t x, uint32_t nb) { return x < (uint64_
         }                                                                          \
         tile_barrier();                                                            \
         TILE__HISTO_OUT_(C, tile__st, ADD);                                        \
-        TILE__SORT_BUF_END(tile__hbuf, tile__hBY);                                 \
+        TILE__SORT_BUF_END(tile__hbuf, tile__hSZ);                                 \
     } while (0)
 
 #endif /* TILE_HISTOGRAM_H */

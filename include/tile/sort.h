@@ -928,12 +928,13 @@ typedef union {
 
 #define TILE__MSORT_BYTES(ksz, vsz, hasv, n) \
     (TILE__SORT_A16((size_t)(n) * (ksz)) + ((hasv) ? TILE__SORT_A16((size_t)(n) * (vsz)) : 0))
+/* (block is not needed: the staging is the tile itself; kept so that the
+ * call reads like TILE_SORT_SMEM_BYTES) */
 #define TILE_MERGE_SORT_SMEM_BYTES(K, n, block)                                    \
-    ((size_t)((void)(block), TILE__SORT_STATIC(TILE__MSORT_BYTES(sizeof(K), 1, 0, n)) ? 0 \
-                                                    : TILE__MSORT_BYTES(sizeof(K), 1, 0, n)))
+    ((size_t)(TILE__SORT_STATIC(TILE__MSORT_BYTES(sizeof(K), 1, 0, n)) ? 0 : TILE__MSORT_BYTES(sizeof(K), 1, 0, n)))
 #define TILE_MERGE_SORT_PAIRS_SMEM_BYTES(K, V, n, block)                           \
-    ((size_t)((void)(block), TILE__SORT_STATIC(TILE__MSORT_BYTES(sizeof(K), sizeof(V), 1, n)) ? 0 \
-                                                    : TILE__MSORT_BYTES(sizeof(K), sizeof(V), 1, n)))
+    ((size_t)(TILE__SORT_STATIC(TILE__MSORT_BYTES(sizeof(K), sizeof(V), 1, n)) ? 0 \
+                                                                                : TILE__MSORT_BYTES(sizeof(K), sizeof(V), 1, n)))
 
 #define TILE__MSORT(K, V, HASV, LESS, OP)                                          \
     do {                                                                           \
