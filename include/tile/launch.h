@@ -194,6 +194,7 @@ TILE_API int tile__block_coord(const tile_kctx *k, int64_t block, int d) {
  * the calling body too, at the tile_call (a TILE_DEBUG build asserts when the
  * cause was a missing TILE_FN_RETURN). Shared tiles a function declares stay
  * allocated after it returns (bracket with tile_smem_mark / release to free).
+ * A TILE_FN takes at least one parameter of its own (as a kernel does).
  * Tile parameters are non-const pointers: the reductions copy their
  * operand's element type, qualifiers included, and cannot fold a const one.
  *
