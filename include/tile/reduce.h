@@ -29,6 +29,7 @@
 #define TILE_REDUCE_H
 
 #include "construct.h"
+#include "half.h"
 
 /* Bytes of the static shared scratch used for cross-warp combines and
  * broadcasts. One exchange uses one half: ceil(block/32) * sizeof(element)
@@ -189,6 +190,40 @@ TILE_API unsigned char *tile__scratch_alt(tile_kctx *k, unsigned char *buf, unsi
 #define tile_max(name, src) tile_reduce(name, TILE__OP_MAX, src)
 /* value of a one-element tile (the reductions' results), in every thread */
 #define tile_value(t) ((t).v[0])
+
+/* ---- reductions accumulated in f32 ----
+ * tile_sum_f32(name, src), tile_min_f32(name, src), tile_max_f32(name, src):
+ * a one-element f32 register tile (tile_value in every thread) holding the
+ * sum / min / max of src's elements converted to f32 and combined in f32.
+ * For f16 and bf16 tiles (tile/half.h; the conversion is exact), whose own
+ * 16-bit arithmetic would round every partial sum; f32 and f64 sources are
+ * accepted too (f64 converted to f32 first). Other element types do not
+ * compile. Order and NaN rules are those of tile_sum / tile_min / tile_max.
+ *   h = 4096 bf16 ones:  tile_sum_f32(s, h);  tile_value(s) == 4096.0f
+ *   (a bf16 running sum stops growing at 256: 257 is not a bf16) */
+#if defined(__cplusplus)
+TILE_API float tile__red_f32(tile_f16 x) { return tile_f16_to_f32(x); }
+TILE_API float tile__red_f32(tile_bf16 x) { return tile_bf16_to_f32(x); }
+TILE_API float tile__red_f32(float x) { return x; }
+TILE_API float tile__red_f32(double x) { return (float)x; }
+#define TILE__RED_F32(x) tile__red_f32(x)
+#else
+TILE_API float tile__red_f32_f32(float x) { return x; }
+TILE_API float tile__red_f32_f64(double x) { return (float)x; }
+#define TILE__RED_F32(x)                                                           \
+    _Generic((x), tile_f16: tile_f16_to_f32, tile_bf16: tile_bf16_to_f32, float: tile__red_f32_f32, \
+             double: tile__red_f32_f64)(x)
+#endif
+#define TILE__LD_F32(d, src, s) ((d) = TILE__RED_F32(TILE__AT(src, s)))
+#define tile_sum_f32(name, src)                                                    \
+    tile_reg(float, name, 1);                                                      \
+    TILE__BLOCK_REDUCE_G(name.v[0], float, TILE__OP_ADD, src, TILE__LD_F32)
+#define tile_min_f32(name, src)                                                    \
+    tile_reg(float, name, 1);                                                      \
+    TILE__BLOCK_REDUCE_G(name.v[0], float, TILE__OP_MIN, src, TILE__LD_F32)
+#define tile_max_f32(name, src)                                                    \
+    tile_reg(float, name, 1);                                                      \
+    TILE__BLOCK_REDUCE_G(name.v[0], float, TILE__OP_MAX, src, TILE__LD_F32)
 
 /* ---- argmin / argmax ----
  * tile_argmin(name, src), tile_argmax(name, src): one-element register tile

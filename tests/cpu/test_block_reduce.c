@@ -5,7 +5,8 @@
  * and 3D tiles along every axis, register, shared and view sources, scalar
  * and vector elements; reductions of vectors and matrices (the mat33 block
  * sum 496 * I), tile_atomic_add of vec/mat tiles, tile_atomic_add_ptr and
- * tile_atomic_fetch_add. Every result is checked against a plain C loop. */
+ * tile_atomic_fetch_add; f16/bf16 reductions accumulated in f32 (tile_sum_f32,
+ * tile_min_f32, tile_max_f32). Every result is checked against a plain C loop. */
 #include "test_util.h"
 #include "../reduce_stack_common.h"
 
@@ -425,13 +426,81 @@ static void test_compound(void **state) {
     assert_true((uint64_t)old[3] == (uint64_t)(UINT64_MAX - 5 + 3u * 127u));
 }
 
+/* ---- f16 / bf16 reductions accumulated in f32 (tile_sum_f32 & co.) ----
+ * 4096 bf16 (register tile) and f16 (shared tile) values k/64, |k| <= 127,
+ * exact in both types and every f32 sum exact in any order: out gets, per
+ * thread, the bf16 sum and max, the f16 sum and min. */
+enum { HF_N = 4096 };
+#define HF_KERNEL(name, B)                                                         \
+    TILE_KERNEL_SMEM(name, B, TILE_SMEM_BYTES(tile_f16, HF_N), const tile_bf16 *hb, const tile_f16 *hh, float *out) { \
+        tile_reg(tile_bf16, b, HF_N);                                              \
+        tile_load(b, tile_array1(hb, HF_N), 0);                                    \
+        tile_sum_f32(s, b);                                                        \
+        tile_max_f32(m, b);                                                        \
+        tile_shared(tile_f16, h, HF_N);                                            \
+        tile_load(h, tile_array1(hh, HF_N), 0);                                    \
+        tile_sum_f32(s2, h);                                                       \
+        tile_min_f32(m2, h);                                                       \
+        out[4 * tile_thread()] = tile_value(s);                                    \
+        out[4 * tile_thread() + 1] = tile_value(m);                                \
+        out[4 * tile_thread() + 2] = tile_value(s2);                               \
+        out[4 * tile_thread() + 3] = tile_value(m2);                               \
+    }
+static void hf_input(tile_bf16 *hb, tile_f16 *hh, double *ref) {
+    double sb = 0, mb = -1e9, sh = 0, mh = 1e9;
+    for (int i = 0; i < HF_N; ++i) {
+        const uint32_t x = tile_hash32(5u, (uint32_t)i);
+        const float vb = (float)((int)(x % 255u) - 127) / 64.0f, vh = (float)((int)((x >> 8) % 255u) - 127) / 64.0f;
+        hb[i] = tile_f32_to_bf16(vb);
+        hh[i] = tile_f32_to_f16(vh);
+        sb += vb;
+        mb = vb > mb ? vb : mb;
+        sh += vh;
+        mh = vh < mh ? vh : mh;
+    }
+    ref[0] = sb, ref[1] = mb, ref[2] = sh, ref[3] = mh;
+}
+/* mismatches among the nthreads x 4 outputs */
+static long hf_check(const float *out, int nthreads, const double *ref) {
+    long bad = 0;
+    for (int t = 0; t < nthreads; ++t)
+        for (int k = 0; k < 4; ++k) bad += (double)out[4 * t + k] != ref[k];
+    return bad;
+}
+HF_KERNEL(hf_b256, 256)
+
+static void test_f16_f32acc(void **state) {
+    (void)state;
+    static tile_bf16 hb[HF_N];
+    static tile_f16 hh[HF_N];
+    double ref[4];
+    float out[4];
+    hf_input(hb, hh, ref);
+    memset(out, 0xFF, sizeof out);
+    assert_tile_ok(tile_launch(TILE_CPU, hf_b256, tile_grid1(1), 256, hb, hh, out));
+    assert_int_equal(hf_check(out, 1, ref), 0);
+}
+/* the header example: 4096 bf16 ones sum to 4096 in f32 */
+TILE_KERNEL(hf_ones, 64, float *out) {
+    tile_reg(tile_bf16, h, 4096);
+    tile_full(h, tile_f32_to_bf16(1.0f));
+    tile_sum_f32(s, h);
+    out[0] = tile_value(s);
+}
+static void test_f16_doc(void **state) {
+    (void)state;
+    float out = 0;
+    assert_tile_ok(tile_launch(TILE_CPU, hf_ones, tile_grid1(1), 64, &out));
+    assert_true(out == 4096.0f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_argminmax_f32), cmocka_unit_test(test_argminmax_f64),
         cmocka_unit_test(test_argminmax_i32), cmocka_unit_test(test_argminmax_u32),
         cmocka_unit_test(test_argminmax_i64), cmocka_unit_test(test_argminmax_u64),
         cmocka_unit_test(test_argminmax_cases), cmocka_unit_test(test_axis_2d),
-        cmocka_unit_test(test_axis_misc),     cmocka_unit_test(test_compound),
+        cmocka_unit_test(test_axis_misc),     cmocka_unit_test(test_compound), cmocka_unit_test(test_f16_f32acc), cmocka_unit_test(test_f16_doc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
