@@ -1,8 +1,9 @@
 /* tile/warp.h - warp-level primitives for SIMT code below the tiles.
  *
- * Lane and warp ids, shuffles, votes, warp reductions and warp scans, in the
- * type families f32, f64, i32, u32, i64, u64 (suffix _f32 ... and one generic
- * name per operation: _Generic in C, overloads under C++). They read
+ * Lane and warp ids, a warp barrier, shuffles, votes, warp reductions and
+ * warp scans, in the type families f32, f64, i32, u32, i64, u64 (suffix
+ * _f32 ... and one generic name per operation: _Generic in C, overloads
+ * under C++). They read
  * threadIdx/blockDim themselves, so they work in kernel bodies, in helpers
  * (TILE_FN) and in plain __device__ functions alike.
  *
@@ -63,6 +64,16 @@ TILE_API int tile_warp_count(void) { return 1; }
 TILE_API int tile_warp_lanes(void) { return 1; }
 TILE_API unsigned tile_warp_mask(void) { return 1u; }
 #endif
+
+/* tile_warp_sync(): a barrier of the calling warp's lanes (__syncwarp over
+ * tile_warp_mask()), with memory ordering among them: for SIMT code that
+ * passes values through shared memory inside a warp. CPU: nothing to wait for.
+ *   buf[tile_thread()] = x; tile_warp_sync(); y = buf[tile_thread() ^ 1]; */
+TILE_API void tile_warp_sync(void) {
+#if TILE_ON_DEVICE
+    __syncwarp(tile_warp_mask());
+#endif
+}
 
 /* ---- votes ----
  * tile_warp_ballot(p): bit i set when lane i's p is nonzero (lanes that exist).

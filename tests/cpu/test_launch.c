@@ -695,6 +695,7 @@ TILE_KERNEL(warp_cpu, 64, int *o, float *f, double *d, int64_t *l) {
     o[2] = tile_warp_count();
     o[3] = tile_warp_lanes();
     o[4] = (int)tile_warp_mask();
+    tile_warp_sync();
     o[5] = (int)tile_warp_ballot(7);
     o[6] = (int)tile_warp_ballot(0);
     o[7] = tile_warp_any(3) + 2 * tile_warp_all(3) + 4 * tile_warp_any(0) + 8 * tile_warp_all(0);

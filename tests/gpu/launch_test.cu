@@ -358,6 +358,7 @@ static TILE_HD inline void warp_body(int32_t v, long long *oi, double *od) {
     oi[2] = tile_warp_count();
     oi[3] = tile_warp_lanes();
     oi[4] = (long long)tile_warp_mask();
+    tile_warp_sync();
     oi[5] = (long long)tile_warp_ballot(v > 0);
     oi[6] = tile_warp_any(v == 7);
     oi[7] = tile_warp_all(v > -51);
