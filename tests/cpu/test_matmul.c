@@ -185,6 +185,100 @@ static void test_matmul_doc_and_views(void **state) {
 }
 
 /* ---- f16 / bf16 conversions against exact double references ---- */
+/* ---- accumulators (tile_matmul_acc): a @ b summed over k windows of KW,
+ * operands by tile_matmul_load_async into shared views (rows padded by
+ * PAD), stored with alpha/beta at (o0, o1) into a cm x cn C ---- */
+#define ACCK(name, T, OT, M, N, KW, PAD)                                           \
+    TILE_KERNEL_SMEM(name, 64, TILE_SMEM_BYTES(T, M, (KW) + (PAD)) + TILE_SMEM_BYTES(T, KW, (N) + (PAD)), \
+                     const T *A, const T *B, OT *C, int K, int cm, int cn, int o0, int o1, OT alpha, OT beta) { \
+        tile_shared(T, ap, M, (KW) + (PAD));                                       \
+        tile_shared(T, bp, KW, (N) + (PAD));                                       \
+        tile_view(a, ap, (M, KW), (0, 0));                                         \
+        tile_view(b, bp, (KW, N), (0, 0));                                         \
+        tile_matmul_acc(acc, a, b);                                                \
+        for (int k0 = 0; k0 < K; k0 += (KW)) {                                     \
+            tile_matmul_load_async(a, tile_array2(A, M, K), 0, k0);                \
+            tile_matmul_load_async(b, tile_array2(B, K, N), k0, 0);                \
+            tile_async_commit();                                                   \
+            tile_async_wait(0);                                                    \
+            tile_matmul_acc_add(acc, a, b);                                        \
+        }                                                                          \
+        tile_matmul_acc_store_ab(tile_array2(C, cm, cn), acc, alpha, beta, o0, o1); \
+    }
+/* name, in, out, M, N, KW, PAD, K, C's shape, offsets: 16-byte copies and
+ * a partial last window (K 40 = 16 + 16 + 8); odd windows (element copies);
+ * C partly outside, negative offsets */
+#define ACC_LIST(X)                                                                \
+    X(acc_bf16_64x48, tile_bf16, float, 64, 48, 16, 8, 40, 64, 48, 0, 0)           \
+    X(acc_f16_20x12, tile_f16, float, 20, 12, 9, 0, 21, 20, 14, -3, 5)             \
+    X(acc_f32_17x33, float, float, 17, 33, 9, 0, 20, 30, 40, 5, 3)                 \
+    X(acc_f32_32x32, float, float, 32, 32, 8, 0, 32, 32, 32, 0, 0)                 \
+    X(acc_f64_24x20, double, double, 24, 20, 8, 0, 13, 24, 20, 0, 0)
+#define ACC_DEF(name, T, OT, M, N, KW, PAD, K, cm, cn, o0, o1) ACCK(name, T, OT, M, N, KW, PAD)
+ACC_LIST(ACC_DEF)
+
+/* beta 0 starts C at NaN (not read); C outside the product keeps its values */
+#define RUN_ACC(name, in_t, out_t, M, N, K, cm, cn, o0, o1, al, be)                \
+    do {                                                                           \
+        void *a = malloc(tsize(in_t) * M * K), *b = malloc(tsize(in_t) * K * N);   \
+        void *c = malloc(tsize(out_t) * cm * cn);                                  \
+        double *c0 = malloc(sizeof(double) * cm * cn);                             \
+        for (int i = 0; i < M * K; ++i) put(in_t, a, i, mval(i, 4));               \
+        for (int i = 0; i < K * N; ++i) put(in_t, b, i, mval(i, 5));               \
+        for (int i = 0; i < cm * cn; ++i) put(out_t, c, i, c0[i] = (be) == 0 ? NAN : mval(i, 6)); \
+        if (out_t == T_F32)                                                        \
+            assert_tile_ok(tile_launch(TILE_CPU, name, tile_grid1(1), 64, a, b, c, K, cm, cn, o0, o1, (float)(al), \
+                                       (float)(be)));                              \
+        else                                                                       \
+            assert_tile_ok(tile_launch(TILE_CPU, name, tile_grid1(1), 64, a, b, c, K, cm, cn, o0, o1, (double)(al), \
+                                       (double)(be)));                             \
+        for (int r = 0; r < cm; ++r)                                               \
+            for (int q = 0; q < cn; ++q) {                                         \
+                const int i = r - (o0), j = q - (o1);                              \
+                double ref = c0[r * cn + q], tol = 0;                              \
+                if (i >= 0 && i < M && j >= 0 && j < N) {                          \
+                    double s = 0, sa = 0;                                          \
+                    for (int k = 0; k < K; ++k) {                                  \
+                        s += mval(i * K + k, 4) * mval(k * N + j, 5);              \
+                        sa += fabs(mval(i * K + k, 4) * mval(k * N + j, 5));       \
+                    }                                                              \
+                    ref = (al) * s + ((be) != 0 ? (be) * c0[r * cn + q] : 0.0);    \
+                    tol = (out_t == T_F32 ? 1e-6 : 1e-14) * (fabs(al) * sa + fabs(be) * 10 + 1); \
+                }                                                                  \
+                const double got = out_t == T_F32 ? ((float *)c)[r * cn + q] : ((double *)c)[r * cn + q]; \
+                if (ref != ref ? got == got : !(fabs(got - ref) <= tol)) {         \
+                    print_error("%s C(%d,%d): got %.17g, expected %.17g\n", #name, r, q, got, ref); \
+                    fail();                                                        \
+                }                                                                  \
+            }                                                                      \
+        free(a), free(b), free(c), free(c0);                                       \
+    } while (0)
+#define RUN_ACC_ALL(name, T, OT, M, N, KW, PAD, K, cm, cn, o0, o1)                 \
+    RUN_ACC(name, TYPE_OF_##T, TYPE_OF_##OT, M, N, K, cm, cn, o0, o1, 1.0, 0.0);   \
+    RUN_ACC(name, TYPE_OF_##T, TYPE_OF_##OT, M, N, K, cm, cn, o0, o1, -0.5, 2.0);
+
+/* the header's example: acc += a @ b twice, a = [[1 2] [3 4]], b = [[5 6] [7 8]] */
+TILE_KERNEL_SMEM(acc_doc, 32, 64, const float *a, const float *b, float *out) {
+    tile_shared(float, ta, 2, 2);
+    tile_shared(float, tb, 2, 2);
+    tile_load(ta, tile_array2(a, 2, 2), 0, 0);
+    tile_load(tb, tile_array2(b, 2, 2), 0, 0);
+    tile_matmul_acc(acc, ta, tb);
+    tile_matmul_acc_add(acc, ta, tb);
+    tile_matmul_acc_add(acc, ta, tb);
+    tile_matmul_acc_store(tile_array2(out, 2, 2), acc, 0, 0);
+}
+static void test_matmul_acc(void **state) {
+    (void)state;
+    ACC_LIST(RUN_ACC_ALL)
+    const float a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8}, want[4] = {38, 44, 86, 100};
+    float out[4];
+    assert_tile_ok(tile_launch(TILE_CPU, acc_doc, tile_grid1(1), 32, a, b, out));
+    assert_memory_equal(out, want, sizeof want);
+    assert_int_equal(TILE_MATMUL_PAD(tile_bf16), 8);
+    assert_int_equal(TILE_MATMUL_PAD(float), 0);
+}
+
 static double ref_f16(unsigned h) { /* IEEE binary16 value, by its definition */
     const int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
     double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
@@ -284,6 +378,7 @@ int main(void) {
         cmocka_unit_test(test_matmul_shapes),
         cmocka_unit_test(test_matmul_tf32),
         cmocka_unit_test(test_matmul_doc_and_views),
+        cmocka_unit_test(test_matmul_acc),
         cmocka_unit_test(test_half_all_patterns),
         cmocka_unit_test(test_half_rounding),
     };

@@ -23,6 +23,12 @@
  * pseudo-random floats to f16/bf16 against __float2half_rn /
  * __float2bfloat16_rn (NaN excepted: CUDA canonicalizes NaN, tile.h keeps
  * sign and payload), device bits equal host bits.
+ * Accumulators (tile_matmul_acc, _add, _store_ab, tile_matmul_load_async):
+ * nine kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
+ * each reaches: mma warp tiles 4x8 .. 1x2 with ldmatrix or scalar fragments,
+ * FMA micro-tiles, f64, 16-bit inputs on FMA), stored with alpha/beta into a
+ * C partly outside the product and partly outside the array; checked as
+ * above, and C's other elements unchanged.
  */
 #include <math.h>
 #include "gpu_check.h"
@@ -152,6 +158,46 @@ static int g_case;
     }                                                                              \
     ++g_case;
 
+/* ---- accumulators (tile_matmul_acc): a @ b summed over k windows of KW in
+ * registers, operands by tile_matmul_load_async into shared views (rows
+ * padded by PAD), stored with alpha/beta at (o0, o1) into a cm x cn C ---- */
+#define ACCK(name, BD, T, OT, M, N, KW, PAD)                                       \
+    TILE_KERNEL_SMEM(name, BD, TILE_SMEM_BYTES(T, M, (KW) + (PAD)) + TILE_SMEM_BYTES(T, KW, (N) + (PAD)), \
+                     const T *A, const T *B, OT *C, int K, int cm, int cn, int o0, int o1, OT alpha, OT beta) { \
+        tile_shared(T, ap, M, (KW) + (PAD));                                       \
+        tile_shared(T, bp, KW, (N) + (PAD));                                       \
+        tile_view(a, ap, (M, KW), (0, 0));                                         \
+        tile_view(b, bp, (KW, N), (0, 0));                                         \
+        tile_matmul_acc(acc, a, b);                                                \
+        for (int k0 = 0; k0 < K; k0 += (KW)) {                                     \
+            tile_matmul_load_async(a, tile_array2(A, M, K), 0, k0);                \
+            tile_matmul_load_async(b, tile_array2(B, K, N), k0, 0);                \
+            tile_async_commit();                                                   \
+            tile_async_wait(0);                                                    \
+            tile_matmul_acc_add(acc, a, b);                                        \
+        }                                                                          \
+        tile_matmul_acc_store_ab(tile_array2(C, cm, cn), acc, alpha, beta, o0, o1); \
+    }
+/* name, block, in, out, M, N, KW, PAD, then K, C's shape and the offsets.
+ * GPU layouts: 1 mma 4x8 warp tiles, ldmatrix, 16-byte copies; 2 mma 1x2,
+ * two warp tiles a warp; 3 mma 4x8 past M (scalar fragments), odd K (element
+ * copies); 4 mma 1x2, odd window (16-bit fragment loads), C partly outside;
+ * 5 FMA 8x8, 16-byte a reads; 6 FMA 4x2, two micro-tiles a thread; 7 f64
+ * FMA; 8 mma 2x4, K window 24 (a partial k16 step); 9 bf16 on FMA (48
+ * threads: not whole warps) */
+#define ACC_LIST(X)                                                                \
+    X(acc_bf16_128x256, 256, tile_bf16, float, 128, 256, 32, 8, 96, 128, 256, 0, 0) \
+    X(acc_f16_32x16, 32, tile_f16, float, 32, 16, 16, 8, 40, 32, 16, 0, 0)         \
+    X(acc_bf16_96x64, 64, tile_bf16, float, 96, 64, 16, 0, 33, 96, 64, 0, 0)       \
+    X(acc_f16_20x12, 64, tile_f16, float, 20, 12, 9, 0, 21, 20, 14, -3, 5)         \
+    X(acc_f32_128x128, 256, float, float, 128, 128, 16, 0, 48, 128, 128, 0, 0)     \
+    X(acc_f32_17x33, 64, float, float, 17, 33, 9, 0, 20, 30, 40, 5, 3)             \
+    X(acc_f64_24x20, 64, double, double, 24, 20, 8, 0, 13, 24, 20, 0, 0)           \
+    X(acc_bf16_48x40, 128, tile_bf16, float, 48, 40, 24, 8, 48, 50, 40, 1, 0)      \
+    X(acc_bf16_48x20, 48, tile_bf16, float, 48, 20, 8, 0, 24, 48, 20, 0, 0)
+#define ACC_DEF(name, BD, T, OT, M, N, KW, PAD, K, cm, cn, o0, o1) ACCK(name, BD, T, OT, M, N, KW, PAD)
+ACC_LIST(ACC_DEF)
+
 /* views with an odd row stride (21) and odd start offsets: the operands'
  * element pairs are not 32-bit aligned, so the tensor-core loads take the
  * 16-bit path; f32 views go through the FMA path */
@@ -194,6 +240,73 @@ VIEWK(k_view_f32, float)
         fail_elem_total(__FILE__, __LINE__, #name, bad, 192);                      \
         tile_free(t->ex, ds), tile_free(t->ex, dout), free(hs), free(ho);          \
     } while (0)
+
+/* one accumulator case; beta 0 starts C at NaN (not read); elements of C
+ * outside the product keep their values */
+#define RUN_ACC(name, BD, T, OT, M, N, KW, PAD, K, cm, cn, o0, o1, al, be, cpu_c) \
+    do {                                                                           \
+        const int it = TY_##T, ot = TY_##OT;                                       \
+        const size_t na = (size_t)M * K, nbb = (size_t)K * N, nc = (size_t)cm * cn; \
+        void *ha = HALLOC(char, na * tsize(it)), *hb = HALLOC(char, nbb * tsize(it)); \
+        void *hc = HALLOC(char, nc * tsize(ot));                                   \
+        double *c0 = HALLOC(double, nc);                                           \
+        for (size_t i = 0; i < na; ++i) put(it, ha, i, mval((int)i, 4));           \
+        for (size_t i = 0; i < nbb; ++i) put(it, hb, i, mval((int)i, 5));          \
+        for (size_t i = 0; i < nc; ++i) put(ot, hc, i, c0[i] = (be) == 0 ? NAN : mval((int)i, 6)); \
+        T *da = DALLOC(T, na), *db = DALLOC(T, nbb);                               \
+        OT *dc = DALLOC(OT, nc);                                                   \
+        UP(da, ha, na * tsize(it));                                                \
+        UP(db, hb, nbb * tsize(it));                                               \
+        UP(dc, hc, nc * tsize(ot));                                                \
+        RUN_OK(tile_launch(t->ex, name, tile_grid1(1), BD, (const T *)da, (const T *)db, dc, K, cm, cn, o0, o1, \
+                           (OT)(al), (OT)(be)));                                   \
+        DOWN(hc, dc, nc * tsize(ot));                                              \
+        long bad = 0;                                                              \
+        for (int r = 0; r < cm; ++r)                                               \
+            for (int c = 0; c < cn; ++c) {                                         \
+                const int i = r - (o0), j = c - (o1);                              \
+                const size_t ci = (size_t)r * cn + c;                              \
+                double ref = c0[ci], tol = 0;                                      \
+                if (i >= 0 && i < M && j >= 0 && j < N) {                          \
+                    double s = 0, sa = 0;                                          \
+                    for (int k = 0; k < K; ++k) {                                  \
+                        const double p = mval(i * K + k, 4) * mval(k * N + j, 5);  \
+                        s += p, sa += fabs(p);                                     \
+                    }                                                              \
+                    ref = (al) * s + ((be) != 0 ? (be) * c0[ci] : 0.0);            \
+                    tol = (ot == T_F32 ? 1e-6 : 1e-14) * (fabs(al) * sa + fabs(be) * 8 + 1); \
+                }                                                                  \
+                const double got = get(ot, hc, ci);                                \
+                ++g_checks;                                                        \
+                if (ref != ref ? got == got : !(fabs(got - ref) <= tol))           \
+                    fail_elem(&bad, __FILE__, __LINE__, "%s a=%g b=%g C(%d,%d): got %.17g, want %.17g", #name, \
+                              (double)(al), (double)(be), r, c, got, ref);         \
+                if (t->gpu) {                                                      \
+                    const double cg = get(ot, (cpu_c), ci);                        \
+                    ++g_checks;                                                    \
+                    if (cg != cg ? got == got : !(fabs(got - cg) <= 2 * tol))      \
+                        fail_elem(&bad, __FILE__, __LINE__, "%s gpu C(%d,%d) %.17g vs cpu %.17g", #name, r, c, got, cg); \
+                }                                                                  \
+            }                                                                      \
+        fail_elem_total(__FILE__, __LINE__, #name, bad, (long)nc);                 \
+        if (!t->gpu) memcpy((cpu_c), hc, nc * tsize(ot));                          \
+        tile_free(t->ex, da), tile_free(t->ex, db), tile_free(t->ex, dc);          \
+        free(ha), free(hb), free(hc), free(c0);                                    \
+    } while (0)
+static void *g_acc_cpu[16][2];
+#define RUN_ACC_ALL(name, BD, T, OT, M, N, KW, PAD, K, cm, cn, o0, o1)             \
+    if (!g_quick || (g_case % 2) == 0) {                                           \
+        for (int v = 0; v < 2; ++v) {                                              \
+            if (!g_acc_cpu[g_case][v]) g_acc_cpu[g_case][v] = calloc((size_t)(cm) * (cn), 8); \
+            RUN_ACC(name, BD, T, OT, M, N, KW, PAD, K, cm, cn, o0, o1, v ? -0.5 : 1.0, v ? 2.0 : 0.0, \
+                    g_acc_cpu[g_case][v]);                                         \
+        }                                                                          \
+    }                                                                              \
+    ++g_case;
+static void run_acc(const target *t) {
+    g_case = 0;
+    ACC_LIST(RUN_ACC_ALL)
+}
 
 static void run_matmul(const target *t) {
     g_case = 0;
@@ -258,6 +371,7 @@ int main(int argc, char **argv) {
         const target *t = &gc_targets[i];
         gc_target_begin(t);
         run_matmul(t);
+        run_acc(t);
         run_conv(t);
         gc_target_end(t, "");
     }
