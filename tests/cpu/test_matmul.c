@@ -7,6 +7,9 @@
  * Matmul: shapes 1x1x1 .. 56x48x20 and odd ones (3x5x7, 17x33x9), register
  * and shared operands mixed, alpha/beta (beta 0 never reads a NaN out), the
  * fresh-tile form, f32, f64, f16, bf16 inputs and tf32, views with strides.
+ * Accumulators: a @ b summed over k windows loaded by tile_matmul_load_async
+ * (16-byte copies and element copies), stored with alpha/beta at offsets
+ * that put part of the product outside C; C's other elements unchanged.
  */
 #include "test_util.h"
 
