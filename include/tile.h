@@ -16,6 +16,7 @@
 #include "tile/types.h"
 #include "tile/smem.h"
 #include "tile/launch.h"
+#include "tile/warp.h"
 #include "tile/core.h"
 #include "tile/elementwise.h"
 #include "tile/construct.h"

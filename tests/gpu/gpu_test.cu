@@ -1622,8 +1622,6 @@ static void test_launch_errors(const target *t) {
     g5.ndim = 5;
     CHECK_ERR(tile_launch(t->ex, row_sum, g5, 64, da, db), TILE_ERR_GRID);
     if (t->gpu) {
-        /* SIMT thread count not a multiple of the block */
-        CHECK_ERR(tile_launch_simt(t->ex, blockwise, tile_grid1(BW_N + 1), BW_DIM, (int *)db), TILE_ERR_GRID);
         /* no such device */
         CHECK_ERR(tile_launch(TILE_GPU(99), row_sum, tile_grid1(4), 64, da, db), TILE_ERR_DEVICE);
     }
