@@ -556,17 +556,16 @@ TILE_HOST_API void tile_fft_release_plans(void) {
 /* ========================================================================
  * the public calls
  * ======================================================================== */
-/* common checks: sizes, pointers, direction, then the exec (TILE_ERR_NO_CUDA,
- * TILE_ERR_DEVICE), then the gate (TILE_ERR_DISABLED) */
+/* common checks: sizes, pointers, direction, then the gate
+ * (TILE_ERR_DISABLED), then the exec (TILE_ERR_NO_CUDA, TILE_ERR_DEVICE; a
+ * GPU is made current) */
 TILE_HOST_API int tile__fft_check(tile_exec ex, int n0, int n1, int batch, const void *in, const void *out, int dir) {
     if (n0 < 1 || n1 < 1 || batch < 1 || !in || !out || (dir != TILE_FFT_FORWARD && dir != TILE_FFT_INVERSE))
         return TILE_ERR_ARG;
-    const int e = tile__host_exec(ex);
-    if (e) return e;
-#if !TILE_HOST_CUFFT
-    if (ex.device >= 0) return TILE_ERR_DISABLED;
+#if TILE_CUDA && !TILE_HOST_CUFFT
+    if (ex.device >= 0) return TILE_ERR_DISABLED; /* whether or not the GPU exists */
 #endif
-    return TILE_OK;
+    return tile__host_exec(ex);
 }
 /* do [a, a + an) and [b, b + bn) (bytes) overlap? */
 TILE_HOST_API int tile__fft_overlap(const void *a, size_t an, const void *b, size_t bn) {
@@ -575,7 +574,7 @@ TILE_HOST_API int tile__fft_overlap(const void *a, size_t an, const void *b, siz
 }
 
 /* Batched 1D complex-to-complex FFT: `batch` rows of n, row b at in + b*n,
- * into out (in == out is allowed), dir TILE_FFT_FORWARD or TILE_FFT_INVERSE.
+ * into out (in == out is allowed; no other overlap), dir TILE_FFT_FORWARD or TILE_FFT_INVERSE.
  *   x = [1 2 3 4]: tile_fft_c2c_f32(tile_cpu(), 4, 1, x, y, TILE_FFT_FORWARD)
  *   -> TILE_OK, y = [10, -2+2i, -2, -2-2i]
  *   tile_fft_c2c_f32(tile_cpu(), 0, 1, x, y, TILE_FFT_FORWARD) -> TILE_ERR_ARG
