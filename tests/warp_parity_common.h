@@ -425,6 +425,25 @@ static inline void wp_ref_gather(int32_t *ref, int32_t *acc_after) {
         tile_scatter_add(h3, 0, 0, tid - 40, 5, 1); /* in range for tid 40, 41 */ \
         tile_store(tile_array3(o, 2, 2, 2), h3, 0, 0, 0);                          \
         o += 8;                                                                    \
+        /* per-thread masked writes: the highest writing thread wins */           \
+        tile_shared(int32_t, mk, 8);                                               \
+        tile_zeros(mk);                                                            \
+        tile_scatter_masked(mk, tid / 2, 10 * tid, tid < 16);                      \
+        tile_store(tile_array1(o, 8), mk, 0);                                      \
+        o += 8;                                                                    \
+        tile_shared(int32_t, mk2, 3, 4);                                           \
+        tile_zeros(mk2);                                                           \
+        tile_scatter_masked(mk2, tid % 3, (tid / 3) % 5, tid + 1, 1); /* column 4: skipped */ \
+        tile_store(tile_array2(o, 3, 4), mk2, 0, 0);                               \
+        o += 12;                                                                   \
+        /* a vector element type: one atomic per component */                     \
+        tile_shared(tile_vec3f, hv, 2);                                            \
+        tile_zeros(hv);                                                            \
+        tile_scatter_add(hv, tid & 1, tile_vec3f_set(1.0f, (float)tid, 0.5f), 1);  \
+        if (tid == 0)                                                              \
+            for (int c = 0; c < 6; ++c) o[c] = (int32_t)(2.0f * tile_get(hv, c / 3).v[c % 3]); \
+        o += 6;                                                                    \
+        tile_barrier();                                                            \
         tile_shared(int32_t, m, 10);                                               \
         tile_arange(m, 0, 1);                                                      \
         tile_view(m0, m, (8), (0));                                                \
@@ -477,6 +496,23 @@ static inline void wp_ref_scatter(int bd, int32_t *ref) {
     if (bd > 41) h3[1] += 5; /* tid 41 */
     memcpy(o, h3, sizeof(h3));
     o += 8;
+    int32_t mk[8] = {0}, mk2[12] = {0};
+    for (int tid = 0; tid < bd; ++tid) /* in thread order: the last writer wins */
+        if (tid < 16) mk[tid / 2] = 10 * tid;
+    for (int tid = 0; tid < bd; ++tid)
+        if ((tid / 3) % 5 < 4) mk2[(tid % 3) * 4 + (tid / 3) % 5] = tid + 1;
+    memcpy(o, mk, sizeof(mk));
+    o += 8;
+    memcpy(o, mk2, sizeof(mk2));
+    o += 12;
+    double hv[6] = {0};
+    for (int tid = 0; tid < bd; ++tid) {
+        hv[(tid & 1) * 3 + 0] += 1.0;
+        hv[(tid & 1) * 3 + 1] += tid;
+        hv[(tid & 1) * 3 + 2] += 0.5;
+    }
+    for (int c = 0; c < 6; ++c) o[c] = (int32_t)(2.0 * hv[c]);
+    o += 6;
     for (int i = 0; i < 10; ++i) o[i] = i < 2 ? i : i - 2;
     o += 10;
     for (int i = 0; i < 10; ++i) o[i] = i < 8 ? i + 2 : i;

@@ -14,7 +14,8 @@
  *   tile_assign(dst, src, o...)                  dst[o + i] = src[i], dst shared
  *   tile_extract(t, i...)                        one element, in every thread
  *   tile_scatter_add(dst, idx, values)           dst[idx[i]] += values[i], dst shared
- *   tile_scatter_masked(dst, idx, values, mask)  dst[idx[i]] = values[i] where mask[i]
+ *   tile_scatter_masked_tiles(dst, idx, values, mask)  dst[idx[i]] = values[i] where mask[i]
+ *   tile_scatter_masked(dst, i..., value, has)   per-thread: dst[i...] = value where has
  *   tile_scatter_add(dst, i..., value, has)      per-thread: dst[i...] += value where has
  *   tile_slice_indexed(name, src, idx, axis)     rows (or columns...) of a tile by an index tile
  *   tile_atomic_add_old(old, arr, t, o...)       tile_atomic_add, returning the previous values
@@ -411,6 +412,10 @@ TILE_API int tile__ranges_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uint
     })
 
 /* ---- scatters into shared tiles ----
+ * Two families. The tile forms take tiles of indices and values:
+ * tile_scatter_add_tiles (also spelled tile_scatter_add with three
+ * arguments) and tile_scatter_masked_tiles. The per-thread forms are Warp's
+ * tile_scatter_add / tile_scatter_masked (one value per thread, below).
  * tile_scatter_add(dst, idx, values): dst[idx[i]] += values[i] for every
  * element i of idx, with shared-memory atomics (scalar element types, and any
  * other type TILE__ATOMIC_ADD takes). dst is
@@ -420,12 +425,12 @@ TILE_API int tile__ranges_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uint
  * indices add every value. Barriers like every shared write.
  *   dst (5) = [0 0 0 0 0], idx = [1 4 1 -1 9 1], values = [1 2 3 4 5 6]:
  *   tile_scatter_add(dst, idx, values);   // dst = [0 10 0 0 2]
- * tile_scatter_masked(dst, idx, values, mask): dst[idx[i]] = values[i] where
+ * tile_scatter_masked_tiles(dst, idx, values, mask): dst[idx[i]] = values[i] where
  * mask[i] != 0 (mask a scalar tile of idx's shape), any element type, same
  * skipping. When several written elements hit one slot, the one with the
  * highest linear index wins, as in a sequential loop (on both targets).
  *   same dst, idx and values, mask = [1 1 0 1 1 0]:
- *   tile_scatter_masked(dst, idx, values, mask);   // dst = [0 1 0 0 2]
+ *   tile_scatter_masked_tiles(dst, idx, values, mask);   // dst = [0 1 0 0 2]
  *   (with mask all ones, dst[1] would be 6: the last writer wins) */
 /* CLAIM runs for every valid index first (then a barrier), BODY after */
 #define TILE__SCATTER(dst, idx, values, HAS_CLAIM, CLAIM, BODY)                    \
@@ -454,7 +459,8 @@ TILE_API int tile__ranges_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uint
 #define TILE__N7ARGS_(a, b, c, d, e, f, g, n, ...) n
 #define TILE__SCADD_SEL(n) TILE__SCADD_SEL_(n)
 #define TILE__SCADD_SEL_(n) tile__scatter_add_##n
-#define tile__scatter_add_3(dst, idx, values)                                      \
+#define tile__scatter_add_3(dst, idx, values) tile_scatter_add_tiles(dst, idx, values)
+#define tile_scatter_add_tiles(dst, idx, values)                                   \
     TILE__SCATTER(dst, idx, values, 0, (void)0, TILE_ELEM_T(dst) tile__sv = TILE__AT(values, tile__s); \
                   TILE__ATOMIC_ADD(&TILE__SC_SLOT(dst), tile__sv))
 /* ---- per-thread scatter-add (Warp's tile_scatter_add(a, i, value, has_value)) ----
@@ -502,6 +508,54 @@ TILE_API int tile__ranges_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uint
             if (ATOMIC) TILE__ATOMIC_ADD(tile__qp, tile__qv);                      \
             else *tile__qp = TILE__G_ADD(*tile__qp, tile__qv);                     \
         }                                                                          \
+        tile_barrier();                                                            \
+    } while (0)
+
+/* ---- per-thread masked write (Warp's tile_scatter_masked(a, i, value, has_value)) ----
+ * tile_scatter_masked(dst, i0[, i1, i2, i3], value, has_value): every thread
+ * whose has_value is nonzero writes its value to dst[i0, ...] (one index per
+ * dim, run-time values). When several threads write one element the highest
+ * thread index wins (as a loop over the threads would; Warp leaves it
+ * undefined): writers first claim elements with an atomic max in a static
+ * shared owner array (4 bytes per dst element, shared with
+ * tile_scatter_masked_tiles), so an element is never torn. Indices outside
+ * dst are skipped. Cooperative; three barriers on the GPU, none on the CPU.
+ * (The tile form with index, value and mask tiles is
+ * tile_scatter_masked_tiles.)
+ *   block 8, thread k: tile_scatter_masked(t, k / 2, 10 * k, 1);
+ *   t (4) = [10 30 50 70]   (threads 1, 3, 5, 7 win) */
+#define tile_scatter_masked(...) TILE__DISPATCH(TILE__SCMASK_SEL(TILE__N7ARGS(__VA_ARGS__)), (__VA_ARGS__))
+#define TILE__SCMASK_SEL(n) TILE__SCMASK_SEL_(n)
+#define TILE__SCMASK_SEL_(n) tile__scatter_masked_##n
+#define tile__scatter_masked_4(dst, i0, value, has) TILE__SCMASK1(dst, value, has, 1, i0, 0, 0, 0)
+#define tile__scatter_masked_5(dst, i0, i1, value, has) TILE__SCMASK1(dst, value, has, 2, i0, i1, 0, 0)
+#define tile__scatter_masked_6(dst, i0, i1, i2, value, has) TILE__SCMASK1(dst, value, has, 3, i0, i1, i2, 0)
+#define tile__scatter_masked_7(dst, i0, i1, i2, i3, value, has) TILE__SCMASK1(dst, value, has, 4, i0, i1, i2, i3)
+#define TILE__SCMASK1(dst, value, has, nidx, i0, i1, i2, i3)                       \
+    do {                                                                           \
+        TILE__STATIC_ASSERT(tile_is_shared(dst), "tile.h: tile_scatter_masked writes into a shared tile"); \
+        TILE__STATIC_ASSERT((nidx) == tile_ndim(dst),                              \
+                            "tile.h: tile_scatter_masked takes one index per dim of dst (the tile form is " \
+                            "tile_scatter_masked_tiles)");                         \
+        const int64_t tile__q0 = (int64_t)(i0), tile__q1 = (int64_t)(i1), tile__q2 = (int64_t)(i2), \
+                      tile__q3 = (int64_t)(i3);                                    \
+        const int tile__qh = (has) && tile__q0 >= 0 && tile__q0 < TILE__D0(dst) && tile__q1 >= 0 && \
+                             tile__q1 < TILE__D1(dst) && tile__q2 >= 0 && tile__q2 < TILE__D2(dst) && \
+                             tile__q3 >= 0 && tile__q3 < TILE__D3(dst);            \
+        const int tile__ql =                                                       \
+            tile__qh ? (int)(((tile__q0 * TILE__D1(dst) + tile__q1) * TILE__D2(dst) + tile__q2) * TILE__D3(dst) + tile__q3) \
+                     : 0;                                                          \
+        const TILE_ELEM_T(dst) tile__qv = (value);                                 \
+        tile_barrier();                                                            \
+        if (TILE__BD(dst) > 1) {                                                   \
+            for (int tile__q = tile_thread(); tile__q < tile_size(dst); tile__q += TILE__BD(dst)) \
+                TILE__OWN(dst)[tile__q] = -1;                                      \
+            tile_barrier();                                                        \
+            if (tile__qh) tile__atomic_max_i32(TILE__OWN(dst) + tile__ql, tile_thread()); \
+            tile_barrier();                                                        \
+        }                                                                          \
+        if (tile__qh && (TILE__BD(dst) == 1 || TILE__OWN(dst)[tile__ql] == tile_thread())) \
+            (dst).v[TILE__OFF4(dst, (int)tile__q0, (int)tile__q1, (int)tile__q2, (int)tile__q3)] = tile__qv; \
         tile_barrier();                                                            \
     } while (0)
 
@@ -565,7 +619,7 @@ TILE_API int tile__ranges_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uint
  * slots with an atomic max in a static shared owner array (4 bytes per dst
  * element), so a multi-word element is never torn and no two threads write
  * one slot. On the CPU one thread writes in order. */
-#define tile_scatter_masked(dst, idx, values, mask)                                \
+#define tile_scatter_masked_tiles(dst, idx, values, mask)                          \
     do {                                                                           \
         TILE__SAME_SHAPE(idx, mask);                                               \
         if (TILE__BD(dst) > 1) {                                                   \

@@ -1,6 +1,6 @@
 /* Gathers and scatters (tile/indexed.h) on the CPU target: tile_load_indexed,
  * tile_store_indexed, tile_atomic_add_indexed (1D, 2D along axis 0 and 1),
- * tile_assign, tile_extract, tile_scatter_add, tile_scatter_masked; register
+ * tile_assign, tile_extract, tile_scatter_add, tile_scatter_masked_tiles; register
  * and shared tiles and index tiles; f32, i32, f64 and vec3f elements; indices
  * negative or past the end, offsets partly outside, repeated indices. Every
  * result is compared with a plain C loop over the same inputs. */
@@ -459,7 +459,7 @@ IX_COPY_TYPES(DEF_EX)
 IX_COPY_TYPES(RUN_EXTRACT)
 
 /* ======================================================================
- * tile_scatter_add / tile_scatter_masked
+ * tile_scatter_add / tile_scatter_masked_tiles
  * ====================================================================== */
 /* dst (NA) shared from a; values (NS) from b. out[0]: register idx and
  * values; out[1]: shared idx and values (on top of out[0]'s result);
@@ -531,7 +531,7 @@ IX_ADD_TYPES(RUN_SA)
         tile_load(rv, tile_array1(b, NS), 0);                                      \
         tile_reg(int32_t, rm, NS);                                                 \
         tile_load(rm, tile_array1(mk, NS), 0);                                     \
-        tile_scatter_masked(d, ri, rv, rm);                                        \
+        tile_scatter_masked_tiles(d, ri, rv, rm);                                  \
         tile_store(tile_array1(out, NA), d, 0);                                    \
         tile_to_shared(si, ri);                                                    \
         tile_to_shared(sv, rv);                                                    \
@@ -539,7 +539,7 @@ IX_ADD_TYPES(RUN_SA)
         tile_astype(fm, rm);                                                       \
         tile_imul_c(fm, -0.5f);                                                    \
         tile_to_shared(sm, fm); /* 0, -0.5, -1: nonzero where rm is */            \
-        tile_scatter_masked(d, si, sv, sm);                                        \
+        tile_scatter_masked_tiles(d, si, sv, sm);                                  \
         tile_store(tile_array1(out + NA, NA), d, 0);                               \
     }
 IX_COPY_TYPES(DEF_SM)
@@ -582,11 +582,11 @@ TILE_KERNEL_SMEM(sm_collide, 32, TILE_SMEM_BYTES(float, 8), float *out) {
     tile_arange(v, 1, 1);
     tile_reg(int32_t, m, 40);
     tile_ones(m);
-    tile_scatter_masked(d, three, v, m); /* 40 writes into d[3] */
-    tile_scatter_masked(d, ix, v, m);    /* d[i] = i + 1 for i < 8, others skipped */
+    tile_scatter_masked_tiles(d, three, v, m); /* 40 writes into d[3] */
+    tile_scatter_masked_tiles(d, ix, v, m);    /* d[i] = i + 1 for i < 8, others skipped */
     tile_store(tile_array1(out, 8), d, 0);
     tile_zeros(d);
-    tile_scatter_masked(d, three, v, m);
+    tile_scatter_masked_tiles(d, three, v, m);
     tile_store(tile_array1(out + 8, 8), d, 0);
 }
 
@@ -748,7 +748,7 @@ TILE_KERNEL_SMEM(doc_examples, 32, TILE_SMEM_BYTES(float, 4, 4) + TILE_SMEM_BYTE
     tile_zeros(sd);
     tile_reg(int32_t, sm, 6);
     tile_load(sm, tile_array1(smask_v, 6), 0);
-    tile_scatter_masked(sd, si, sv, sm);
+    tile_scatter_masked_tiles(sd, si, sv, sm);
     tile_store(tile_array1(sc_out + 5, 5), sd, 0);
     /* extract: t (2, 3) = [[1 2 3] [4 5 6]] */
     x_out[0] = tile_extract(src, 1, 2);

@@ -9,7 +9,7 @@
  * (1D, 2D along axis 0 and 1; register and shared tiles and index tiles;
  * i32 and i64 indices), tile_assign, tile_extract (every position of a
  * register tile with block 64 and 96, read back in every thread),
- * tile_scatter_add (collisions from many threads), tile_scatter_masked; f32,
+ * tile_scatter_add (collisions from many threads), tile_scatter_masked_tiles; f32,
  * i32, f64 and vec3f elements; tiles whose size is not a multiple of the
  * block; indices negative, -1 and past the end; offsets partly or wholly
  * outside. Several blocks run at once, each with its own offsets and indices.
@@ -769,7 +769,7 @@ ADD_TYPES(DEF_SA)
 ADD_TYPES(RUN_SA)
 
 /* ========================================================================
- * 7. tile_scatter_masked: the unmasked indices distinct (a defined result),
+ * 7. tile_scatter_masked_tiles: the unmasked indices distinct (a defined result),
  *    the masked-off ones repeated and outside; then a pass with every mask
  *    set and collisions, where a slot must hold one of its writers' values
  * ======================================================================== */
@@ -789,7 +789,7 @@ ADD_TYPES(RUN_SA)
         tile_load(rv, tile_array1(vals + b * NS, NS), 0);                          \
         tile_reg(int32_t, rm, NS);                                                 \
         tile_load(rm, tile_array1(mask + b * NS, NS), 0);                          \
-        tile_scatter_masked(dst, ri, rv, rm);                                      \
+        tile_scatter_masked_tiles(dst, ri, rv, rm);                                \
         tile_store(tile_array1(ob, ND), dst, 0);                                   \
         tile_load(dst, tile_array1(a + b * ND, ND), 0);                            \
         tile_to_shared(si, ri);                                                    \
@@ -798,21 +798,21 @@ ADD_TYPES(RUN_SA)
         tile_astype(fm, rm);                                                       \
         tile_imul_c(fm, -0.5f); /* 0, -0.5, -1: nonzero where rm is */            \
         tile_to_shared(sfm, fm);                                                   \
-        tile_scatter_masked(dst, si, sv, sfm);                                     \
+        tile_scatter_masked_tiles(dst, si, sv, sfm);                               \
         tile_store(tile_array1(ob + ND, ND), dst, 0);                              \
         tile_load(dst, tile_array1(a + b * ND, ND), 0);                            \
         tile_reg(int32_t, rc, NS);                                                 \
         tile_load(rc, tile_array1(ixc + b * NS, NS), 0);                           \
         tile_reg(int32_t, all, NS);                                                \
         tile_full(all, 1);                                                         \
-        tile_scatter_masked(dst, rc, sv, all);                                     \
+        tile_scatter_masked_tiles(dst, rc, sv, all);                               \
         tile_store(tile_array1(ob + 2 * ND, ND), dst, 0);                          \
     }
 COPY_TYPES(DEF_SM)
 
 #define RUN_SM(sfx, T, kind, nc)                                                   \
     static void test_scatter_masked_##sfx(const target *t) {                      \
-        g_test = "tile_scatter_masked " #sfx " (block 96, 6 blocks)";              \
+        g_test = "tile_scatter_masked_tiles " #sfx " (block 96, 6 blocks)";        \
         const tdesc d = TDESC(sfx, T, kind, nc);                                   \
         const long n = NB * 3 * ND;                                                \
         T *ha = HALLOC(T, NB * ND), *hv = HALLOC(T, NB * NS), *o = HALLOC(T, n), *e = HALLOC(T, n); \
