@@ -19,9 +19,9 @@ ALL_CU   := $(EXAMPLES) $(GPU_TESTS) $(BENCHES)
 FIRST_ARCH := $(firstword $(ARCHS))
 NVLIBS   := -lcublas -lcusolver -lcufft
 
-.PHONY: test run deps c11 cxx std-check consumers docs-check strict-cpu compile-fail cpu-tests cu cu-compile ptxas-check gpu-tests bench examples clean
+.PHONY: test host-gates run deps c11 cxx std-check consumers docs-check strict-cpu compile-fail cpu-tests cu cu-compile ptxas-check gpu-tests bench examples clean
 
-test: deps docs-check c11 cxx std-check strict-cpu compile-fail consumers cpu-tests cu-compile ptxas-check gpu-tests-cpu
+test: deps docs-check c11 cxx std-check strict-cpu compile-fail consumers host-gates cpu-tests cu-compile ptxas-check gpu-tests-cpu
 	@echo "== all tests passed"
 
 deps:
@@ -86,6 +86,14 @@ strict-cpu: tests/consumers/strict_cpu.c $(HEADERS)
 	@$(CC) $(CFLAGS_C11) $< -o $(BUILD)/strict/strict_c11 -lm && $(BUILD)/strict/strict_c11
 	@g++ $(CXXFLAGS_HOST) -x c++ $< -o $(BUILD)/strict/strict_cxx && $(BUILD)/strict/strict_cxx
 	@$(NVCC) $(NVFLAGS) -arch=sm_$(FIRST_ARCH) -x cu $< -o $(BUILD)/strict/strict_nvcc && $(BUILD)/strict/strict_nvcc
+
+# Host-API feature gates: built with TILE_NO_CUBLAS/CUSOLVER/CUFFT and linked
+# without the NVIDIA libraries (nvcc), and as C11; GPU calls -> DISABLED / NO_CUDA.
+host-gates: tests/host_gates.cu $(HEADERS)
+	@mkdir -p $(BUILD)
+	@$(NVCC) $(NVFLAGS) -arch=sm_$(FIRST_ARCH) tests/host_gates.cu -o $(BUILD)/host_gates && $(BUILD)/host_gates
+	@$(CC) $(CFLAGS_C11) -x c tests/host_gates.cu -o $(BUILD)/host_gates_c11 -lm && $(BUILD)/host_gates_c11
+	@echo "== host-API gates: ok"
 
 # Every TILE_* macro the docs name exists in include/.
 docs-check:

@@ -20,7 +20,8 @@
  * TILE_HOST_MAX_DEVICES), per host thread (thread_local: handles must not be
  * shared by concurrent host threads) and per translation unit (the headers
  * define everything static); tile_host_release() destroys the calling
- * thread's handles.
+ * thread's handles (tile/host.h; tile_blas_release, tile_solver_release and the
+ * tile_fft_release_plans free one library's).
  */
 #ifndef TILE_HOST_COMMON_H
 #define TILE_HOST_COMMON_H
