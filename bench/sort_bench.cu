@@ -12,6 +12,14 @@
  * matter for a keys-only sort; the same shortcut tile_sort takes), and
  * cudaMemcpy device-to-device of the keys as a bandwidth reference.
  *
+ * Also, each next to its CUB peer on the same tiles: descending keys and pairs
+ * (SortDescendingBlockedToStriped), keys by bits [16, 32) (begin/end bit),
+ * and the merge sort by a comparator (tile_merge_sort, FLT_LESS) against
+ * cub::BlockMergeSort<float, 256, 16 [, uint32_t]>::Sort with the same
+ * comparator (blocked: BLOCK_LOAD/STORE_WARP_TRANSPOSE around it). Checked:
+ * tile == CUB bit for bit (keys and values; both stable), and every 16th
+ * tile against std::stable_sort of (order, index).
+ *
  * Bytes: 1 GiB of keys (2^28 f32 = 65536 tiles), read once and written once;
  * pairs also read and write 1 GiB of u32 values. GB/s = bytes moved / median
  * time.
@@ -71,6 +79,53 @@ TILE_KERNEL(tile_sort_kv, THREADS, const float *in, const uint32_t *vin, float *
     tile_store(tile_array1(vout + base, TILE_N), v, 0);
 }
 
+/* descending, bit range [16, 32) (the sign, exponent and top mantissa bits
+ * of the ordered key), merge sort by a comparator: same tile, same layout */
+#define BIT_LO 16
+#define BIT_HI 32
+TILE_KERNEL(tile_sort_desc_keys, THREADS, const float *in, float *out) {
+    const int64_t base = (int64_t)tile_block(0) * TILE_N;
+    tile_reg(float, k, TILE_N);
+    tile_load(k, tile_array1(in + base, TILE_N), 0);
+    tile_sort_descending(k);
+    tile_store(tile_array1(out + base, TILE_N), k, 0);
+}
+TILE_KERNEL(tile_sort_desc_kv, THREADS, const float *in, const uint32_t *vin, float *out, uint32_t *vout) {
+    const int64_t base = (int64_t)tile_block(0) * TILE_N;
+    tile_reg(float, k, TILE_N);
+    tile_reg(uint32_t, v, TILE_N);
+    tile_load(k, tile_array1(in + base, TILE_N), 0);
+    tile_load(v, tile_array1(vin + base, TILE_N), 0);
+    tile_sort_pairs_descending(k, v);
+    tile_store(tile_array1(out + base, TILE_N), k, 0);
+    tile_store(tile_array1(vout + base, TILE_N), v, 0);
+}
+TILE_KERNEL(tile_sort_bits_keys, THREADS, const float *in, float *out) {
+    const int64_t base = (int64_t)tile_block(0) * TILE_N;
+    tile_reg(float, k, TILE_N);
+    tile_load(k, tile_array1(in + base, TILE_N), 0);
+    tile_sort_bits(k, BIT_LO, BIT_HI);
+    tile_store(tile_array1(out + base, TILE_N), k, 0);
+}
+#define FLT_LESS(a, b) ((a) < (b))
+TILE_KERNEL(tile_msort_keys, THREADS, const float *in, float *out) {
+    const int64_t base = (int64_t)tile_block(0) * TILE_N;
+    tile_reg(float, k, TILE_N);
+    tile_load(k, tile_array1(in + base, TILE_N), 0);
+    tile_merge_sort(k, FLT_LESS);
+    tile_store(tile_array1(out + base, TILE_N), k, 0);
+}
+TILE_KERNEL(tile_msort_kv, THREADS, const float *in, const uint32_t *vin, float *out, uint32_t *vout) {
+    const int64_t base = (int64_t)tile_block(0) * TILE_N;
+    tile_reg(float, k, TILE_N);
+    tile_reg(uint32_t, v, TILE_N);
+    tile_load(k, tile_array1(in + base, TILE_N), 0);
+    tile_load(v, tile_array1(vin + base, TILE_N), 0);
+    tile_merge_sort_pairs(k, v, FLT_LESS);
+    tile_store(tile_array1(out + base, TILE_N), k, 0);
+    tile_store(tile_array1(vout + base, TILE_N), v, 0);
+}
+
 /* ---- the CUB peers ---- */
 template <cub::BlockLoadAlgorithm LOAD>
 __global__ void __launch_bounds__(THREADS) cub_sort_keys(const float *__restrict__ in, float *__restrict__ out) {
@@ -113,6 +168,90 @@ __global__ void __launch_bounds__(THREADS) cub_sort_kv(const float *__restrict__
     Sort(tmp.sort).SortBlockedToStriped(k, v);
     StoreK(tmp.sk).Store(out + base, k);
     StoreV(tmp.sv).Store(vout + base, v);
+}
+
+/* MODE 0: SortDescendingBlockedToStriped; 1: SortBlockedToStriped(16, 32) */
+template <int MODE>
+__global__ void __launch_bounds__(THREADS) cub_sort_keys_x(const float *__restrict__ in, float *__restrict__ out) {
+    typedef cub::BlockLoad<float, THREADS, IPT, cub::BLOCK_LOAD_WARP_TRANSPOSE> Load;
+    typedef cub::BlockRadixSort<float, THREADS, IPT> Sort;
+    typedef cub::BlockStore<float, THREADS, IPT, cub::BLOCK_STORE_STRIPED> Store;
+    __shared__ union {
+        typename Load::TempStorage load;
+        typename Sort::TempStorage sort;
+        typename Store::TempStorage store;
+    } tmp;
+    const size_t base = (size_t)blockIdx.x * TILE_N;
+    float k[IPT];
+    Load(tmp.load).Load(in + base, k);
+    __syncthreads();
+    if (MODE == 0) Sort(tmp.sort).SortDescendingBlockedToStriped(k);
+    else Sort(tmp.sort).SortBlockedToStriped(k, BIT_LO, BIT_HI);
+    Store(tmp.store).Store(out + base, k);
+}
+__global__ void __launch_bounds__(THREADS) cub_sort_desc_kv(const float *__restrict__ in, const uint32_t *__restrict__ vin,
+                                                            float *__restrict__ out, uint32_t *__restrict__ vout) {
+    typedef cub::BlockLoad<float, THREADS, IPT, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadK;
+    typedef cub::BlockLoad<uint32_t, THREADS, IPT, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadV;
+    typedef cub::BlockRadixSort<float, THREADS, IPT, uint32_t> Sort;
+    typedef cub::BlockStore<float, THREADS, IPT, cub::BLOCK_STORE_STRIPED> StoreK;
+    typedef cub::BlockStore<uint32_t, THREADS, IPT, cub::BLOCK_STORE_STRIPED> StoreV;
+    __shared__ union {
+        typename LoadK::TempStorage lk;
+        typename LoadV::TempStorage lv;
+        typename Sort::TempStorage sort;
+        typename StoreK::TempStorage sk;
+        typename StoreV::TempStorage sv;
+    } tmp;
+    const size_t base = (size_t)blockIdx.x * TILE_N;
+    float k[IPT];
+    uint32_t v[IPT];
+    LoadK(tmp.lk).Load(in + base, k);
+    __syncthreads();
+    LoadV(tmp.lv).Load(vin + base, v);
+    __syncthreads();
+    Sort(tmp.sort).SortDescendingBlockedToStriped(k, v);
+    StoreK(tmp.sk).Store(out + base, k);
+    StoreV(tmp.sv).Store(vout + base, v);
+}
+struct FltLess {
+    __device__ __forceinline__ bool operator()(const float &a, const float &b) const { return a < b; }
+};
+/* cub::BlockMergeSort: blocked in and out, so both transposes go through
+ * BlockLoad/BlockStore WARP_TRANSPOSE (coalesced) */
+template <bool PAIRS>
+__global__ void __launch_bounds__(THREADS) cub_msort(const float *__restrict__ in, const uint32_t *__restrict__ vin,
+                                                     float *__restrict__ out, uint32_t *__restrict__ vout) {
+    typedef cub::BlockLoad<float, THREADS, IPT, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadK;
+    typedef cub::BlockLoad<uint32_t, THREADS, IPT, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadV;
+    typedef cub::BlockMergeSort<float, THREADS, IPT, uint32_t> Sort;
+    typedef cub::BlockStore<float, THREADS, IPT, cub::BLOCK_STORE_WARP_TRANSPOSE> StoreK;
+    typedef cub::BlockStore<uint32_t, THREADS, IPT, cub::BLOCK_STORE_WARP_TRANSPOSE> StoreV;
+    __shared__ union {
+        typename LoadK::TempStorage lk;
+        typename LoadV::TempStorage lv;
+        typename Sort::TempStorage sort;
+        typename StoreK::TempStorage sk;
+        typename StoreV::TempStorage sv;
+    } tmp;
+    const size_t base = (size_t)blockIdx.x * TILE_N;
+    float k[IPT];
+    uint32_t v[IPT];
+    LoadK(tmp.lk).Load(in + base, k);
+    __syncthreads();
+    if (PAIRS) {
+        LoadV(tmp.lv).Load(vin + base, v);
+        __syncthreads();
+        Sort(tmp.sort).Sort(k, v, FltLess());
+    } else {
+        Sort(tmp.sort).Sort(k, FltLess());
+    }
+    __syncthreads();
+    StoreK(tmp.sk).Store(out + base, k);
+    if (PAIRS) {
+        __syncthreads();
+        StoreV(tmp.sv).Store(vout + base, v);
+    }
 }
 
 /* ---- input ---- */
@@ -214,15 +353,29 @@ static int run(const Opts &o) {
     CK(cudaMalloc(&d_tpv, vb));
     CK(cudaMalloc(&d_cpv, vb));
     CK(cudaMalloc(&d_copy, kb));
+    /* outputs of the descending / bit-range / merge variants (tile, CUB) */
+    float *d_xt, *d_xc;
+    uint32_t *d_xtv, *d_xcv;
+    CK(cudaMalloc(&d_xt, kb));
+    CK(cudaMalloc(&d_xc, kb));
+    CK(cudaMalloc(&d_xtv, vb));
+    CK(cudaMalloc(&d_xcv, vb));
     fill_input<<<prop.multiProcessorCount * 8, 256>>>(d_in, d_vin, n, seed);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
 
     const tile_exec ex = TILE_GPU(dev);
-    enum { V_TK, V_CK, V_CS, V_TP, V_CP, V_COPY, V };
+    enum { V_TK, V_CK, V_CS, V_TP, V_CP, V_COPY, V_TD, V_CD, V_TDP, V_CDP, V_TB, V_CB, V_TM, V_CM, V_TMP, V_CMP, V };
     const char *names[V] = {"tile sort keys", "cub sort keys (peer)", "cub keys striped (diag)",
-                            "tile sort pairs", "cub sort pairs (peer)", "cudaMemcpy d2d keys"};
-    const double bytes[V] = {2.0 * kb, 2.0 * kb, 2.0 * kb, 2.0 * (kb + vb), 2.0 * (kb + vb), 2.0 * kb};
+                            "tile sort pairs", "cub sort pairs (peer)", "cudaMemcpy d2d keys",
+                            "tile desc keys", "cub desc keys (peer)", "tile desc pairs", "cub desc pairs (peer)",
+                            "tile bits[16,32) keys", "cub bits[16,32) (peer)", "tile merge keys",
+                            "cub merge keys (peer)", "tile merge pairs", "cub merge pairs (peer)"};
+    const double bytes[V] = {2.0 * kb, 2.0 * kb, 2.0 * kb, 2.0 * (kb + vb), 2.0 * (kb + vb), 2.0 * kb,
+                             2.0 * kb, 2.0 * kb, 2.0 * (kb + vb), 2.0 * (kb + vb), 2.0 * kb, 2.0 * kb,
+                             2.0 * kb, 2.0 * kb, 2.0 * (kb + vb), 2.0 * (kb + vb)};
+    /* the peer of each variant (its ratio's denominator) */
+    auto peer_of = [&](int v) { return v >= V_TD ? V_TD + (v - V_TD) / 2 * 2 + 1 : v <= V_CS ? V_CK : v <= V_CP ? V_CP : V_COPY; };
     auto launch = [&](int v) -> int {
         switch (v) {
         case V_TK: TK(tile_launch(ex, tile_sort_keys, tile_grid1(tiles), THREADS, (const float *)d_in, d_tk)); break;
@@ -233,6 +386,22 @@ static int run(const Opts &o) {
                            d_tpk, d_tpv));
             break;
         case V_CP: cub_sort_kv<<<(unsigned)tiles, THREADS>>>(d_in, d_vin, d_cpk, d_cpv); break;
+        case V_TD: TK(tile_launch(ex, tile_sort_desc_keys, tile_grid1(tiles), THREADS, (const float *)d_in, d_xt)); break;
+        case V_CD: cub_sort_keys_x<0><<<(unsigned)tiles, THREADS>>>(d_in, d_xc); break;
+        case V_TDP:
+            TK(tile_launch(ex, tile_sort_desc_kv, tile_grid1(tiles), THREADS, (const float *)d_in,
+                           (const uint32_t *)d_vin, d_xt, d_xtv));
+            break;
+        case V_CDP: cub_sort_desc_kv<<<(unsigned)tiles, THREADS>>>(d_in, d_vin, d_xc, d_xcv); break;
+        case V_TB: TK(tile_launch(ex, tile_sort_bits_keys, tile_grid1(tiles), THREADS, (const float *)d_in, d_xt)); break;
+        case V_CB: cub_sort_keys_x<1><<<(unsigned)tiles, THREADS>>>(d_in, d_xc); break;
+        case V_TM: TK(tile_launch(ex, tile_msort_keys, tile_grid1(tiles), THREADS, (const float *)d_in, d_xt)); break;
+        case V_CM: cub_msort<false><<<(unsigned)tiles, THREADS>>>(d_in, d_vin, d_xc, d_xcv); break;
+        case V_TMP:
+            TK(tile_launch(ex, tile_msort_kv, tile_grid1(tiles), THREADS, (const float *)d_in, (const uint32_t *)d_vin,
+                           d_xt, d_xtv));
+            break;
+        case V_CMP: cub_msort<true><<<(unsigned)tiles, THREADS>>>(d_in, d_vin, d_xc, d_xcv); break;
         default: CK(cudaMemcpyAsync(d_copy, d_in, kb, cudaMemcpyDeviceToDevice, 0)); break;
         }
         CK(cudaGetLastError());
@@ -251,7 +420,7 @@ static int run(const Opts &o) {
     CK(cudaMemset(d_tpv, 0xff, vb));
     CK(cudaMemset(d_cpv, 0xff, vb));
     CK(cudaMemset(d_copy, 0, kb));
-    for (int v = 0; v < V; ++v)
+    for (int v = 0; v < V_TD; ++v)
         if (launch(v)) return 1;
     TK(tile_synchronize(ex));
     CK(cudaDeviceSynchronize());
@@ -290,6 +459,57 @@ static int run(const Opts &o) {
         std::vector<float> h_copy(n);
         CK(cudaMemcpy(h_copy.data(), d_copy, kb, cudaMemcpyDeviceToHost));
         bad += check_same("memcpy d2d", h_copy.data(), h_in.data(), kb);
+    }
+    /* descending / bit range / merge: tile and CUB one pair at a time into
+     * the shared outputs (poisoned), tile == CUB bit for bit (keys and
+     * values: both stable), and every 16th tile checked against its own
+     * reference: a stable sort of (the key's order, index) by std::stable_sort */
+    {
+        std::vector<float> xt(n), xc(n);
+        std::vector<uint32_t> xtv(n), xcv(n);
+        for (int v = V_TD; v < V; v += 2) {
+            const bool pairs = v == V_TDP || v == V_TMP;
+            CK(cudaMemset(d_xt, 0xff, kb));
+            CK(cudaMemset(d_xc, 0xfe, kb));
+            CK(cudaMemset(d_xtv, 0xff, vb));
+            CK(cudaMemset(d_xcv, 0xfe, vb));
+            if (launch(v) || launch(v + 1)) return 1;
+            TK(tile_synchronize(ex));
+            CK(cudaDeviceSynchronize());
+            CK(cudaMemcpy(xt.data(), d_xt, kb, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(xc.data(), d_xc, kb, cudaMemcpyDeviceToHost));
+            if (pairs) {
+                CK(cudaMemcpy(xtv.data(), d_xtv, vb, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(xcv.data(), d_xcv, vb, cudaMemcpyDeviceToHost));
+            }
+            char what[96];
+            snprintf(what, sizeof what, "%s == cub", names[v]);
+            bad += check_same(what, xt.data(), xc.data(), kb);
+            if (pairs) {
+                snprintf(what, sizeof what, "%s values == cub", names[v]);
+                bad += check_same(what, xtv.data(), xcv.data(), vb);
+            }
+            long wrong = 0;
+            std::vector<std::pair<uint32_t, uint32_t>> ref(TILE_N);
+            for (long t = 0; t < tiles; t += 16) {
+                const size_t base = (size_t)t * TILE_N;
+                for (int i = 0; i < TILE_N; ++i) {
+                    uint32_t o = ord(h_in[base + i]);
+                    if (v == V_TD || v == V_TDP) o = ~o;
+                    if (v == V_TB) o >>= BIT_LO; /* bits [16, 32) */
+                    ref[i] = std::make_pair(o, (uint32_t)i);
+                }
+                std::stable_sort(ref.begin(), ref.end(), [](const std::pair<uint32_t, uint32_t> &a,
+                                                            const std::pair<uint32_t, uint32_t> &b) { return a.first < b.first; });
+                for (int i = 0; i < TILE_N; ++i) {
+                    const size_t src = base + ref[i].second;
+                    wrong += memcmp(&xt[base + i], &h_in[src], 4) != 0 || (pairs && xtv[base + i] != (uint32_t)src);
+                }
+            }
+            printf("check %-28s %ld sampled tiles vs stable reference: %ld wrong: %s\n", names[v], (tiles + 15) / 16,
+                   wrong, wrong ? "FAIL" : "ok");
+            bad += wrong != 0;
+        }
     }
 
     /* ---- timing: variants interleaved, one event pair around each launch ---- */
@@ -332,10 +552,11 @@ static int run(const Opts &o) {
         gbs[v] = gbps(bytes[v], st[v].median);
     }
     const double rk = st[V_CK].median / st[V_TK].median, rp = st[V_CP].median / st[V_TP].median;
+    auto ratio = [&](int v) { return st[peer_of(v)].median / st[v].median; };
 
     printf("\n%-26s %10s %10s %10s %9s %8s\n", "variant", "median_ms", "min_ms", "max_ms", "GB/s", "vs_peer");
     for (int v = 0; v < V; ++v) {
-        const int peer = v <= V_CS ? V_CK : v <= V_CP ? V_CP : V_COPY;
+        const int peer = peer_of(v);
         printf("%-26s %10.4f %10.4f %10.4f %9.1f %8.3f\n", names[v], st[v].median, st[v].min, st[v].max, gbs[v],
                st[peer].median / st[v].median);
     }
@@ -344,6 +565,12 @@ static int run(const Opts &o) {
     printf("correctness: %s\n", bad ? "FAIL" : "PASS");
     const bool pk = print_target("tile sort keys / CUB", rk, ">=", 1.00);
     const bool pp = print_target("tile sort pairs / CUB", rp, ">=", 1.00);
+    const bool pd = print_target("tile sort descending keys / CUB", ratio(V_TD), ">=", 1.00);
+    const bool pdp = print_target("tile sort descending pairs / CUB", ratio(V_TDP), ">=", 1.00);
+    const bool pb = print_target("tile sort bits [16,32) keys / CUB", ratio(V_TB), ">=", 1.00);
+    const bool pm = print_target("tile merge sort keys / CUB BlockMergeSort", ratio(V_TM), ">=", 1.00);
+    const bool pmp = print_target("tile merge sort pairs / CUB BlockMergeSort", ratio(V_TMP), ">=", 1.00);
+    const bool pnew[V] = {false, false, false, false, false, false, pd, false, pdp, false, pb, false, pm, false, pmp, false};
 
     if (o.csv) {
         FILE *f = csv_open(o.csv);
@@ -351,8 +578,9 @@ static int run(const Opts &o) {
         fprintf(f, "date,commit,device,variant,tiles,tile_n,threads,bytes_moved,iters,median_ms,min_ms,max_ms,gbps,"
                    "ratio_vs_peer,correct,target\n");
         for (int v = 0; v < V; ++v) {
-            const int peer = v <= V_CS ? V_CK : v <= V_CP ? V_CP : V_COPY;
-            const char *target = v == V_TK ? (pk ? "PASS" : "FAIL") : v == V_TP ? (pp ? "PASS" : "FAIL") : "";
+            const int peer = peer_of(v);
+            const char *target = v == V_TK ? (pk ? "PASS" : "FAIL") : v == V_TP ? (pp ? "PASS" : "FAIL")
+                                 : (v >= V_TD && (v - V_TD) % 2 == 0) ? (pnew[v] ? "PASS" : "FAIL") : "";
             fprintf(f, "%s,%s,\"%s\",%s,%ld,%d,%d,%.0f,%d,%.5f,%.5f,%.5f,%.2f,%.4f,%s,%s\n", date, commit, prop.name,
                     names[v], tiles, TILE_N, THREADS, bytes[v], o.iters, st[v].median, st[v].min, st[v].max, gbs[v],
                     st[peer].median / st[v].median, bad ? "FAIL" : "PASS", target);
@@ -361,10 +589,11 @@ static int run(const Opts &o) {
     }
 
     for (void *p : {(void *)d_in, (void *)d_vin, (void *)d_tk, (void *)d_ck, (void *)d_cs, (void *)d_tpk,
-                    (void *)d_cpk, (void *)d_tpv, (void *)d_cpv, (void *)d_copy})
+                    (void *)d_cpk, (void *)d_tpv, (void *)d_cpv, (void *)d_copy, (void *)d_xt, (void *)d_xc,
+                    (void *)d_xtv, (void *)d_xcv})
         CK(cudaFree(p));
     if (bad) return 1;
-    if (o.strict && !(pk && pp)) return 3;
+    if (o.strict && !(pk && pp && pd && pdp && pb && pm && pmp)) return 3;
     return 0;
 }
 

@@ -386,8 +386,11 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
  *   tile_sort_bits(k, 0, 4)              k = [0x21 0x12 0x13 0x24] (low digit only)
  *   tile_sort_pairs_descending_bits(k, v, 4, 8)
  *                                        k = [0x21 0x24 0x13 0x12], v = [1 3 0 2]
- * (A bit range turns off two shortcuts of the full sort: the permuted-key
- * counters and, for keys only, the first pass on striped slots.) */
+ * Only the 4-bit digits inside the range are sorted on (for 32-bit keys and a
+ * range [16, 32): 4 passes instead of 8); a range whose ends are not
+ * multiples of 4 masks the digits at its ends (and turns off the permuted
+ * counters); a keys-only register sort with a range gives up the first pass
+ * on striped slots (keys equal in the range are not indistinguishable). */
 #define tile_sort_descending(keys) TILE__SORT_G(keys, keys, 0, 1, 0, 0, 0, "tile_sort_descending")
 #define tile_sort_pairs_descending(keys, values) \
     TILE__SORT_G(keys, values, 1, 1, 0, 0, 0, "tile_sort_pairs_descending")
@@ -418,6 +421,8 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
         enum {                                                                     \
             /* a bit range narrower than the key */                             \
             tile__RG = (RANGED) && !((BB) == 0 && (EB) == 8 * (int)sizeof(tile__K)),  \
+            /* a range that cuts through a 4-bit digit: digits are masked */    \
+            tile__RGM = tile__RG && ((BB) % 4 != 0 || (EB) % 4 != 0),             \
             tile__N = tile_size(K),                                                \
             tile__B = TILE__BD(K),                                                 \
             tile__S = (tile__N + tile__B - 1) / tile__B,                           \
@@ -440,7 +445,7 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
              * the slots as they are */                                          \
             tile__VIRT = tile__REG && !tile__KSH && !(HASV) && tile__N % tile__B == 0 && !tile__RG, \
             /* digit-interleaved keys (see tile__sort_perm): 4B = 2^FL */        \
-            tile__FD = sizeof(tile__U) == 4 && (tile__B == 1 || tile__B == 16 || tile__B == 256) && !tile__RG, \
+            tile__FD = sizeof(tile__U) == 4 && (tile__B == 1 || tile__B == 16 || tile__B == 256) && !tile__RGM, \
             tile__FL = tile__B == 256 ? 10 : tile__B == 16 ? 6 : 2,                \
             tile__FM = 2 | 7 << tile__FL                                           \
         };                                                                         \
@@ -464,7 +469,8 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
         tile__U tile__and = (tile__U) ~(tile__U)0, tile__or = 0;                   \
         /* descending: all bits flipped; the bits a pass may look at */         \
         TILE__UNUSED const tile__U tile__FLIP = (DESC) ? (tile__U) ~(tile__U)0 : (tile__U)0; \
-        TILE__UNUSED const tile__U tile__RM = tile__RG ? (tile__U)TILE__SORT_RMASK(BB, EB) : (tile__U) ~(tile__U)0; \
+        TILE__UNUSED const tile__U tile__VM = tile__RG ? (tile__U)TILE__SORT_RMASK(BB, EB) : (tile__U) ~(tile__U)0; \
+        TILE__UNUSED const tile__U tile__RM = tile__RGM ? tile__VM : (tile__U) ~(tile__U)0; \
         if (tile__REG) {                                                           \
             TILE__SORT_REG_(K, V, HASV);                                           \
         } else {                                                                   \
@@ -502,7 +508,7 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
         tile__and = (tile__U)(((uint64_t)tile__a1 << 32) | tile__a0);              \
         tile__or = (tile__U)(((uint64_t)tile__o1 << 32) | tile__o0);               \
     }                                                                              \
-    const tile__U tile__var = (tile__U)((tile__and ^ tile__or) & tile__RM);        \
+    const tile__U tile__var = (tile__U)((tile__and ^ tile__or) & tile__VM);        \
     int tile__last = 0;                                                            \
     TILE__UNROLL for (int tile__q = 0; tile__q < (int)sizeof(tile__U) * 2; ++tile__q) \
         if ((tile__var >> (4 * tile__q)) & 15u) tile__last = tile__q;

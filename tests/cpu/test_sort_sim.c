@@ -498,6 +498,8 @@ TILE_API int ms_less(ms_rec a, ms_rec b) { return a.key < b.key; }
 #define OPB(k) tile_sort_bits(k, 3, 13)
 #define OPBP(k, v) tile_sort_pairs_bits(k, v, 3, 13)
 #define OPDB(k) tile_sort_descending_bits(k, 0, 8)
+#define OPBA(k) tile_sort_bits(k, 16, 32)
+#define OPBAP(k, v) tile_sort_pairs_bits(k, v, 4, 12)
 #define OPDBP(k, v) tile_sort_pairs_descending_bits(k, v, 0, 8)
 #define OPAP(k, v) tile_sort_pairs(k, v)
 #define OPMS(k) tile_merge_sort(k, ms_less)
@@ -512,6 +514,8 @@ X_P(kx_dp_f32_256_4096, float, 256, 4096, tile_reg, tile_reg, OPDP)
 X_K(kx_b_f32_256_4096, float, 256, 4096, tile_reg, OPB)
 X_P(kx_bp_f32_64_1000, float, 64, 1000, tile_shared, tile_reg, OPBP)
 X_K(kx_d_u32_16_250, uint32_t, 16, 250, tile_reg, OPD)
+X_K(kx_ba_f32_256_4096, float, 256, 4096, tile_reg, OPBA)
+X_P(kx_bap_u32_16_300, uint32_t, 16, 300, tile_reg, tile_reg, OPBAP)
 X_P(kx_dbp_i64_96_1000, int64_t, 96, 1000, tile_shared, tile_reg, OPDBP)
 X_K(kx_db_i32_32_700, int32_t, 32, 700, tile_reg, OPDB)
 X_P(kx_hp_f16_64_300, tile_f16, 64, 300, tile_reg, tile_reg, OPAP)
@@ -556,6 +560,9 @@ static const sim_xcase sim_xcases[] = {
     {"x_bits_f32_256_4096", kx_b_f32_256_4096, 256, 4096, SR_F32, 0, 3, 13, XK_KEYS, 0},
     {"x_bitsp_f32_64_1000", kx_bp_f32_64_1000, 64, 1000, SR_F32, 0, 3, 13, XK_PAIRS, 0},
     {"x_desc_u32_16_250", kx_d_u32_16_250, 16, 250, SR_U32, 1, 0, 0, XK_KEYS, 0},
+    /* digit-aligned ranges: permuted counters kept (blocks of 256 and 16) */
+    {"x_bits16_32_f32_256_4096", kx_ba_f32_256_4096, 256, 4096, SR_F32, 0, 16, 32, XK_KEYS, 0},
+    {"x_bits4_12p_u32_16_300", kx_bap_u32_16_300, 16, 300, SR_U32, 0, 4, 12, XK_PAIRS, 0},
     {"x_descbitsp_i64_96_1000", kx_dbp_i64_96_1000, 96, 1000, SR_I64, 1, 0, 8, XK_PAIRS, 0},
     {"x_descbits_i32_32_700", kx_db_i32_32_700, 32, 700, SR_I32, 1, 0, 8, XK_KEYS, 0},
     {"x_f16p_64_300", kx_hp_f16_64_300, 64, 300, VX_F16, 0, 0, 0, XK_PAIRS, 0},
