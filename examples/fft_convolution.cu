@@ -35,10 +35,9 @@ TILE_KERNEL_SMEM(filter_spectrum, THREADS, TILE_SMEM_BYTES(tile_c32, N), const t
 /* y = ifft(fft(x) * H) for ROWS signals a block */
 TILE_KERNEL_SMEM(fft_convolve, THREADS, TILE_SMEM_BYTES(tile_c32, ROWS, N) + TILE_SMEM_BYTES(tile_c32, 1, N),
                  const tile_c32 *x, const tile_c32 *H, tile_c32 *y, int64_t signals) {
-    const int64_t r0 = (int64_t)tile_block(0) * ROWS;
     tile_shared(tile_c32, t, ROWS, N);
     tile_shared(tile_c32, hs, 1, N);
-    tile_load(t, tile_array2(x, signals, N), r0, 0);
+    tile_load(t, tile_array2(x, signals, N), (int64_t)tile_block(0) * ROWS, 0);
     tile_load(hs, tile_array2(H, 1, N), 0, 0); /* the spectrum, once a block */
     tile_fft(t);                               /* every row, in the tile's own memory */
     for (int r = 0; r < ROWS; ++r) {           /* row r times the spectrum */
@@ -46,7 +45,7 @@ TILE_KERNEL_SMEM(fft_convolve, THREADS, TILE_SMEM_BYTES(tile_c32, ROWS, N) + TIL
         tile_map2(row, tile_c32_mul, row, hs);
     }
     tile_ifft(t);
-    tile_store(tile_array2(y, signals, N), t, r0, 0);
+    tile_store(tile_array2(y, signals, N), t, (int64_t)tile_block(0) * ROWS, 0);
 }
 
 int main(int argc, char **argv) {
