@@ -29,9 +29,12 @@
  * type, dims, batch): the first call of a shape creates its plan
  * (cufftMakePlanMany64), later calls reuse it and only set the stream. The
  * cache holds TILE_FFT_PLAN_CACHE plans (16); past that the least recently
- * used is destroyed. tile_fft_release_plans() destroys the calling thread's
- * plans (call it before a thread ends, or to free their work memory). Like
- * every host-API header the cache is per translation unit (static).
+ * used is destroyed (cufftDestroy frees its work area with cudaFree, which
+ * waits for the device: a program cycling through more shapes than that
+ * pays a synchronization per new plan). tile_fft_release_plans() destroys
+ * the calling thread's plans (call it before a thread ends, or to free their
+ * work memory). Like every host-API header the cache is per translation
+ * unit (static).
  *
  * Automatic choice (batched 1D C2C f32 on the GPU): lengths whose bit is set
  * in TILE_FFT_AUTO_TILE run a tile_fft kernel of this header (one launch: each
