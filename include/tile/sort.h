@@ -10,7 +10,13 @@
  *   tile_sort(k)               k = [1 1 2 3]
  *   tile_sort_pairs(k, v)      k = [1 1 2 3], v = [11 13 12 10]
  *
- * Keys: f32, f64, i32, u32, i64, u64. Values: any element type (scalars,
+ * Also: descending and bit-range sorts (CUB's SortDescending, begin_bit /
+ * end_bit), per-row sorts of 2D tiles (tile_sort_rows...) and a stable merge
+ * sort of any element type by a user comparator (tile_merge_sort...): see
+ * their sections below.
+ *
+ * Keys: f32, f64, i32, u32, i64, u64, tile_f16, tile_bf16 (16-bit floats
+ * order like f32: bits as an order-preserving u16). Values: any element type (scalars,
  * vectors, matrices, user structs), one tile of the same length and block
  * size as the keys; keys and values must not share memory.
  * Length: any tile length n (not only powers of two) with ceil(n / block) *
