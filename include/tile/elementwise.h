@@ -59,18 +59,115 @@
 #define tile_imul_c(a, k) tile_mul_c(a, a, k)
 #define tile_idiv_c(a, k) tile_div_c(a, a, k)
 
-/* c = fn(a), c = fn(a, b) element by element; fn is a TILE_FUNC (or any
- * __host__ __device__ function or macro).
+/* c = fn(a), c = fn(a, b), c = fn(a, b, d), c = fn(a, b, d, e) element by
+ * element; fn is a TILE_FUNC (or any __host__ __device__ function or macro).
+ * f16 / bf16 elements reach fn as f32 and fn's result is converted to c's
+ * element type as tile_astype converts (rounded once to f16 / bf16), so a
+ * map over 16-bit tiles computes in f32 and rounds once. Other types pass
+ * as they are and the result is assigned (user structs included).
  *   TILE_FUNC float sq(float x) { return x * x; }
- *   tile_map(c, sq, a)   // a = [1 2 3] -> c = [1 4 9] */
-#define tile_map(c, fn, a) TILE__EW1(c, a, fn(TILE__A(a)))
-#define tile_map2(c, fn, a, b) TILE__EW2(c, a, b, fn(TILE__A(a), TILE__A(b)))
+ *   tile_map(c, sq, a)   // a = [1 2 3] -> c = [1 4 9]
+ *   TILE_FUNC float fma3(float x, float y, float z) { return x * y + z; }
+ *   tile_map3(c, fma3, a, b, d)   // a = [1 2], b = [3 4], d = [5 6] -> c = [8 14]
+ * The operand tiles share c's shape (any mix of register and shared). */
+#define TILE__MAP(c, CALL)                                                         \
+    do {                                                                           \
+        TILE__WRITE_BEGIN(c);                                                      \
+        TILE__EACH(c, tile__s) {                                                   \
+            TILE__TYPEOF(CALL) tile__mv = CALL;                                    \
+            TILE__CHECK_CVT((c).v[0], tile__mv);                                   \
+            TILE__AT(c, tile__s) = TILE__CVT(TILE__AT(c, tile__s), tile__mv);      \
+        }                                                                          \
+        TILE__WRITE_END(c);                                                        \
+    } while (0)
+#define tile_map(c, fn, a)                                                         \
+    do {                                                                           \
+        TILE__SAME_SHAPE(c, a);                                                    \
+        TILE__MAP(c, fn(TILE__ARG(TILE__A(a))));                                   \
+    } while (0)
+#define tile_map2(c, fn, a, b)                                                     \
+    do {                                                                           \
+        TILE__SAME_SHAPE(c, a);                                                    \
+        TILE__SAME_SHAPE(c, b);                                                    \
+        TILE__MAP(c, fn(TILE__ARG(TILE__A(a)), TILE__ARG(TILE__A(b))));            \
+    } while (0)
+#define tile_map3(c, fn, a, b, d)                                                  \
+    do {                                                                           \
+        TILE__SAME_SHAPE(c, a);                                                    \
+        TILE__SAME_SHAPE(c, b);                                                    \
+        TILE__SAME_SHAPE(c, d);                                                    \
+        TILE__MAP(c, fn(TILE__ARG(TILE__A(a)), TILE__ARG(TILE__A(b)), TILE__ARG(TILE__A(d)))); \
+    } while (0)
+#define tile_map4(c, fn, a, b, d, e)                                               \
+    do {                                                                           \
+        TILE__SAME_SHAPE(c, a);                                                    \
+        TILE__SAME_SHAPE(c, b);                                                    \
+        TILE__SAME_SHAPE(c, d);                                                    \
+        TILE__SAME_SHAPE(c, e);                                                    \
+        TILE__MAP(c, fn(TILE__ARG(TILE__A(a)), TILE__ARG(TILE__A(b)), TILE__ARG(TILE__A(d)), \
+                        TILE__ARG(TILE__A(e))));                                   \
+    } while (0)
 
-/* dst = src, any storages of one shape (element types convert like C). */
+/* dst = mask ? a : b element by element (Warp's tile_where, CUB's select by
+ * flags): mask a tile of an integer or bool element type (nonzero selects
+ * a); a and b tiles of dst's element type. tile_where_c takes a constant
+ * for b, tile_where_cc constants for both.
+ *   mask = [1 0 0 1], a = [1 2 3 4], b = [9 9 9 9]:
+ *   tile_where(d, mask, a, b)       d = [1 9 9 4]
+ *   tile_where_c(d, mask, a, 0.0f)  d = [1 0 0 4] */
+#if defined(__cplusplus)
+template <class T> struct tile__int_mask { enum { value = 1 }; };
+template <> struct tile__int_mask<float> { enum { value = 0 }; };
+template <> struct tile__int_mask<double> { enum { value = 0 }; };
+template <> struct tile__int_mask<long double> { enum { value = 0 }; };
+template <> struct tile__int_mask<tile_f16> { enum { value = 0 }; };
+template <> struct tile__int_mask<tile_bf16> { enum { value = 0 }; };
+#define TILE__INT_MASK(m) ((int)tile__int_mask<TILE__ET((m).v[0])>::value)
+#else
+#define TILE__INT_MASK(m) \
+    _Generic((m).v[0], float: 0, double: 0, long double: 0, tile_f16: 0, tile_bf16: 0, default: 1)
+#endif
+#define TILE__WHERE_CHECK(dst, mask)                                               \
+    TILE__SAME_SHAPE(dst, mask);                                                   \
+    TILE__STATIC_ASSERT(TILE__INT_MASK(mask), "tile.h: tile_where: the mask must be a tile of an integer or bool type")
+#define tile_where(dst, mask, a, b)                                                \
+    do {                                                                           \
+        TILE__WHERE_CHECK(dst, mask);                                              \
+        TILE__SAME_SHAPE(dst, a);                                                  \
+        TILE__SAME_SHAPE(dst, b);                                                  \
+        TILE__STATIC_ASSERT(sizeof((a).v[0]) == sizeof((dst).v[0]) && sizeof((b).v[0]) == sizeof((dst).v[0]), \
+                            "tile.h: tile_where: a and b need dst's element type"); \
+        TILE__EW(dst, TILE__A(mask) ? TILE__A(a) : TILE__A(b));                    \
+    } while (0)
+#define tile_where_c(dst, mask, a, kb)                                             \
+    do {                                                                           \
+        TILE__WHERE_CHECK(dst, mask);                                              \
+        TILE__SAME_SHAPE(dst, a);                                                  \
+        const TILE_ELEM_T(dst) tile__wb = (kb);                                    \
+        TILE__EW(dst, TILE__A(mask) ? TILE__A(a) : tile__wb);                      \
+    } while (0)
+#define tile_where_cc(dst, mask, ka, kb)                                           \
+    do {                                                                           \
+        TILE__WHERE_CHECK(dst, mask);                                              \
+        const TILE_ELEM_T(dst) tile__wa = (ka), tile__wb = (kb);                   \
+        TILE__EW(dst, TILE__A(mask) ? tile__wa : tile__wb);                        \
+    } while (0)
+
+/* dst = src, any storages of one shape (element types convert like C;
+ * tile_astype converts f16 / bf16 / complex too). */
 #define tile_copy(dst, src) TILE__EW1(dst, src, TILE__A(src))
-/* dst = src converted to dst's scalar element type (tile_astype of Warp).
- *   f32 [1.5 -2.5] -> i32 [1 -2] */
-#define tile_astype(dst, src) TILE__EW1(dst, src, (TILE_ELEM_T(dst))TILE__A(src))
+/* dst = src converted to dst's element type (tile_astype of Warp): every
+ * pair of real types (f32 f64 i32 u32 i64 u64 i8 u8 f16 bf16), real to
+ * complex (imaginary 0), c32 <-> c64. One rounding to nearest even;
+ * float -> integer truncates toward zero and saturates, NaN -> 0 (the same
+ * on the CPU and the GPU). Other pairs do not compile.
+ *   f32 [1.5 -2.5 300 NaN] -> i32 [1 -2 300 0];  -> u8 [1 0 255 0]
+ *   f32 [1.0009765625 (a tie)] -> f16 [1.0] (even);  f16 [65504] -> f32 [65504] */
+#define tile_astype(dst, src)                                                      \
+    do {                                                                           \
+        TILE__CHECK_CVT((dst).v[0], (src).v[0]);                                   \
+        TILE__EW1(dst, src, TILE__CVT(TILE__AT(dst, tile__s), TILE__A(src)));      \
+    } while (0)
 
 /* Declare shared tile `name` holding a copy of register tile `src` (one
  * store per slot and one barrier): the cheap explicit way to random access.

@@ -12,9 +12,15 @@
  *   tile_f16 g = tile_f32_to_f16(65520.0f);        // g.bits == 0x7c00 (+inf)
  *   tile_f16_to_f32(tile_f16_from_bits(0x0001))    // 2^-24 (smallest subnormal)
  *
- * Tiles of these types load, store, copy and fill (tile_zeros) like any
- * struct element; convert whole tiles with tile_map:
- *   tile_map(f, tile_bf16_to_f32, h);   // f32 tile from a bf16 tile
+ * Tiles of these types are first-class element types (tile/types.h,
+ * docs/types.md): load, store, fill, tile_astype both ways with every real
+ * type, tile_add/sub/mul/div/neg and tile_map computed in f32 and rounded
+ * once (round to nearest even), the same bits on the CPU and the GPU:
+ *   tile_astype(f, h);                  // f32 tile from a bf16 tile (exact)
+ *   tile_astype(h, d);                  // bf16 tile from an f64 tile (one rounding)
+ * Conversions from f64 and from integers round once, directly (no double
+ * rounding through f32):
+ *   tile_f64_to_f16(1.0 + 0x1p-11 + 0x1p-40)  // 0x3c01 (f32 first would give the tie 0x3c00)
  * Under nvcc, tile_f16_as_half / tile_bf16_as_nv etc. hand the same bits to
  * CUDA's __half / __nv_bfloat16 intrinsics. tile_matmul takes f16 and bf16
  * operand tiles (tensor cores on sm_80+, f32 accumulation).
@@ -87,6 +93,104 @@ TILE_API tile_f16 tile_f32_to_f16(float f) {
     if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r; /* a carry is the next binade */
     return tile_f16_from_bits((uint16_t)(sign | r));
 }
+
+/* ---- one rounding from f64 and from integers ----
+ * tile__round16(sign, m, e2, P, EMIN): the 16-bit float nearest to
+ * m * 2^e2 (ties to even), P mantissa bits, EMIN the smallest normal
+ * exponent (f16 10, -14; bf16 7, -126; EMAX = 1 - EMIN for both). The
+ * significand is rounded at the quantum of the result's binade (EMIN's for
+ * subnormals), so subnormal results round once too; a carry out of the
+ * significand lands in the next binade by adding the bits, up to inf. */
+TILE_API int tile__clz64(uint64_t x) {
+#if TILE_ON_DEVICE
+    return __clzll((long long)x);
+#else
+    return __builtin_clzll(x);
+#endif
+}
+TILE_API uint16_t tile__round16(uint16_t sign, uint64_t m, int e2, int P, int EMIN) {
+    if (m == 0) return sign;
+    const int n = 63 - tile__clz64(m), E = n + e2, Et = E < EMIN ? EMIN : E, q = Et - P;
+    const uint32_t inf = (uint32_t)(2 - 2 * EMIN + 1) << P; /* exponent field all ones */
+    if (E > 1 - EMIN) return (uint16_t)(sign | inf);
+    uint64_t r;
+    if (e2 >= q) {
+        r = m << (e2 - q); /* exact: fewer than P + 1 significant bits */
+    } else {
+        const int s = q - e2;
+        if (s >= 64) {
+            r = 0; /* below half the smallest subnormal: m < 2^53 <= 2^(s-1) */
+        } else {
+            r = m >> s;
+            const uint64_t rem = m & ((((uint64_t)1) << s) - 1u), half = ((uint64_t)1) << (s - 1);
+            if (rem > half || (rem == half && (r & 1u))) ++r;
+        }
+    }
+    const uint32_t bits = ((uint32_t)(Et - EMIN) << P) + (uint32_t)r;
+    return (uint16_t)(sign | (bits >= inf ? inf : bits));
+}
+TILE_API uint64_t tile__f64_bits(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+/* f64 -> 16 bits: NaN quiet with the top payload bits (as from f32) */
+TILE_API uint16_t tile__f64_to16(double d, int P, int EMIN) {
+    const uint64_t u = tile__f64_bits(d);
+    const uint16_t sign = (uint16_t)((u >> 48) & 0x8000u);
+    const uint32_t e = (uint32_t)(u >> 52) & 0x7ffu;
+    const uint64_t mant = u & 0xfffffffffffffull;
+    const uint32_t inf = (uint32_t)(2 - 2 * EMIN + 1) << P;
+    if (e == 0x7ffu) {
+        if (mant == 0) return (uint16_t)(sign | inf);
+        return (uint16_t)(sign | inf | (1u << (P - 1)) | (uint32_t)(mant >> (52 - P)));
+    }
+    if (e == 0) return sign; /* f64 subnormals are far below every 16-bit subnormal */
+    return tile__round16(sign, mant | (((uint64_t)1) << 52), (int)e - 1075, P, EMIN);
+}
+/* f64 -> binary16 / bfloat16, ties to even, rounded once.
+ *   tile_f64_to_f16(65519.99)  -> 0x7bff (65504)     tile_f64_to_f16(65520.0) -> 0x7c00 (inf)
+ *   tile_f64_to_bf16(1.0 + 0x1p-8 + 0x1p-30) -> 0x3f81 (above the tie) */
+TILE_API tile_f16 tile_f64_to_f16(double d) { return tile_f16_from_bits(tile__f64_to16(d, 10, -14)); }
+TILE_API tile_bf16 tile_f64_to_bf16(double d) { return tile_bf16_from_bits(tile__f64_to16(d, 7, -126)); }
+/* integers -> binary16 / bfloat16, rounded once (|x| >= 65520 is inf in f16)
+ *   tile_i64_to_bf16(257) -> 0x4380 (256: the tie goes to even), tile_u64_to_f16(70000) -> inf */
+TILE_API tile_f16 tile_i64_to_f16(int64_t x) {
+    return tile_f16_from_bits(tile__round16(x < 0 ? 0x8000u : 0, x < 0 ? 0 - (uint64_t)x : (uint64_t)x, 0, 10, -14));
+}
+TILE_API tile_bf16 tile_i64_to_bf16(int64_t x) {
+    return tile_bf16_from_bits(tile__round16(x < 0 ? 0x8000u : 0, x < 0 ? 0 - (uint64_t)x : (uint64_t)x, 0, 7, -126));
+}
+TILE_API tile_f16 tile_u64_to_f16(uint64_t x) { return tile_f16_from_bits(tile__round16(0, x, 0, 10, -14)); }
+TILE_API tile_bf16 tile_u64_to_bf16(uint64_t x) { return tile_bf16_from_bits(tile__round16(0, x, 0, 7, -126)); }
+TILE_API double tile_f16_to_f64(tile_f16 h) { return (double)tile_f16_to_f32(h); }
+TILE_API double tile_bf16_to_f64(tile_bf16 h) { return (double)tile_bf16_to_f32(h); }
+
+/* ---- arithmetic: in f32, rounded once ----
+ * One f32 operation on two 16-bit values then one rounding gives the
+ * correctly rounded 16-bit result for + - * / (f32 has 24 >= 2 * 11 + 2
+ * significand bits), so these are IEEE's binary16 / bfloat16 operations.
+ * neg flips the sign bit (NaNs included, as IEEE negate). The _s forms take
+ * an f32 scalar (the result is rounded once from the f32 operation).
+ *   a = 1.5, b = 0.1 (f16 0x2e66 = 0.0999755859375):
+ *   tile_f16_add(a, b) -> 0x3e66 (1.599609375), tile_f16_mul_s(a, 3.0f) -> 4.5 */
+#define TILE__DEF_HALF_OPS(sfx)                                                   \
+    TILE_API tile_##sfx tile_##sfx##_add(tile_##sfx a, tile_##sfx b) {            \
+        return tile_f32_to_##sfx(tile_##sfx##_to_f32(a) + tile_##sfx##_to_f32(b)); \
+    }                                                                             \
+    TILE_API tile_##sfx tile_##sfx##_sub(tile_##sfx a, tile_##sfx b) {            \
+        return tile_f32_to_##sfx(tile_##sfx##_to_f32(a) - tile_##sfx##_to_f32(b)); \
+    }                                                                             \
+    TILE_API tile_##sfx tile_##sfx##_mul(tile_##sfx a, tile_##sfx b) {            \
+        return tile_f32_to_##sfx(tile_##sfx##_to_f32(a) * tile_##sfx##_to_f32(b)); \
+    }                                                                             \
+    TILE_API tile_##sfx tile_##sfx##_div(tile_##sfx a, tile_##sfx b) {            \
+        return tile_f32_to_##sfx(tile_##sfx##_to_f32(a) / tile_##sfx##_to_f32(b)); \
+    }                                                                             \
+    TILE_API tile_##sfx tile_##sfx##_neg(tile_##sfx a) { return tile_##sfx##_from_bits((uint16_t)(a.bits ^ 0x8000u)); } \
+    TILE_API tile_##sfx tile_##sfx##_mul_s(tile_##sfx a, float s) { return tile_f32_to_##sfx(tile_##sfx##_to_f32(a) * s); } \
+    TILE_API tile_##sfx tile_##sfx##_s_mul(float s, tile_##sfx a) { return tile_f32_to_##sfx(s * tile_##sfx##_to_f32(a)); } \
+    TILE_API tile_##sfx tile_##sfx##_div_s(tile_##sfx a, float s) { return tile_f32_to_##sfx(tile_##sfx##_to_f32(a) / s); } \
+    TILE_API tile_##sfx tile_##sfx##_s_div(float s, tile_##sfx a) { return tile_f32_to_##sfx(s / tile_##sfx##_to_f32(a)); } \
+    TILE_API tile_##sfx tile_##sfx##_full(float s) { return tile_f32_to_##sfx(s); }
+TILE__DEF_HALF_OPS(f16)
+TILE__DEF_HALF_OPS(bf16)
 
 /* f32 -> tf32 (what the tensor cores read of an f32 with tile_matmul_tf32):
  * 10 mantissa bits, round to nearest, ties away from zero (cvt.rna.tf32.f32);
