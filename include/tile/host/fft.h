@@ -72,9 +72,10 @@
 /* Crossover table of the automatic choice: bit k set = batched 1D C2C f32 of
  * n = 2^k runs the tile_fft kernel on the GPU, cuFFT otherwise (k = 4..12,
  * n = 16..4096; other lengths always cuFFT). Measured on the H100 by
- * bench/fftconv_bench.cu (its "auto choice" sweep prints tile, cuFFT and auto
- * per length); first set from bench/fft_bench.cu at cbd349f, where the tile
- * kernel (shared tile) beat cuFFT at 256 (1.01x) and 4096 (1.03x) points and
+ * bench/fftconv_bench.cu, whose "automatic choice" sweep times the tile
+ * kernel, cuFFT and auto at every length and prints the table its run
+ * measured. Until that runs: from bench/fft_bench.cu at cbd349f, where the
+ * shared-tile kernel beat cuFFT at 256 (1.01x) and 4096 (1.03x) points and
  * lost at 64 (0.91x) and 1024 (0.91x). Define it before including to
  * override (each set bit compiles one kernel). */
 #ifndef TILE_FFT_AUTO_TILE
