@@ -35,6 +35,9 @@
  *    tile_sub/add/mul/div_bcast and tile_map2_bcast (register and shared
  *    operands, a 1D operand over rows, a 3D tile), blocks 64 and 96, exact
  *    against plain loops (lb_check).
+ *  - tile_sum_f32 / tile_max_f32 / tile_min_f32 of 4096-element bf16
+ *    (register) and f16 (shared) tiles, blocks 256 and 96, every thread's
+ *    result exact against a double sum.
  *
  * Outputs are poisoned before each launch. Prints one FAIL line per failed
  * check and last "reduce_stack_test: N checks, M failed (targets: ...)"; the
@@ -928,6 +931,80 @@ static void test_fill_bcast(const target *t) {
     free(hfl);
 }
 
+/* ---- f16 / bf16 reductions accumulated in f32 (tile_sum_f32 & co.) ----
+ * 4096 bf16 (register tile) and f16 (shared tile) values k/64, |k| <= 127,
+ * exact in both types and every f32 sum exact in any order: out gets, per
+ * thread, the bf16 sum and max, the f16 sum and min. */
+enum { HF_N = 4096 };
+#define HF_KERNEL(name, B)                                                         \
+    TILE_KERNEL_SMEM(name, B, TILE_SMEM_BYTES(tile_f16, HF_N), const tile_bf16 *hb, const tile_f16 *hh, float *out) { \
+        tile_reg(tile_bf16, b, HF_N);                                              \
+        tile_load(b, tile_array1(hb, HF_N), 0);                                    \
+        tile_sum_f32(s, b);                                                        \
+        tile_max_f32(m, b);                                                        \
+        tile_shared(tile_f16, h, HF_N);                                            \
+        tile_load(h, tile_array1(hh, HF_N), 0);                                    \
+        tile_sum_f32(s2, h);                                                       \
+        tile_min_f32(m2, h);                                                       \
+        out[4 * tile_thread()] = tile_value(s);                                    \
+        out[4 * tile_thread() + 1] = tile_value(m);                                \
+        out[4 * tile_thread() + 2] = tile_value(s2);                               \
+        out[4 * tile_thread() + 3] = tile_value(m2);                               \
+    }
+static void hf_input(tile_bf16 *hb, tile_f16 *hh, double *ref) {
+    double sb = 0, mb = -1e9, sh = 0, mh = 1e9;
+    for (int i = 0; i < HF_N; ++i) {
+        const uint32_t x = tile_hash32(5u, (uint32_t)i);
+        const float vb = (float)((int)(x % 255u) - 127) / 64.0f, vh = (float)((int)((x >> 8) % 255u) - 127) / 64.0f;
+        hb[i] = tile_f32_to_bf16(vb);
+        hh[i] = tile_f32_to_f16(vh);
+        sb += vb;
+        mb = vb > mb ? vb : mb;
+        sh += vh;
+        mh = vh < mh ? vh : mh;
+    }
+    ref[0] = sb, ref[1] = mb, ref[2] = sh, ref[3] = mh;
+}
+/* mismatches among the nthreads x 4 outputs */
+static long hf_check(const float *out, int nthreads, const double *ref) {
+    long bad = 0;
+    for (int t = 0; t < nthreads; ++t)
+        for (int k = 0; k < 4; ++k) bad += (double)out[4 * t + k] != ref[k];
+    return bad;
+}
+HF_KERNEL(hf_b256, 256)
+HF_KERNEL(hf_b96, 96)
+
+static void test_f32acc(const target *t) {
+    g_test = "tile_sum_f32 / tile_min_f32 / tile_max_f32 of bf16 and f16 tiles";
+    tile_bf16 *hb = HALLOC(tile_bf16, HF_N);
+    tile_f16 *hh = HALLOC(tile_f16, HF_N);
+    float *hout = HALLOC(float, 4 * 256);
+    double ref[4];
+    hf_input(hb, hh, ref);
+    tile_bf16 *db = DALLOC(tile_bf16, HF_N);
+    tile_f16 *dh = DALLOC(tile_f16, HF_N);
+    float *dout = DALLOC(float, 4 * 256);
+    UP(db, hb, sizeof(tile_bf16) * HF_N);
+    UP(dh, hh, sizeof(tile_f16) * HF_N);
+    for (int k = 0; k < 2; ++k) {
+        const int B = k ? 96 : 256, nt = t->gpu ? B : 1;
+        POISON(dout, sizeof(float) * 4 * 256, POISON_F);
+        if (k) RUN_OK(tile_launch(t->ex, hf_b96, tile_grid1(1), 96, (const tile_bf16 *)db, (const tile_f16 *)dh, dout));
+        else RUN_OK(tile_launch(t->ex, hf_b256, tile_grid1(1), 256, (const tile_bf16 *)db, (const tile_f16 *)dh, dout));
+        DOWN(hout, dout, sizeof(float) * 4 * nt);
+        const long bad = hf_check(hout, nt, ref);
+        CHECK(bad == 0, "block %d: %ld of %d results differ (thread 0: %g %g %g %g, expected %g %g %g %g)", B, bad,
+              4 * nt, hout[0], hout[1], hout[2], hout[3], ref[0], ref[1], ref[2], ref[3]);
+    }
+    tile_free(t->ex, db);
+    tile_free(t->ex, dh);
+    tile_free(t->ex, dout);
+    free(hb);
+    free(hh);
+    free(hout);
+}
+
 /* ========================================================================
  * main
  * ======================================================================== */
@@ -938,6 +1015,7 @@ static void run_all(const target *t) {
     test_compound(t);
     test_stack(t);
     test_fill_bcast(t);
+    test_f32acc(t);
     gc_target_end(t, "");
 }
 
