@@ -1,11 +1,14 @@
 /* tile/construct.h - filling tiles, tiles from per-thread values and back,
- * views, broadcasts, reshapes and random tiles.
+ * one thread's value broadcast (tile_from_thread), views and slices
+ * (strided, reversed), squeezes, reshapes, broadcasts and random tiles.
+ * docs/warp.md maps Warp's tile functions to these.
  *
  * Fills are cooperative and work on register and shared tiles:
  *   tile_reg(float, t, 8);
  *   tile_zeros(t);              // [0 0 0 0 0 0 0 0]
  *   tile_full(t, 2.5f);         // [2.5 ... 2.5]
  *   tile_arange(t, 1, 2);       // [1 3 5 7 9 11 13 15]
+ *   tile_arange(a, 0, 8, 2);    // declares a (4) int = [0 2 4 6]
  *   tile_randf(t, 42, 0, 1);    // same 8 numbers in [0, 1) on CPU and GPU
  */
 #ifndef TILE_CONSTRUCT_H
@@ -370,7 +373,7 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
  *   s (4, 6) shared, s[i][j] = 10 i + j:
  *   tile_slice(a, s, TILE_STEP(2), TILE_STEP(2))   a (2, 3) = [[0 2 4] [20 22 24]]
  *   tile_slice(b, s, TILE_REV)                     b (4, 6): rows 3, 2, 1, 0
- *   tile_slice(c, s, TILE_AT(-1), TILE_SLICE(TILE_NONE, 1, -2))   c (3) = [35 33 31]
+ *   tile_slice(c, s, TILE_AT(-1), TILE_SLICE(TILE_NONE, 1, -2))   c (2) = [35 33]
  *   tile_slice(d, s, TILE_RANGE(1, -1), TILE_AT(2))                d (2) = [12 22] */
 #define TILE_NONE (-0x20000000)
 #define TILE_ALL (TILE_NONE, TILE_NONE, 1, 0)
