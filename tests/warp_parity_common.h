@@ -205,6 +205,17 @@ static inline void wp_ref_construct(int bd, int thr, float start, int32_t *ref) 
         TILE__STATIC_ASSERT(tile_ndim(k4q) == 3, "(2, 2, 3)");                    \
         tile_store(tile_array3(o, 2, 2, 3), k4q, 0, 0, 0);                         \
         o += 12;                                                                   \
+        /* several slots per thread: (16, 12) register and shared */              \
+        tile_reg(int32_t, rb, 16, 12);                                             \
+        tile_arange(rb, 0, 1);                                                     \
+        tile_slice(rbs, rb, TILE_STEP(3), TILE_REV);                               \
+        TILE__STATIC_ASSERT(tile_dim(rbs, 0) == 6 && tile_dim(rbs, 1) == 12, "(6, 12)"); \
+        tile_store(tile_array2(o, 6, 12), rbs, 0, 0);                              \
+        o += 72;                                                                   \
+        tile_to_shared(sb, rb);                                                    \
+        tile_slice(sbs, sb, TILE_STEP(3), TILE_REV);                               \
+        tile_store(tile_array2(o, 6, 12), sbs, 0, 0);                              \
+        o += 72;                                                                   \
     }
 
 /* CPython's slice.indices, then the walk: the indices of a[a:b:c] (c != 0)
@@ -273,6 +284,9 @@ static inline void wp_ref_slices(int row, int32_t *ref) {
         for (int i = 0; i < 2; ++i)
             for (int j = 0; j < 2; ++j)
                 for (int l = 0; l < 3; ++l) *o++ = 12 * (1 - i) + 6 * j + l;
+    for (int rep = 0; rep < 2; ++rep)
+        for (int i = 0; i < 6; ++i)
+            for (int j = 0; j < 12; ++j) *o++ = 12 * (3 * i) + (11 - j);
 }
 
 /* ---------------------------------------------------------------------
@@ -311,6 +325,13 @@ static const int32_t wp_idx_host[12] = {4, -1, 0, 2, -6, 3, 3, -4, 9, 0, -1, 2};
         tile_slice_indexed(g4, r, ix3, 1); /* a register index staged */          \
         tile_store(tile_array2(o, 5, 3), g4, 0, 0);                                \
         o += 15;                                                                   \
+        tile_reg(int32_t, rb, 16, 12);                                             \
+        tile_arange(rb, 0, 1);                                                     \
+        tile_reg(int32_t, ib, 20);                                                 \
+        tile_arange(ib, 17, -1); /* 17 .. -2: 17, 16 read zero; -1, -2 wrap */     \
+        tile_slice_indexed(gb, rb, ib, 0);                                         \
+        tile_store(tile_array2(o, 20, 12), gb, 0, 0);                              \
+        o += 240;                                                                  \
         tile_reg(int32_t, v1, 7);                                                  \
         tile_arange(v1, 100, 1);                                                   \
         tile_slice_indexed(g5, v1, ix, 0); /* 1D: the index in the same slot */   \
@@ -364,6 +385,11 @@ static inline void wp_ref_gather(int32_t *ref, int32_t *acc_after) {
                 int j = ixs[k] < 0 ? ixs[k] + 4 : ixs[k];
                 *o++ = j >= 0 && j < 4 ? 4 * i + j : 0;
             }
+    for (int k = 0; k < 20; ++k) {
+        int j = 17 - k;
+        j = j < 0 ? j + 16 : j;
+        for (int c = 0; c < 12; ++c) *o++ = j >= 0 && j < 16 ? 12 * j + c : 0;
+    }
     for (int k = 0; k < 6; ++k) {
         int j = ix[k] < 0 ? ix[k] + 7 : ix[k];
         *o++ = j >= 0 && j < 7 ? 100 + j : 0;
