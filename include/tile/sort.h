@@ -970,7 +970,9 @@ typedef union {
         const int tile__t = tile_thread();                                         \
         const int tile__c0 = tile__t * tile__S;                                    \
         /* the calling thread's chunk: elements c0 .. c0 + cnt - 1 */             \
-        const int tile__cnt = tile__N - tile__c0 >= tile__S ? tile__S : tile__N > tile__c0 ? tile__N - tile__c0 : 0; \
+        /* (a constant when the block size divides n: every guard below folds) */ \
+        const int tile__cnt = tile__N % tile__B == 0 ? tile__S                     \
+                              : tile__N - tile__c0 >= tile__S ? tile__S : tile__N > tile__c0 ? tile__N - tile__c0 : 0; \
         TILE__SORT_BUF(tile__buf, tile__BYTES, tile__BYTES);                       \
         tile__K *const tile__kb = (tile__K *)tile__buf;                            \
         tile__V *const tile__vb = (tile__V *)(tile__buf + tile__KB);               \
@@ -1037,16 +1039,24 @@ typedef union {
                         tile__lo = tile__m + 1;                                    \
                 }                                                                  \
                 int tile__ia = tile__a0 + tile__lo, tile__ib = tile__a1 + tile__d - tile__lo; \
+                /* the heads of both runs stay in registers: one shared load   \
+                 * per output (indices clamped: a run's end may be n) */       \
+                tile__K tile__ka = tile__kb[tile__ia < tile__N ? tile__ia : tile__N - 1]; \
+                tile__K tile__kx = tile__kb[tile__ib < tile__N ? tile__ib : tile__N - 1]; \
                 TILE__UNROLL for (int tile__j = 0; tile__j < tile__S; ++tile__j) { \
                     if (tile__j < tile__cnt) {                                     \
                         /* B only when strictly before A: stable */              \
-                        const int tile__tb = tile__ib < tile__b1 &&                \
-                                             (tile__ia >= tile__a1 || (LESS(tile__kb[tile__ib], tile__kb[tile__ia]))); \
-                        const int tile__src = tile__tb ? tile__ib : tile__ia;      \
-                        tile__ib += tile__tb;                                      \
-                        tile__ia += !tile__tb;                                     \
-                        tile__x[tile__j] = tile__kb[tile__src];                    \
-                        if (HASV) tile__y[tile__j] = tile__vb[tile__src];          \
+                        const int tile__tb = tile__ib < tile__b1 && (tile__ia >= tile__a1 || (LESS(tile__kx, tile__ka))); \
+                        if (HASV) tile__y[tile__j] = tile__vb[tile__tb ? tile__ib : tile__ia]; \
+                        if (tile__tb) {                                            \
+                            tile__x[tile__j] = tile__kx;                           \
+                            ++tile__ib;                                            \
+                            tile__kx = tile__kb[tile__ib < tile__N ? tile__ib : tile__N - 1]; \
+                        } else {                                                   \
+                            tile__x[tile__j] = tile__ka;                           \
+                            ++tile__ia;                                            \
+                            tile__ka = tile__kb[tile__ia < tile__N ? tile__ia : tile__N - 1]; \
+                        }                                                          \
                     }                                                              \
                 }                                                                  \
             }                                                                      \
