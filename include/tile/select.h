@@ -150,14 +150,14 @@ enum { TILE__TAG_NEIGHBOR = TILE__TAG_SELECT + 1 };
 /* ---- discontinuity flags (CUB's BlockDiscontinuity) ----
  * tile_flag_heads(flags, src): flags[i] = 1 where src[i] starts a run of
  *   equal elements (i == 0 or src[i] != src[i-1]), else 0.
- * tile_flag_heads_op(flags, op, src): flags[i] = op(src[i-1], src[i]) != 0,
+ * tile_flag_heads_op(flags, op, src): flags[i] = op(src[i-1], src[i]) (converted),
  *   flags[0] = 1 (CUB's FlagHeads with flag_op and no predecessor).
  * tile_flag_heads_prev(flags, src, prev): as tile_flag_heads, but flags[0]
  *   = src[0] != prev: prev is the element before the tile (the previous
  *   tile's last), CUB's tile_predecessor_item.
  * tile_flag_tails(flags, src), tile_flag_tails_op(flags, op, src):
  *   flags[i] = 1 where src[i] ends a run (i == N-1 or src[i] != src[i+1];
- *   op(src[i], src[i+1]) != 0 for the _op form).
+ *   op(src[i], src[i+1]) for the _op form).
  *   src = [1 1 2 2 2 7]:  heads [1 0 1 0 0 1], tails [0 1 0 0 1 1]
  *   tile_flag_heads_prev(f, src, 1):  f = [0 0 1 0 0 1] */
 #define TILE__NE(a, b) ((a) != (b))
