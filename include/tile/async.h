@@ -175,10 +175,6 @@ TILE_API int tile__async_bulk_ok(const tile_kctx *k) {
     return !((k->async_armed >> slot) & 1u) || k->async_open; /* always true by the invariant */
 }
 #if TILE_ON_DEVICE && __CUDA_ARCH__ >= 900
-TILE_API uint64_t *tile__async_mbar(void) {
-    __shared__ __align__(8) uint64_t tile__mb[8];
-    return tile__mb;
-}
 /* wait (every thread) until the armed group of slot j has landed; disarm it */
 TILE_API void tile__bulk_retire(tile_kctx *k, unsigned j) {
     const unsigned mb = tile__saddr(tile__async_mbar() + j), parity = (k->async_phase >> j) & 1u;
@@ -200,13 +196,27 @@ TILE_API void tile__bulk_retire(tile_kctx *k, unsigned j) {
  * before the copy's writes (async proxy) */
 TILE_API void tile__bulk_prepare(tile_kctx *k) {
 #if TILE_ON_DEVICE && __CUDA_ARCH__ >= 900
-    if (!k->async_init) {
-        if (threadIdx.x == 0) {
-            TILE__UNROLL for (int j = 0; j < 8; ++j)
-                asm volatile("mbarrier.init.shared.b64 [%0], 1;\n" ::"r"(tile__saddr(tile__async_mbar() + j))
-                             : "memory");
-            asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    if (k->async_init == 2) {
+        /* a later logical block of a persistent launch: the wrapper initialized
+         * the ring once and every earlier group has landed, so each slot sits
+         * in an open phase; read its parity (the preceding phase, parity 0,
+         * tests complete exactly when the open one has parity 1) rather than
+         * initializing a live mbarrier again */
+        unsigned ph = 0;
+        TILE__UNROLL for (int j = 0; j < 8; ++j) {
+            unsigned done = 0;
+            asm volatile("{\n\t.reg .pred p;\n\t"
+                         "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0;\n\t"
+                         "selp.u32 %0, 1, 0, p;\n\t}\n"
+                         : "=r"(done)
+                         : "r"(tile__saddr(tile__async_mbar() + j))
+                         : "memory");
+            ph |= done << j;
         }
+        k->async_phase = (unsigned char)ph;
+        k->async_init = 1;
+    } else if (!k->async_init) {
+        if (threadIdx.x == 0) tile__async_ring_init();
         k->async_init = 1;
     }
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");

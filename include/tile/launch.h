@@ -310,11 +310,21 @@ template <auto F, int B, class... A>
 __global__ void __launch_bounds__(B, B > 512 ? 1 : 0) tile__kernel_persistent(tile_kctx k, unsigned nblocks,
                                                                               unsigned last_threads, A... a) {
     extern __shared__ __align__(16) unsigned char tile__smem_dyn[];
+#if __CUDA_ARCH__ >= 900
+    /* the bulk-copy ring (async.h) is set up once here: logical blocks after
+     * the first read each slot's phase instead of re-initializing a live
+     * mbarrier (kb.async_init = 2). 64 bytes of shared memory. */
+    if (threadIdx.x == 0) tile__async_ring_init();
+    __syncthreads();
+#endif
     for (unsigned b = blockIdx.x; b < nblocks; b += gridDim.x) {
         if (b + 1u < nblocks || threadIdx.x < last_threads) {
             tile_kctx kb = k; /* k itself stays the parameter (read from the parameter bank) */
             kb.smem = tile__smem_dyn;
             kb.cpu_block = (int64_t)b;
+#if __CUDA_ARCH__ >= 900
+            kb.async_init = 2;
+#endif
             F(kb, (char(*)[B])0, a...);
         }
         if (b + gridDim.x < nblocks) {

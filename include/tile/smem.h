@@ -44,6 +44,23 @@ enum tile_error {
     TILE_ERR_DISABLED = 15       /* the backing library was compiled out (TILE_NO_CUBLAS/CUFFT/CUSOLVER) */
 };
 
+/* The sm_90 bulk-copy ring of async.h: 8 mbarriers in static shared memory,
+ * only in kernels that reference it. Here (not in async.h) because the
+ * persistent launch wrapper (launch.h) initializes it once per block. */
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 900
+TILE_API uint64_t *tile__async_mbar(void) {
+    __shared__ __align__(8) uint64_t tile__mb[8];
+    return tile__mb;
+}
+/* one thread: every slot to phase 0, one arrival per phase */
+TILE_API void tile__async_ring_init(void) {
+    for (int j = 0; j < 8; ++j)
+        asm volatile("mbarrier.init.shared.b64 [%0], 1;\n" ::"r"((unsigned)__cvta_generic_to_shared(tile__async_mbar() + j))
+                     : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+#endif
+
 /* What a kernel body knows about its launch. Passed by value; the body's copy
  * owns the arena bump offset, so every block starts with an empty arena. */
 typedef struct tile_kctx {
@@ -54,12 +71,13 @@ typedef struct tile_kctx {
     uint32_t bstride[4]; /* product of the grid extents after each tile dim */
     int small;           /* 1 when every linear thread id fits in 32 bits */
     unsigned scratch_round; /* alternates the reduction scratch halves */
-    int64_t cpu_block;   /* linear block index, CPU target */
+    int64_t cpu_block;   /* the logical block's linear index (both targets; persistent launches walk it) */
     unsigned char *smem; /* arena base */
     uint32_t smem_off;   /* bump offset */
     uint32_t smem_cap;   /* arena bytes */
     uint32_t async_groups; /* asynchronous copy groups committed (async.h) */
-    unsigned char async_init, async_open, async_armed, async_phase; /* sm_90 bulk-copy ring (async.h) */
+    unsigned char async_init, async_open, async_armed, async_phase; /* sm_90 bulk-copy ring (async.h);
+                            async_init 2: the persistent wrapper set the ring up */
 } tile_kctx;
 
 #if TILE_CUDA

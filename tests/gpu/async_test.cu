@@ -666,6 +666,26 @@ static void test_ring(const target *t) {
         check_path(pm[2], t->gpu ? TILE_ASYNC_VEC16 : TILE_ASYNC_SYNC, what);
         check_path(pm[3], t->gpu ? TILE_ASYNC_ELEM : TILE_ASYNC_SYNC, what);
     }
+    /* The persistent schedule with one resident block per SM and 4 logical
+     * blocks per resident one: each later logical block finds the ring in the
+     * phases its predecessor left (33 groups each: odd, so the parities
+     * differ) and must read them; every block writes the same results. */
+    {
+        float *hout2 = HALLOC(float, NOUT), *hmix2 = HALLOC(float, NMIX);
+        int hp2[NP], nsm = 1;
+        if (t->gpu) cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, 0);
+        POISON(dout, NOUT * sizeof(float), POISON_I);
+        POISON(dmix, NMIX * sizeof(float), POISON_I);
+        RUN_OK(tile_launch_persistent(tile_exec_persistent(t->ex, 1), ring, tile_grid1(4 * nsm), 64, da, dout, dmix, dp));
+        DOWN(hout2, dout, NOUT * sizeof(float));
+        DOWN(hmix2, dmix, NMIX * sizeof(float));
+        DOWN(hp2, dp, sizeof(hp2));
+        CHECK(!memcmp(hout2, hout, NOUT * sizeof(float)), "persistent ring: stage results differ from one block's");
+        CHECK(!memcmp(hmix2, hmix, NMIX * sizeof(float)), "persistent ring: mixed-group results differ");
+        CHECK(!memcmp(hp2, hp, sizeof(hp)), "persistent ring: copy paths differ");
+        free(hout2);
+        free(hmix2);
+    }
     free(ha);
     free(hout);
     free(hmix);
