@@ -9,8 +9,9 @@
  *   TILE_SCRATCH_BYTES   static scratch of block reductions (reduce.h, default 2048).
  *   TILE_STRICT_SMEM_BYTES  the per-block shared-memory limit the strict CPU
  *                     launch enforces (strict.h, default TILE_MAX_SMEM_BYTES).
- * Planned, not yet read by any header (the host linear-algebra layer will):
- *   TILE_NO_CUBLAS / TILE_NO_CUFFT  keep the host API off cuBLAS / cuFFT.
+ * Read by the host API only (tile/host.h, docs/host.md):
+ *   TILE_NO_CUBLAS / TILE_NO_CUFFT / TILE_NO_CUSOLVER  keep it off that library
+ *                     (its GPU calls return TILE_ERR_DISABLED).
  */
 #ifndef TILE_CONFIG_H
 #define TILE_CONFIG_H
