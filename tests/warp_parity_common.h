@@ -23,7 +23,7 @@
 #include <string.h>
 
 #define WP_POISON ((int32_t)0x7f7f7f7f)
-enum { WP_NOUT = 1024, WP_NACC = 16 };
+enum { WP_NOUT = 1024, WP_NACC = 16, WP_NACC_ALL = 16 + 4 + 9 }; /* ints, floats, 3 vec3f */
 
 /* ---------------------------------------------------------------------
  * 1. construction: tile_from_thread, aranges, reshape -1, squeeze axis
@@ -370,7 +370,28 @@ static const int32_t wp_idx_host[12] = {4, -1, 0, 2, -6, 3, 3, -4, 9, 0, -1, 2};
         tile_astype(tfi, tf);                                                      \
         tile_store(tile_array1(o, 4), tfi, 0);                                     \
         o += 4;                                                                    \
+        /* vec3f: old values per component; accv (3) = (1.5, 1.5, 1.5) on entry */ \
+        tile_vec3f *accv = (tile_vec3f *)(acc + 20);                               \
+        tile_reg(tile_vec3f, tv, 4);                                               \
+        tile_full(tv, tile_vec3f_set(1.0f, 2.0f, 3.0f));                           \
+        tile_reg(tile_vec3f, oldv, 4);                                             \
+        tile_atomic_add_old(oldv, tile_array1(accv, 3), tv, 0); /* the 4th is outside */ \
+        tile_reg(float, ov0, 4);                                                   \
+        tile_reg(float, ov2, 4);                                                   \
+        tile_map(ov0, WP_X, oldv);                                                 \
+        tile_map(ov2, WP_Z, oldv);                                                 \
+        tile_mul_c(ov0, ov0, 4.0f);                                                \
+        tile_mul_c(ov2, ov2, 4.0f);                                                \
+        tile_reg(int32_t, ovi, 4);                                                 \
+        tile_astype(ovi, ov0);                                                     \
+        tile_store(tile_array1(o, 4), ovi, 0);                                     \
+        o += 4;                                                                    \
+        tile_astype(ovi, ov2);                                                     \
+        tile_store(tile_array1(o, 4), ovi, 0);                                     \
+        o += 4;                                                                    \
     }
+#define WP_X(e) ((e).v[0])
+#define WP_Z(e) ((e).v[2])
 static inline void wp_ref_gather(int32_t *ref, int32_t *acc_after) {
     int32_t *o = ref;
     const int32_t *ix = wp_idx_host, *ixs = wp_idx_host + 6, *ixa = wp_idx_host + 9;
@@ -417,6 +438,8 @@ static inline void wp_ref_gather(int32_t *ref, int32_t *acc_after) {
             if (r >= 0) acc[4 * r + j] += 7 + 2 * i + j;
         }
     for (int i = 0; i < 4; ++i) *o++ = (int32_t)(4.0 * 2.0);
+    for (int c = 0; c < 2; ++c)
+        for (int i = 0; i < 4; ++i) *o++ = i < 3 ? (int32_t)(4.0 * 1.5) : 0;
     if (acc_after) memcpy(acc_after, acc, sizeof(acc));
 }
 
@@ -561,9 +584,9 @@ static inline void wp_ref_scatter(int bd, int32_t *ref) {
         int32_t *wp_ref = (int32_t *)malloc(sizeof(int32_t) * WP_NOUT);            \
         int32_t *wp_got = (int32_t *)malloc(sizeof(int32_t) * WP_NOUT);            \
         int32_t *wp_d = (int32_t *)tile_alloc(ex, sizeof(int32_t) * WP_NOUT);      \
-        int32_t *wp_dacc = (int32_t *)tile_alloc(ex, sizeof(int32_t) * (WP_NACC + 4)); \
+        int32_t *wp_dacc = (int32_t *)tile_alloc(ex, sizeof(int32_t) * WP_NACC_ALL); \
         int32_t *wp_didx = (int32_t *)tile_alloc(ex, sizeof(wp_idx_host));         \
-        int32_t wp_acc[WP_NACC + 4], wp_acc_ref[WP_NACC];                          \
+        int32_t wp_acc[WP_NACC_ALL], wp_acc_ref[WP_NACC];                          \
         for (int wp_thr = -1; wp_thr < 4; wp_thr += 2) { /* -1: out of range, 1, 3 */ \
             for (int i = 0; i < WP_NOUT; ++i) wp_ref[i] = wp_got[i] = WP_POISON;   \
             tile_copy_to(ex, wp_d, wp_got, sizeof(int32_t) * WP_NOUT);             \
@@ -583,9 +606,9 @@ static inline void wp_ref_scatter(int bd, int32_t *ref) {
         }                                                                          \
         for (int i = 0; i < WP_NOUT; ++i) wp_ref[i] = wp_got[i] = WP_POISON;       \
         for (int i = 0; i < WP_NACC; ++i) wp_acc[i] = 1000 + i;                    \
-        for (int i = 0; i < 4; ++i) {                                              \
-            const float two = 2.0f;                                                \
-            memcpy(&wp_acc[WP_NACC + i], &two, 4);                                 \
+        for (int i = 0; i < 4 + 9; ++i) {                                          \
+            const float f = i < 4 ? 2.0f : 1.5f;                                   \
+            memcpy(&wp_acc[WP_NACC + i], &f, 4);                                   \
         }                                                                          \
         tile_copy_to(ex, wp_d, wp_got, sizeof(int32_t) * WP_NOUT);                 \
         tile_copy_to(ex, wp_dacc, wp_acc, sizeof(wp_acc));                         \
@@ -605,6 +628,14 @@ static inline void wp_ref_scatter(int bd, int32_t *ref) {
                 wp_fr[i] = (int32_t)(4.0 * (2.0 + 0.5 + 0.25 * i));                \
             }                                                                      \
             WP_EQ("atomic adds (float array)", wp_fg, wp_fr, 4);                   \
+            int32_t wp_vr[9], wp_vg[9];                                            \
+            for (int i = 0; i < 9; ++i) {                                          \
+                float f;                                                           \
+                memcpy(&f, &wp_acc[WP_NACC + 4 + i], 4);                           \
+                wp_vg[i] = (int32_t)(4.0f * f);                                    \
+                wp_vr[i] = (int32_t)(4.0 * (1.5 + 1.0 + i % 3));                   \
+            }                                                                      \
+            WP_EQ("atomic adds (vec3f array)", wp_vg, wp_vr, 9);                   \
         }                                                                          \
         for (int i = 0; i < WP_NOUT; ++i) wp_ref[i] = wp_got[i] = WP_POISON;       \
         tile_copy_to(ex, wp_d, wp_got, sizeof(int32_t) * WP_NOUT);                 \
