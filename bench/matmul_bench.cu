@@ -13,6 +13,9 @@
  *    (tile_load_async; s = 128: C in two halves, A's second half lands while
  *    the first half of C is made);
  *    peer cublasGemmStridedBatchedEx (CUDA_R_16BF, CUBLAS_COMPUTE_32F).
+ *  - f32 s = 64 also runs with TILE_MATMUL_FMA_B4 0 (tile_matmul's previous
+ *    FMA mapping: 8 x 2 micro-tiles, scalar b reads; the default is 4 x 4 with
+ *    16-byte b reads), checked and printed on the line after (no target).
  * Recorded peer (not measured here): Warp 1.19's MathDx tile_matmul, f32 on an
  * H100: 5.7 / 12.9 / 22.4 / 7.0 TFLOP/s at s = 16 / 32 / 64 / 128.
  *
@@ -38,8 +41,9 @@
     (void)tile_load_async_ex(b, tile_array2(B, S, S), TILE_ASYNC_NO_BULK, 0, 0);   \
     tile_async_commit();                                                           \
     tile_async_wait(0) /* and a block barrier */
-#define MMB_F32(S, BD, LOAD)                                                       \
-    TILE_KERNEL_SMEM(mm_f32_##S, BD, 3 * TILE_SMEM_BYTES(float, S, S), const float *A, const float *B, float *C) { \
+#define MMB_F32(S, BD, LOAD) MMB_F32_N(mm_f32_##S, S, BD, LOAD)
+#define MMB_F32_N(name, S, BD, LOAD)                                               \
+    TILE_KERNEL_SMEM(name, BD, 3 * TILE_SMEM_BYTES(float, S, S), const float *A, const float *B, float *C) { \
         const size_t o = (size_t)tile_block(0) * S * S;                            \
         tile_shared(float, a, S, S);                                               \
         tile_shared(float, b, S, S);                                               \
@@ -146,6 +150,16 @@ TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TIL
     tile_store(tile_array2(C + o, 128, 128), c, 64, 0);
 }
 
+/* f32 s = 64 with tile_matmul's previous FMA mapping, for comparison in the
+ * same run: 8 x 2 micro-tiles, b read as scalars (TILE_MATMUL_FMA_B4 0; the
+ * kernels above take 4 x 4 with 16-byte b reads). The macro is read where a
+ * kernel's tile_matmul expands. */
+#undef TILE_MATMUL_FMA_B4
+#define TILE_MATMUL_FMA_B4 0
+MMB_F32_N(mm_f32_64_b4off, 64, 256, MMB_LOAD_ASYNC)
+#undef TILE_MATMUL_FMA_B4
+#define TILE_MATMUL_FMA_B4 1
+
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
         const float v = tile_hash_unit(seed, (uint32_t)i) - 0.5f;
@@ -166,7 +180,8 @@ __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
 static int launch_tile(tile_exec ex, int s, int bf, long batch, const void *A, const void *B, float *C) {
     const tile_grid g = tile_grid1(batch);
     int e = 0;
-    switch (s * 2 + bf) {
+    switch (s < 0 ? -1 : s * 2 + bf) {
+    case -1: e = tile_launch(ex, mm_f32_64_b4off, g, 256, (const float *)A, (const float *)B, C); break;
     case 32: e = tile_launch(ex, mm_f32_16, g, 64, (const float *)A, (const float *)B, C); break;
     case 33: e = tile_launch(ex, mm_bf16_16, g, 64, (const tile_bf16 *)A, (const tile_bf16 *)B, C); break;
     case 64: e = tile_launch(ex, mm_f32_32, g, 128, (const float *)A, (const float *)B, C); break;
@@ -202,12 +217,13 @@ static int run(const Opts &o) {
     const int sizes[4] = {16, 32, 64, 128};
     const double warp_mathdx[4] = {5.7, 12.9, 22.4, 7.0};
     const size_t maxn = (size_t)8192 * 64 * 64 / (o.small ? 16 : 1); /* elements per operand, every s */
-    float *A, *B, *Ct, *Cc;
+    float *A, *B, *Ct, *Cc, *Co;
     tile_bf16 *Ah, *Bh;
     CK(cudaMalloc(&A, maxn * 4));
     CK(cudaMalloc(&B, maxn * 4));
     CK(cudaMalloc(&Ct, maxn * 4));
     CK(cudaMalloc(&Cc, maxn * 4));
+    CK(cudaMalloc(&Co, maxn * 4));
     CK(cudaMalloc(&Ah, maxn * 2 + 16)); /* + 16: mmb_padded_rows' slack */
     CK(cudaMalloc(&Bh, maxn * 2 + 16));
     CK(cudaMemset(Ah + maxn, 0, 16));
@@ -232,23 +248,32 @@ static int run(const Opts &o) {
             const long batch = (long)(maxn / ((size_t)s * s));
             const size_t n = (size_t)batch * s * s;
             const void *pa = bf ? (const void *)Ah : (const void *)A, *pb = bf ? (const void *)Bh : (const void *)B;
-            auto launch = [&](int v, int) { return v ? launch_cublas(h, s, bf, batch, pa, pb, Cc)
-                                                     : launch_tile(ex, s, bf, batch, pa, pb, Ct); };
-            if (run_rounds(ex, 2, o.warmup, launch)) return 1;
+            /* variant 2 (f32 s = 64): the previous FMA mapping, into Co */
+            const int nv = !bf && s == 64 ? 3 : 2;
+            auto launch = [&](int v, int) { return v == 1 ? launch_cublas(h, s, bf, batch, pa, pb, Cc)
+                                                 : launch_tile(ex, v == 2 ? -1 : s, bf, batch, pa, pb, v == 2 ? Co : Ct); };
+            if (run_rounds(ex, nv, o.warmup, launch)) return 1;
             CK(cudaMemset(Ct, 0xff, n * 4));
             CK(cudaMemset(Cc, 0xff, n * 4));
-            if (run_rounds(ex, 2, 1, launch)) return 1;
-            std::vector<float> ct(n), cc(n);
+            CK(cudaMemset(Co, 0xff, n * 4));
+            if (run_rounds(ex, nv, 1, launch)) return 1;
+            std::vector<float> ct(n), cc(n), co(nv == 3 ? n : 0);
             CK(cudaMemcpy(ct.data(), Ct, n * 4, cudaMemcpyDeviceToHost));
             CK(cudaMemcpy(cc.data(), Cc, n * 4, cudaMemcpyDeviceToHost));
+            if (nv == 3) CK(cudaMemcpy(co.data(), Co, n * 4, cudaMemcpyDeviceToHost));
             const double tol = bf ? 1e-3 : 1e-5;
             long bad = 0;
             /* |row| bound: s * 0.25 (|a|, |b| <= 0.5) */
-            for (size_t i = 0; i < n; ++i)
+            for (size_t i = 0; i < n; ++i) {
                 if (!(fabs((double)ct[i] - cc[i]) <= tol * s * 0.25)) {
                     if (bad < 3) fprintf(stderr, "  %s s=%d element %zu: tile %g, cuBLAS %g\n", bf ? "bf16" : "f32", s, i, ct[i], cc[i]);
                     ++bad;
                 }
+                if (nv == 3 && !(fabs((double)co[i] - cc[i]) <= tol * s * 0.25)) {
+                    if (bad < 3) fprintf(stderr, "  f32 s=%d (TILE_MATMUL_FMA_B4 0) element %zu: tile %g, cuBLAS %g\n", s, i, co[i], cc[i]);
+                    ++bad;
+                }
+            }
             for (long p : {0L, batch - 1})
                 for (int i = 0; i < s; ++i)
                     for (int j = 0; j < s; ++j) {
@@ -262,8 +287,8 @@ static int run(const Opts &o) {
                         if (!(fabs(ct[o2 + i * s + j] - r) <= 1e-5 * s * 0.25)) ++bad;
                     }
             bad_total += bad;
-            std::vector<float> ms[2];
-            if (time_interleaved(ex, 2, o.iters, ms, launch)) return 1;
+            std::vector<float> ms[3];
+            if (time_interleaved(ex, nv, o.iters, ms, launch)) return 1;
             const double tm = stats(ms[0]).median, cm = stats(ms[1]).median;
             const double fl = 2.0 * s * s * (double)s * batch;
             const double ttf = fl / (tm * 1e-3) / 1e12, ctf = fl / (cm * 1e-3) / 1e12;
@@ -271,6 +296,14 @@ static int run(const Opts &o) {
             if (!bf) snprintf(rec, sizeof rec, "%.1f TFLOP/s (tile / MathDx %.2f)", warp_mathdx[si], ttf / warp_mathdx[si]);
             printf("%-5s %4d %7ld %10.4f %10.4f %9.2f %9.2f %7.2f %s%s\n", bf ? "bf16" : "f32", s, batch, tm, cm, ttf, ctf,
                    ttf / ctf, rec, bad ? "  RESULT FAIL" : "");
+            if (nv == 3) { /* the previous mapping, same run: not a target, a comparison */
+                const double om = stats(ms[2]).median, otf = fl / (om * 1e-3) / 1e12;
+                printf("%-5s %4d %7ld %10.4f %10.4f %9.2f %9.2f %7.2f TILE_MATMUL_FMA_B4 0 (8x2, scalar b): tile %.2fx of B4's time\n",
+                       "f32", s, batch, om, cm, otf, ctf, otf / ctf, om / tm);
+                if (csv)
+                    fprintf(csv, "%s,%s,\"%s\",f32-b4off,%d,%ld,%.5f,%.5f,%.3f,%.3f,%.4f,%s,-\n", env.date, env.commit,
+                            env.prop.name, s, batch, om, cm, otf, ctf, otf / ctf, bad ? "FAIL" : "PASS");
+            }
             char label[64];
             snprintf(label, sizeof label, "%s s=%d tile / cuBLAS", bf ? "bf16" : "f32", s);
             const bool pass = print_target(label, ttf / ctf, ">=", 1.0, 2, bad == 0);
@@ -287,6 +320,7 @@ static int run(const Opts &o) {
     CK(cudaFree(B));
     CK(cudaFree(Ct));
     CK(cudaFree(Cc));
+    CK(cudaFree(Co));
     CK(cudaFree(Ah));
     CK(cudaFree(Bh));
     if (bad_total) return 1;

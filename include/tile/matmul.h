@@ -349,10 +349,46 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
 #define TILE__MM_TN(M, N, bd)                                                      \
     (TILE__MM_NB(M, N, 8, 8) >= (bd) ? 8 : TILE__MM_NB(M, N, 8, 4) >= (bd) ? 4 : TILE__MM_NB(M, N, 8, 2) >= (bd) ? 2 \
      : TILE__MM_NB(M, N, 4, 2) >= (bd) ? 2 : TILE__MM_NB(M, N, 2, 2) >= (bd) ? 2 : 1)
+/* TILE_MATMUL_FMA_B4 (default 1; define 0 before <tile.h>, or between
+ * kernels, for the previous mapping): FMA micro-tiles whose columns come in
+ * runs of V = 16 / sizeof(accumulator) (4 f32, 2 f64), so a thread reads its
+ * part of b's row k as TN / V 16-byte words instead of TN scalars. Taken
+ * when the inputs are the accumulator's type and one of 8x8, 8x4, 4x4 gives
+ * every thread a micro-tile with N a multiple of TN (e.g. 64 x 64 with 256
+ * threads: 4 x 4, one 16-byte load of a and one of b per k instead of 8 x 2's
+ * two of a and two scalars of b). Column c of the thread whose column index
+ * is j0 (of NT = N / TN) is V (j0 + (c / V) NT) + c % V: consecutive threads
+ * read consecutive 16-byte words. The macro is read where a kernel's
+ * tile_matmul / tile_matmul_acc expands. */
+#ifndef TILE_MATMUL_FMA_B4
+#define TILE_MATMUL_FMA_B4 1
+#endif
+#define TILE__MM_B4FIT(M, N, bd, tm, tn, w) \
+    (TILE__MM_NB(M, N, tm, tn) >= (bd) && (N) % (tn) == 0 && (tn) % (w) == 0)
+/* is the B4 mapping taken (same: inputs of the accumulator's type; w = V;
+ * a88: 8 x 8 is a candidate - for accumulators only: tile_matmul's 8 x 8
+ * keeps scalar b reads, whose 4-fold unrolled k loop fits 2 blocks of 256
+ * threads an SM at s = 128 (124 registers; 16-byte b reads took 219) */
+#define TILE__MM_B4(M, N, bd, w, same, a88)                                        \
+    (TILE_MATMUL_FMA_B4 && (same) &&                                               \
+     (((a88) && TILE__MM_B4FIT(M, N, bd, 8, 8, w)) ||                              \
+      (!TILE__MM_B4FIT(M, N, bd, 8, 8, w) &&                                       \
+       (TILE__MM_B4FIT(M, N, bd, 8, 4, w) || TILE__MM_B4FIT(M, N, bd, 4, 4, w)))))
+#define TILE__MM_TMB(M, N, bd, w, same, a88)                                       \
+    (!TILE__MM_B4(M, N, bd, w, same, a88)                                          \
+         ? TILE__MM_TM(M, N, bd)                                                   \
+         : TILE__MM_B4FIT(M, N, bd, 8, 8, w) || TILE__MM_B4FIT(M, N, bd, 8, 4, w) ? 8 : 4)
+#define TILE__MM_TNB(M, N, bd, w, same, a88) \
+    (!TILE__MM_B4(M, N, bd, w, same, a88) ? TILE__MM_TN(M, N, bd) : TILE__MM_B4FIT(M, N, bd, 8, 8, w) ? 8 : 4)
+/* column of micro-tile column c for column index j0 */
+#define TILE__MM_COL(j0, c, NT, b4, w) ((b4) ? ((j0) + (c) / (w) * (NT)) * (w) + (c) % (w) : (j0) + (c) * (NT))
+
 #if TILE_ON_DEVICE
 #define TILE__MM_UNROLL_K _Pragma("unroll 4")
+#define TILE__MM_UNROLL_K2 _Pragma("unroll 2")
 #else
 #define TILE__MM_UNROLL_K
+#define TILE__MM_UNROLL_K2
 #endif
 /* 16 bytes of a row of a (f32/f64 inputs of the accumulator's type) into
  * dst[16 / sizeof]: one 128-bit shared load on the device */
@@ -366,10 +402,11 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
 #define TILE__MM_LD16(dst, src) memcpy((dst), (const void *)(src), 16)
 #endif
 /* the k loop of one FMA micro-tile: accv[r][c] += sum_k a[ao[r] + k] b[k][bo[c]]
- * (tile__ao, tile__bo, tile__TM, tile__TN, tile__V, tile__VEC from the caller) */
+ * (tile__ao, tile__bo, tile__TM, tile__TN, tile__V, tile__VEC, tile__B4V from
+ * the caller; tile__B4V: b's rows read in 16-byte words, in the VEC branch) */
 #define TILE__MM_FMA_K(ACC, accv, pa, SA1, pb, SB0, K_, RND, UNROLL_K)                      \
     do {                                                                           \
-        if (tile__VEC && ((uintptr_t)(pa) & 15u) == 0) {                   \
+        if (tile__VEC && ((uintptr_t)(pa) & 15u) == 0 && (!tile__B4V || ((uintptr_t)(pb) & 15u) == 0)) { \
             /* a's rows in 16-byte words along k: one broadcast load per \
              * row serves tile__V steps of k */                            \
             UNROLL_K for (int tile__kk = 0; tile__kk < (K_); tile__kk += tile__V) { \
@@ -377,6 +414,11 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
                 TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
                     TILE__MM_LD16(tile__aw[tile__r], (pa) + tile__ao[tile__r] + tile__kk); \
                 TILE__UNROLL for (int tile__v = 0; tile__v < tile__V; ++tile__v) { \
+                    if (tile__B4V) { /* b's row in 16-byte words (B4 mapping) */ \
+                        TILE__UNROLL for (int tile__h = 0; tile__h < tile__TN / tile__V; ++tile__h) \
+                            TILE__MM_LD16(&tile__bv[tile__h * tile__V],    \
+                                          (pb) + (tile__kk + tile__v) * (SB0) + tile__bo[tile__h * tile__V]); \
+                    } else                                                 \
                     TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
                         tile__bv[tile__c] = (ACC)RND(TILE__MM_CVT((pb)[(tile__kk + tile__v) * (SB0) + tile__bo[tile__c]])); \
                     TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
@@ -399,12 +441,15 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
 #define TILE__MM_FMA(ACC, OUTT, pa, SA0, SA1, pb, SB0, SB1, po, SO0, SO1, M_, N_, K_, BD_, alpha, beta, accum, RND) \
     do {                                                                           \
         enum {                                                                     \
-            tile__TM = TILE__MM_TM(M_, N_, BD_), tile__TN = TILE__MM_TN(M_, N_, BD_), \
+            tile__V = 16 / (int)sizeof(ACC),                                       \
+            tile__B4 = TILE__MM_B4(M_, N_, BD_, tile__V, sizeof(*(pb)) == sizeof(ACC), 0), \
+            tile__TM = TILE__MM_TMB(M_, N_, BD_, tile__V, sizeof(*(pb)) == sizeof(ACC), 0), \
+            tile__TN = TILE__MM_TNB(M_, N_, BD_, tile__V, sizeof(*(pb)) == sizeof(ACC), 0), \
             tile__NT = ((N_) + tile__TN - 1) / tile__TN,                           \
             tile__NU = (((M_) + tile__TM - 1) / tile__TM) * tile__NT,              \
             tile__UPT = (tile__NU + (BD_)-1) / (BD_),                              \
-            tile__V = 16 / (int)sizeof(ACC),                                       \
-            tile__VEC = sizeof(*(pa)) == sizeof(ACC) && (SA1) == 1 && (SA0) % tile__V == 0 && (K_) % tile__V == 0 \
+            tile__VEC = sizeof(*(pa)) == sizeof(ACC) && (SA1) == 1 && (SA0) % tile__V == 0 && (K_) % tile__V == 0, \
+            tile__B4V = tile__B4 && (SB1) == 1 && (SB0) % tile__V == 0             \
         };                                                                         \
         TILE__UNROLL for (int tile__uu = 0; tile__uu < tile__UPT; ++tile__uu) {    \
             const int tile__u = tile_thread() + tile__uu * (BD_);                  \
@@ -418,13 +463,19 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
                     TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) tile__acc[tile__r][tile__c] = 0; \
                 }                                                                  \
                 TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) { \
-                    const int tile__j = tile__j0 + tile__c * tile__NT;             \
+                    const int tile__j = TILE__MM_COL(tile__j0, tile__c, tile__NT, tile__B4, tile__V); \
                     tile__bo[tile__c] = (tile__j < (N_) ? tile__j : (N_)-1) * (SB1); \
                 }                                                                  \
-                TILE__MM_FMA_K(ACC, tile__acc, pa, SA1, pb, SB0, K_, RND, TILE__MM_UNROLL_K);                \
+                /* 16-byte b reads hold more operands a step: unroll 2, not 4 \
+                 * (64x64, 128 threads, register operands spilled at 4) */  \
+                if (tile__B4V)                                                     \
+                    TILE__MM_FMA_K(ACC, tile__acc, pa, SA1, pb, SB0, K_, RND, TILE__MM_UNROLL_K2); \
+                else                                                               \
+                    TILE__MM_FMA_K(ACC, tile__acc, pa, SA1, pb, SB0, K_, RND, TILE__MM_UNROLL_K); \
                 TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r)  \
                     TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) { \
-                        const int tile__i = tile__i0 + tile__r, tile__j = tile__j0 + tile__c * tile__NT; \
+                        const int tile__i = tile__i0 + tile__r,                    \
+                                  tile__j = TILE__MM_COL(tile__j0, tile__c, tile__NT, tile__B4, tile__V); \
                         if (tile__i < (M_) && tile__j < (N_)) {                    \
                             OUTT *tile__o = (po) + tile__i * (SO0) + tile__j * (SO1); \
                             ACC tile__x = (ACC)(alpha) * tile__acc[tile__r][tile__c]; \
@@ -654,8 +705,10 @@ TILE_API void tile__mma_use(const void *p) { (void)p; }
         name##__rn = TILE__MMA_RN(name##__M, name##__N, name##__nw),               \
         name##__ntw = (name##__N + 8 * name##__rn - 1) / (8 * name##__rn),         \
         name##__ntile = TILE__MMA_NT(name##__M, name##__N, name##__rm, name##__rn), \
-        name##__tm = TILE__MM_TM(name##__M, name##__N, name##__bd),                \
-        name##__tn = TILE__MM_TN(name##__M, name##__N, name##__bd),                \
+        name##__v = 16 / (int)sizeof(name##__at),                                  \
+        name##__b4 = TILE__MM_B4(name##__M, name##__N, name##__bd, name##__v, name##__es == (int)sizeof(name##__at), 1), \
+        name##__tm = TILE__MM_TMB(name##__M, name##__N, name##__bd, name##__v, name##__es == (int)sizeof(name##__at), 1), \
+        name##__tn = TILE__MM_TNB(name##__M, name##__N, name##__bd, name##__v, name##__es == (int)sizeof(name##__at), 1), \
         name##__nt = (name##__N + name##__tn - 1) / name##__tn,                    \
         name##__nu = ((name##__M + name##__tm - 1) / name##__tm) * name##__nt,     \
         name##__X = name##__path == 2   ? (name##__ntile + name##__nw - 1) / name##__nw \
@@ -721,7 +774,8 @@ TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, cons
             tile__TM = acc##__Y, tile__TN = acc##__Z, tile__NT = (acc##__N + tile__TN - 1) / tile__TN, \
             tile__NU = ((acc##__M + tile__TM - 1) / tile__TM) * tile__NT,          \
             tile__V = 16 / (int)sizeof(acc##__at),                                 \
-            tile__VEC = sizeof(*(pa)) == sizeof(acc##__at) && (SA1) == 1 && (SA0) % tile__V == 0 && (K_) % tile__V == 0 \
+            tile__VEC = sizeof(*(pa)) == sizeof(acc##__at) && (SA1) == 1 && (SA0) % tile__V == 0 && (K_) % tile__V == 0, \
+            tile__B4V = acc##__b4 && (SB1) == 1 && (SB0) % tile__V == 0            \
         };                                                                         \
         TILE__UNROLL for (int tile__uu = 0; tile__uu < acc##__X; ++tile__uu) {     \
             const int tile__u = tile_thread() + tile__uu * acc##__bd;              \
@@ -733,7 +787,7 @@ TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, cons
                     tile__ao[tile__r] = (tile__i < acc##__M ? tile__i : acc##__M - 1) * (SA0); \
                 }                                                                  \
                 TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) { \
-                    const int tile__j = tile__j0 + tile__c * tile__NT;             \
+                    const int tile__j = TILE__MM_COL(tile__j0, tile__c, tile__NT, acc##__b4, tile__V); \
                     tile__bo[tile__c] = (tile__j < acc##__N ? tile__j : acc##__N - 1) * (SB1); \
                 }                                                                  \
                 TILE__MM_FMA_K(acc##__at, (acc).v[tile__uu], pa, SA1, pb, SB0, K_, TILE__MM_NOROUND, TILE__MMA_UNROLL_K); \
@@ -779,13 +833,14 @@ TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, cons
         TILE__UNROLL for (int tile__t = 0; tile__t < acc##__X; ++tile__t) {        \
             const int tile__u = tile_thread() + tile__t * acc##__bd;               \
             if (acc##__nu % acc##__bd == 0 || tile__u < acc##__nu) {               \
-                const int64_t tile__R0 = (co0) + tile__u / acc##__nt * acc##__tm, tile__C0 = (co1) + tile__u % acc##__nt; \
+                const int64_t tile__R0 = (co0) + tile__u / acc##__nt * acc##__tm; \
+                const int tile__j0 = tile__u % acc##__nt;                          \
                 TILE__UNROLL for (int tile__y = 0; tile__y < acc##__Y; ++tile__y) { \
                     const int64_t tile__R = tile__R0 + tile__y;                    \
                     if (tile__R >= 0 && tile__R < (rl)) {                          \
                         acc##__at *const tile__row = (cp) + tile__R * (st0);       \
                         TILE__UNROLL for (int tile__z = 0; tile__z < acc##__Z; ++tile__z) { \
-                            const int64_t tile__C = tile__C0 + tile__z * acc##__nt; \
+                            const int64_t tile__C = (co1) + TILE__MM_COL(tile__j0, tile__z, acc##__nt, acc##__b4, acc##__v); \
                             if (tile__C >= 0 && tile__C < (cl))                    \
                                 TILE__MMA_ST1(acc, tile__row + tile__C * (st1), (acc).v[tile__t][tile__y][tile__z]); \
                         }                                                          \
