@@ -141,7 +141,7 @@ TILE_HOST_API void tile__fft_pass(const tile_c64 *x, tile_c64 *y, int n, int len
             tw[t] = sign < 0 ? w[k] : tile_c64_conj(w[k]);
         }
         for (int q = 0; q < s; ++q) {
-            tile_c64 a[8], b[8];
+            tile_c64 a[8], b[8] = {{0, 0}}; /* zeroed: gcc 12 cannot see that every radix sets b[0..r) */
             for (int j = 0; j < r; ++j) a[j] = x[(size_t)q + (size_t)s * ((size_t)pp + (size_t)j * m)];
             if (r == 2) {
                 b[0] = tile_c64_add(a[0], a[1]);
