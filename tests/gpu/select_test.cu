@@ -12,7 +12,9 @@
  * last slot), 2D 16x64 (block 256: flattened order across rows), 1D 37
  * (block 64: fewer elements than threads); 12 operations each (register,
  * shared, in place, predicate and flag forms, _op forms whose operand order
- * matters, _prev forms across tiles), several tiles a launch. Outputs are
+ * matters, _prev forms across tiles), several tiles a launch; then f32
+ * differences, flags into a float tile and a partition, vec3f differences
+ * of a shared tile, an f64 selection (sf_kernel, block 64). Outputs are
  * poisoned before each launch; on the GPU each launch is repeated and must
  * give the same bits.
  */
@@ -201,6 +203,126 @@ static int sl_launch(const target *t, int k, const int32_t *in, int32_t *out, in
     return tile_launch(t->ex, sl_small, tile_grid1(nt), 64, in, out, cnt, which);
 }
 
+/* ---- other element types: f32 and vec3f neighbours, f64 selection ----
+ * One block: a 300-element f32 tile (block 64: a partial last slot),
+ * out (f32, 4 x 300): tile_adjacent_difference, _right, tile_flag_heads
+ * (as 0/1 floats: a flags tile of float), and the f32 partition by x < 0;
+ * v3 (vec3f, 100, shared): tile_adjacent_difference into v3out;
+ * d (f64, 300): tile_select_if(x < 0) in place, the count in cnt[0]. */
+enum { SF_N = 300, SF_V = 100 };
+TILE_FUNC int sf_neg_f(float x) { return x < 0; }
+TILE_FUNC int sf_neg_d(double x) { return x < 0; }
+TILE_KERNEL_SMEM(sf_kernel, 64, TILE_SMEM_BYTES(tile_vec3f, SF_V), const float *in, const tile_vec3f *vin, const double *din,
+                 float *out, tile_vec3f *vout, double *dout, int *cnt) {
+    tile_reg(float, x, SF_N);
+    tile_reg(float, y, SF_N);
+    tile_load(x, tile_array1(in, SF_N), 0);
+    tile_adjacent_difference(y, x);
+    tile_store(tile_array1(out, SF_N), y, 0);
+    tile_adjacent_difference_right(y, x);
+    tile_store(tile_array1(out + SF_N, SF_N), y, 0);
+    tile_flag_heads(y, x);
+    tile_store(tile_array1(out + 2 * SF_N, SF_N), y, 0);
+    int n = 0;
+    tile_partition_if(y, x, sf_neg_f, n);
+    tile_store(tile_array1(out + 3 * SF_N, SF_N), y, 0);
+    tile_shared(tile_vec3f, v, SF_V);
+    tile_load(v, tile_array1(vin, SF_V), 0);
+    tile_adjacent_difference(v, v);
+    tile_store(tile_array1(vout, SF_V), v, 0);
+    tile_reg(double, d, SF_N);
+    tile_load(d, tile_array1(din, SF_N), 0);
+    int m = 0;
+    tile_select_if(d, d, sf_neg_d, m);
+    tile_store(tile_array1(dout, SF_N), d, 0);
+    if (tile_thread() == 0) cnt[0] = n, cnt[1] = m;
+}
+/* inputs: k/8 with runs (f32), distinct vec3f, f64 halves */
+static void sf_input(float *in, tile_vec3f *vin, double *din) {
+    for (int i = 0; i < SF_N; ++i) {
+        const uint32_t h = tile_hash32(9u, (uint32_t)(i / 2));
+        in[i] = (float)((int)(h % 41u) - 20) / 8.0f;
+        din[i] = (double)((int)(tile_hash32(10u, (uint32_t)i) % 101u) - 50) / 2.0;
+    }
+    for (int i = 0; i < SF_V; ++i)
+        for (int c = 0; c < 3; ++c) vin[i].v[c] = (float)((int)(tile_hash32(11u + c, (uint32_t)i) % 33u) - 16);
+}
+/* mismatches against plain loops; the first described in msg */
+static long sf_check(const float *in, const tile_vec3f *vin, const double *din, const float *out, const tile_vec3f *vout,
+                     const double *dout, const int *cnt, char *msg, size_t msglen) {
+    long bad = 0;
+    float ref[4 * SF_N];
+    double dref[SF_N];
+    int k = 0, m = 0;
+    msg[0] = 0;
+    for (int i = 0; i < SF_N; ++i) {
+        ref[i] = i == 0 ? in[i] : in[i] - in[i - 1];
+        ref[SF_N + i] = i == SF_N - 1 ? in[i] : in[i] - in[i + 1];
+        ref[2 * SF_N + i] = i == 0 || in[i] != in[i - 1] ? 1.0f : 0.0f;
+    }
+    for (int i = 0; i < SF_N; ++i)
+        if (in[i] < 0) ref[3 * SF_N + k++] = in[i];
+    const int n = k;
+    for (int i = 0; i < SF_N; ++i)
+        if (!(in[i] < 0)) ref[3 * SF_N + k++] = in[i];
+    for (int i = 0; i < SF_N; ++i)
+        if (din[i] < 0) dref[m++] = din[i];
+    for (int i = m; i < SF_N; ++i) dref[i] = din[i];
+    for (int i = 0; i < 4 * SF_N; ++i)
+        if (out[i] != ref[i] && !bad++) snprintf(msg, msglen, "f32 result %d element %d: got %g, expected %g", i / SF_N, i % SF_N, out[i], ref[i]);
+    for (int i = 0; i < SF_N; ++i)
+        if (dout[i] != dref[i] && !bad++) snprintf(msg, msglen, "f64 select element %d: got %g, expected %g", i, dout[i], dref[i]);
+    for (int i = 0; i < SF_V; ++i)
+        for (int c = 0; c < 3; ++c) {
+            const float want = i == 0 ? vin[i].v[c] : vin[i].v[c] - vin[i - 1].v[c];
+            if (vout[i].v[c] != want && !bad++) snprintf(msg, msglen, "vec3f difference %d.%d: got %g, expected %g", i, c, vout[i].v[c], want);
+        }
+    if ((cnt[0] != n || cnt[1] != m) && !bad++) snprintf(msg, msglen, "counts %d %d, expected %d %d", cnt[0], cnt[1], n, m);
+    return bad;
+}
+
+static void run_types(const target *t) {
+    g_test = "f32 / vec3f / f64 element types";
+    float *in = HALLOC(float, SF_N), *out = HALLOC(float, 4 * SF_N);
+    tile_vec3f *vin = HALLOC(tile_vec3f, SF_V), *vout = HALLOC(tile_vec3f, SF_V);
+    double *din = HALLOC(double, SF_N), *dout = HALLOC(double, SF_N);
+    int cnt[2];
+    char msg[200];
+    sf_input(in, vin, din);
+    float *d_in = DALLOC(float, SF_N), *d_out = DALLOC(float, 4 * SF_N);
+    tile_vec3f *d_vin = DALLOC(tile_vec3f, SF_V), *d_vout = DALLOC(tile_vec3f, SF_V);
+    double *d_din = DALLOC(double, SF_N), *d_dout = DALLOC(double, SF_N);
+    int *d_cnt = DALLOC(int, 2);
+    UP(d_in, in, sizeof(float) * SF_N);
+    UP(d_vin, vin, sizeof(tile_vec3f) * SF_V);
+    UP(d_din, din, sizeof(double) * SF_N);
+    POISON(d_out, sizeof(float) * 4 * SF_N, POISON_F);
+    POISON(d_vout, sizeof(tile_vec3f) * SF_V, POISON_F);
+    POISON(d_dout, sizeof(double) * SF_N, POISON_F);
+    POISON(d_cnt, sizeof(int) * 2, POISON_I);
+    RUN_OK(tile_launch(t->ex, sf_kernel, tile_grid1(1), 64, (const float *)d_in, (const tile_vec3f *)d_vin,
+                       (const double *)d_din, d_out, d_vout, d_dout, d_cnt));
+    DOWN(out, d_out, sizeof(float) * 4 * SF_N);
+    DOWN(vout, d_vout, sizeof(tile_vec3f) * SF_V);
+    DOWN(dout, d_dout, sizeof(double) * SF_N);
+    DOWN(cnt, d_cnt, sizeof(int) * 2);
+    const long bad = sf_check(in, vin, din, out, vout, dout, cnt, msg, sizeof msg);
+    CHECK(bad == 0, "%s (%ld bad)", msg, bad);
+    tile_free(t->ex, d_in);
+    tile_free(t->ex, d_out);
+    tile_free(t->ex, d_vin);
+    tile_free(t->ex, d_vout);
+    tile_free(t->ex, d_din);
+    tile_free(t->ex, d_dout);
+    tile_free(t->ex, d_cnt);
+    free(in);
+    free(out);
+    free(vin);
+    free(vout);
+    free(din);
+    free(dout);
+}
+
 static void run_all(const target *t) {
     const int ns[3] = {1000, 1024, 37}, bs[3] = {96, 256, 64};
     gc_target_begin(t);
@@ -242,6 +364,7 @@ static void run_all(const target *t) {
         free(hcnt);
         free(hcnt2);
     }
+    run_types(t);
     gc_target_end(t, "");
 }
 
