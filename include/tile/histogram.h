@@ -104,6 +104,8 @@ TILE_API uint32_t tile__histo_bin(uint64_t x, uint32_t nb) { return x < (uint64_
                                 (size_t)TILE_MAX_SMEM_BYTES,                       \
                             "tile.h: " OP ": nbins (and the samples, for TILE_HISTO_SORT) need more shared " \
                             "memory than TILE_MAX_SMEM_BYTES");                    \
+        TILE__STATIC_ASSERT((ALG) == TILE_HISTO_ATOMIC || (ALG) == TILE_HISTO_SORT, \
+                            "tile.h: " OP ": alg must be TILE_HISTO_ATOMIC or TILE_HISTO_SORT"); \
         TILE__COOP();                                                              \
         TILE__HISTO_PICK(ALG)(C, X, NB, ADD, OP);                                  \
     } while (0)
