@@ -24,7 +24,7 @@
  * __float2bfloat16_rn (NaN excepted: CUDA canonicalizes NaN, tile.h keeps
  * sign and payload), device bits equal host bits.
  * Accumulators (tile_matmul_acc, _add, _store_ab, tile_matmul_load_async):
- * nine kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
+ * ten kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
  * each reaches: mma warp tiles 4x8 .. 1x2 with ldmatrix or scalar fragments,
  * FMA micro-tiles, f64, 16-bit inputs on FMA), stored with alpha/beta into a
  * C partly outside the product and partly outside the array; checked as
@@ -182,9 +182,9 @@ static int g_case;
  * GPU layouts: 1 mma 4x8 warp tiles, ldmatrix, 16-byte copies; 2 mma 1x2,
  * two warp tiles a warp; 3 mma 4x8 past M (scalar fragments), odd K (element
  * copies); 4 mma 1x2, odd window (16-bit fragment loads), C partly outside;
- * 5 FMA 8x8, 16-byte a reads; 6 FMA 4x2, two micro-tiles a thread; 7 f64
- * FMA; 8 mma 2x4, K window 24 (a partial k16 step); 9 bf16 on FMA (48
- * threads: not whole warps) */
+ * 5 FMA 8x8, 16-byte a and b reads; 6 FMA 4x2, two micro-tiles a thread;
+ * 7 f64 FMA; 8 f64 FMA 4x4, 16-byte b reads (pairs); 9 mma 2x4, K window 24
+ * (a partial k16 step); 10 bf16 on FMA (48 threads: not whole warps) */
 #define ACC_LIST(X)                                                                \
     X(acc_bf16_128x256, 256, tile_bf16, float, 128, 256, 32, 8, 96, 128, 256, 0, 0) \
     X(acc_f16_32x16, 32, tile_f16, float, 32, 16, 16, 8, 40, 32, 16, 0, 0)         \
@@ -193,6 +193,7 @@ static int g_case;
     X(acc_f32_128x128, 256, float, float, 128, 128, 16, 0, 48, 128, 128, 0, 0)     \
     X(acc_f32_17x33, 64, float, float, 17, 33, 9, 0, 20, 30, 40, 5, 3)             \
     X(acc_f64_24x20, 64, double, double, 24, 20, 8, 0, 13, 24, 20, 0, 0)           \
+    X(acc_f64_32x32, 64, double, double, 32, 32, 8, 0, 16, 32, 32, 0, 0)           \
     X(acc_bf16_48x40, 128, tile_bf16, float, 48, 40, 24, 8, 48, 50, 40, 1, 0)      \
     X(acc_bf16_48x20, 48, tile_bf16, float, 48, 20, 8, 0, 24, 48, 20, 0, 0)
 #define ACC_DEF(name, BD, T, OT, M, N, KW, PAD, K, cm, cn, o0, o1) ACCK(name, BD, T, OT, M, N, KW, PAD)
