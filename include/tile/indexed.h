@@ -271,11 +271,18 @@ TILE__AADD_OLD_S(u64, uint64_t, unsigned long long, uint64_t)
         TILE__UNROLL for (int k = 0; k < N; ++k) rp[k] = TILE__AADD_OLD_NAME(ssfx)(&pp[k], vp[k]); \
         return r;                                                                  \
     }
-TILE_COMPOUND_TYPES(TILE__AADD_OLD_C)
+/* the vector-like types TILE__ATOMIC_ADD takes (types.h): vectors, matrices,
+ * integer vectors, quaternions, complex numbers */
+#if defined(TILE__CW_TYPES) && defined(TILE_QUAT_TYPES) && defined(TILE__COMPLEX_AS_COMPOUND)
+#define TILE__AADD_OLD_TYPES(X) TILE__CW_TYPES(X) TILE_QUAT_TYPES(X) TILE__COMPLEX_AS_COMPOUND(X)
+#else
+#define TILE__AADD_OLD_TYPES(X) TILE_COMPOUND_TYPES(X)
+#endif
+TILE__AADD_OLD_TYPES(TILE__AADD_OLD_C)
 #if !defined(__cplusplus)
 #define TILE__A_AADD_OLD(sfx, ...) , tile_##sfx * : tile__atomic_add_old_##sfx
 #define tile__atomic_add_old(p, v)                                                 \
-    _Generic((p)TILE_SCALAR_TYPES(TILE__A_AADD_OLD) TILE_COMPOUND_TYPES(TILE__A_AADD_OLD))((p), (v))
+    _Generic((p)TILE_SCALAR_TYPES(TILE__A_AADD_OLD) TILE__AADD_OLD_TYPES(TILE__A_AADD_OLD))((p), (v))
 #endif
 
 /* ---- tile_assign(dst, src, o0[, o1, ...]) ----

@@ -804,8 +804,78 @@ static void test_arena_restored(void **state) {
         cmocka_unit_test(test_scatter_masked_##sfx),
 #define LIST_ADD(sfx, T, S, kind, bits, nc) \
     cmocka_unit_test(test_atomic_indexed_##sfx), cmocka_unit_test(test_scatter_add_##sfx),
+/* ---- atomic adds returning old values, every kind of element type (CPU:
+ * one thread, the adds in element order), integers wrapping ---- */
+TILE_KERNEL_SMEM(add_old_types, 32, 64, int64_t *i64, uint64_t *u64, double *f64, tile_vec2i *v2i, tile_quatf *qf,
+                 tile_mat22d *m22, int64_t *oi64, uint64_t *ou64, double *of64, tile_vec2i *ov2i, tile_quatf *oqf,
+                 tile_mat22d *om22) {
+    tile_reg(int64_t, a, 3);
+    tile_full(a, INT64_MAX);
+    tile_reg(int64_t, oa, 3);
+    tile_atomic_add_old(oa, tile_array1(i64, 3), a, 1); /* elements 1, 2; the third is outside */
+    tile_store(tile_array1(oi64, 3), oa, 0);
+    tile_reg(uint64_t, b, 2);
+    tile_full(b, 7);
+    tile_reg(int32_t, bi, 2);
+    tile_arange(bi, 1, -1); /* [1 0] */
+    tile_reg(uint64_t, ob, 2);
+    tile_atomic_add_indexed_old(ob, tile_array1(u64, 2), b, bi, 0, 0);
+    tile_store(tile_array1(ou64, 2), ob, 0);
+    tile_reg(double, c, 2);
+    tile_arange(c, 0.5, 0.25);
+    tile_shared(double, oc, 2); /* a shared destination for the old values */
+    tile_atomic_add_old(oc, tile_array1(f64, 2), c, 0);
+    tile_store(tile_array1(of64, 2), oc, 0);
+    tile_reg(tile_vec2i, d, 2);
+    tile_vec2i dv = {{3, -4}};
+    tile_full(d, dv);
+    tile_reg(tile_vec2i, od, 2);
+    tile_atomic_add_old(od, tile_array1(v2i, 2), d, 0);
+    tile_store(tile_array1(ov2i, 2), od, 0);
+    tile_reg(tile_quatf, e, 1);
+    tile_full(e, tile_quatf_set(1, 2, 3, 4));
+    tile_reg(tile_quatf, oe, 1);
+    tile_atomic_add_old(oe, tile_array1(qf, 1), e, 0);
+    tile_store(tile_array1(oqf, 1), oe, 0);
+    tile_reg(tile_mat22d, f, 1);
+    tile_full(f, tile_mat22d_diag(2.0));
+    tile_reg(tile_mat22d, of, 1);
+    tile_atomic_add_old(of, tile_array1(m22, 1), f, 0);
+    tile_store(tile_array1(om22, 1), of, 0);
+}
+static void test_atomic_add_old_types(void **state) {
+    (void)state;
+    int64_t i64[3] = {5, 10, -3}, oi64[3] = {9, 9, 9};
+    uint64_t u64[2] = {UINT64_MAX, 2}, ou64[2] = {9, 9};
+    double f64[2] = {1.0, 2.0}, of64[2] = {0, 0};
+    tile_vec2i v2i[2] = {{{1, 2}}, {{3, 4}}}, ov2i[2];
+    tile_quatf qf[1] = {{0.5f, 0.5f, 0.5f, 0.5f}}, oqf[1];
+    tile_mat22d m22[1] = {{{{1, 2}, {3, 4}}}}, om22[1];
+    memset(ov2i, 0x7f, sizeof(ov2i)); /* poison: the kernel must write them */
+    memset(oqf, 0x7f, sizeof(oqf));
+    memset(om22, 0x7f, sizeof(om22));
+    assert_tile_ok(tile_launch(TILE_CPU, add_old_types, tile_grid1(1), 32, i64, u64, f64, v2i, qf, m22, oi64, ou64,
+                               of64, ov2i, oqf, om22));
+    /* int64: old values, then the sums wrap as two's complement */
+    assert_true(oi64[0] == 10 && oi64[1] == -3 && oi64[2] == 0);
+    assert_true(i64[0] == 5);
+    assert_true(i64[1] == (int64_t)((uint64_t)10 + (uint64_t)INT64_MAX));
+    assert_true(i64[2] == INT64_MAX - 3);
+    /* uint64 through indices [1 0]: element 0 wraps */
+    assert_true(ou64[0] == 2 && ou64[1] == UINT64_MAX);
+    assert_true(u64[0] == 6 && u64[1] == 9);
+    assert_true(of64[0] == 1.0 && of64[1] == 2.0 && f64[0] == 1.5 && f64[1] == 2.75);
+    assert_true(ov2i[0].v[0] == 1 && ov2i[0].v[1] == 2 && ov2i[1].v[0] == 3 && ov2i[1].v[1] == 4);
+    assert_true(v2i[0].v[0] == 4 && v2i[0].v[1] == -2 && v2i[1].v[0] == 6 && v2i[1].v[1] == 0);
+    assert_true(oqf[0].x == 0.5f && oqf[0].y == 0.5f && oqf[0].z == 0.5f && oqf[0].w == 0.5f);
+    assert_true(qf[0].x == 1.5f && qf[0].y == 2.5f && qf[0].z == 3.5f && qf[0].w == 4.5f);
+    assert_true(om22[0].m[0][0] == 1 && om22[0].m[0][1] == 2 && om22[0].m[1][0] == 3 && om22[0].m[1][1] == 4);
+    assert_true(m22[0].m[0][0] == 3 && m22[0].m[0][1] == 2 && m22[0].m[1][0] == 3 && m22[0].m[1][1] == 6);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_atomic_add_old_types),
         IX_COPY_TYPES(LIST)
         IX_ADD_TYPES(LIST_ADD)
         cmocka_unit_test(test_scatter_collisions),
