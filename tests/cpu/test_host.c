@@ -3,7 +3,9 @@
  * reference (shapes across the packing blocks, odd sizes, padded leading
  * dimensions, every transpose pair, alpha/beta cases, beta = 0 over NaN),
  * batched potrf / potrs against the double Cholesky of tests/chol_ref.h and
- * residuals, non-SPD and NaN inputs (info, TILE_ERR_NOT_SPD, NaN columns),
+ * residuals (potrf's result is L itself: strictly upper triangle zero; potrs
+ * reads only the lower triangle), non-SPD and NaN inputs (info,
+ * TILE_ERR_NOT_SPD on the CPU, NaN columns),
  * the headers' examples, argument errors, and a GPU exec in a C11 build
  * (TILE_ERR_NO_CUDA). */
 #include "test_util.h"
@@ -254,8 +256,9 @@ static void make_spd(double *a, int n, int batch, uint32_t seed) {
 }
 
 /* potrf: L against the double Cholesky (relative to ||A||), L L^T against A,
- * info 0, the strictly upper triangle untouched; then potrs (nrhs 1, 3, 17):
- * ||A X - B|| / (||A|| ||X|| + ||B||) */
+ * info 0, the strictly upper triangle (a marker on input, never read) zero on
+ * return; then NaN written there and potrs (nrhs 1, 3, 17), which must read
+ * only the lower triangle: ||A X - B|| / (||A|| ||X|| + ||B||) */
 #define CHOL_TEST(sfx, T, TOL)                                                     \
     static void test_chol_##sfx(void **state) {                                    \
         (void)state;                                                               \
@@ -286,7 +289,11 @@ static void make_spd(double *a, int n, int batch, uint32_t seed) {
                     for (int j = 0; j < n; ++j) {                                  \
                         const size_t o = (size_t)i * n + j;                        \
                         if (j > i) {                                               \
-                            assert_true(Lq[o] == (T)(1000 + q * nn + o));          \
+                            if (!(Lq[o] == (T)0)) {                                \
+                                print_error("potrf %s n=%d matrix %d: upper (%d,%d) = %g, not 0\n", #sfx, n, q, i, \
+                                            j, (double)Lq[o]);                     \
+                                fail();                                            \
+                            }                                                      \
                             continue;                                              \
                         }                                                          \
                         err = fmax(err, fabs((double)Lq[o] - l[o]));               \
@@ -300,6 +307,8 @@ static void make_spd(double *a, int n, int batch, uint32_t seed) {
                     fail();                                                        \
                 }                                                                  \
             }                                                                      \
+            for (size_t i = 0; i < nn * batch; ++i)                                \
+                if (i % n > (i / n) % n) A[i] = (T)NAN; /* potrs must not read it */ \
             const int nrhss[3] = {1, 3, 17};                                       \
             for (int r = 0; r < 3; ++r) {                                          \
                 const int nrhs = nrhss[r];                                         \
@@ -357,6 +366,9 @@ CHOL_TEST(f64, double, 1e-13)
             if (q == 1) assert_int_equal(want, 41);                                \
             if (q == 3) assert_int_equal(want, 1);                                 \
             for (int i = 0; i < n; ++i)                                            \
+                for (int j = i + 1; j < n; ++j) /* zero also in a failed matrix */ \
+                    assert_true(A[q * nn + (size_t)i * n + j] == (T)0);            \
+            for (int i = 0; i < n; ++i)                                            \
                 for (int j = 0; j <= i; ++j) {                                     \
                     const double got = A[q * nn + (size_t)i * n + j];              \
                     if (want && j >= want - 1) {                                   \
@@ -385,7 +397,7 @@ static void test_chol_doc_args(void **state) {
     float A[8] = {4, 2, 2, 10, 1, 2, 2, 1};
     int info[2] = {-1, -1};
     assert_int_equal(tile_potrf_batched_f32(tile_cpu(), 2, A, 2, info), TILE_ERR_NOT_SPD);
-    assert_true(A[0] == 2 && A[1] == 2 && A[2] == 1 && A[3] == 3 && A[4] == 1 && A[5] == 2 && A[6] == 2 && isnan(A[7]));
+    assert_true(A[0] == 2 && A[1] == 0 && A[2] == 1 && A[3] == 3 && A[4] == 1 && A[5] == 0 && A[6] == 2 && isnan(A[7]));
     assert_true(info[0] == 0 && info[1] == 2);
     const float L[4] = {2, 0, 1, 3};
     float B[4] = {6, 0, 12, 2};
@@ -413,7 +425,7 @@ static void test_chol_doc_args(void **state) {
     assert_int_equal(tile_potrs_batched_f64(c, 2, 1, NULL, NULL, 0), TILE_OK);
     /* the CPU ignores the path: the library and tile paths factor too */
     assert_int_equal(tile_potrf_batched_path_f64(c, TILE_PATH_LIBRARY, 2, d, 1, info), TILE_OK);
-    assert_true(d[0] == 2 && d[2] == 1 && d[3] == 3 && info[0] == 0);
+    assert_true(d[0] == 2 && d[1] == 0 && d[2] == 1 && d[3] == 3 && info[0] == 0);
     assert_int_equal(tile_potrs_batched_path_f64(c, TILE_PATH_TILE, 2, 1, d, db, 1), TILE_OK);
     assert_close(db[0], 1.0, 1e-15);
     assert_close(db[1], 1.0, 1e-15);

@@ -10,17 +10,22 @@
  *  - tile_gemm: shapes across the CPU packing blocks and odd ones, every
  *    transpose pair, alpha/beta (beta 0 over NaN: C not read), padded leading
  *    dimensions (the padding untouched); on a stream of its own on the GPU;
- *  - tile_gemm_strided_batched: sizes on both sides of the automatic
- *    crossover (TILE_HOST_GEMM_TILE_MAX: 8, 13 x 29 x 7, 16, 32 in-kernel;
- *    33, 64 cuBLAS), transposes (cuBLAS), forced TILE and LIBRARY paths on the
- *    same problem, gaps between the products untouched;
+ *  - tile_gemm_strided_batched: sizes on every side of the automatic choice
+ *    (in-kernel: 8, 13 x 29 x 7, 16, 32; cuBLAS: 24, 17 x 28 x 5, 33, 64),
+ *    transposes (cuBLAS), forced TILE and LIBRARY paths on the same problem
+ *    (forced TILE at 24 too), gaps between the products untouched;
  *  - tile_potrf_batched / tile_potrs_batched: n on both sides of the
  *    in-kernel limit (8, 33, 64, 128 in-kernel; 129, 200 cuSOLVER), forced
  *    paths (cuSOLVER at n 64, in-kernel at 100), nrhs 1 and 5 (cuSOLVER:
- *    one system per right-hand side), L against the double Cholesky, info 0,
- *    the strictly upper triangle untouched, solve residuals, GPU = CPU;
+ *    one system per right-hand side), on a stream of its own (48, both
+ *    paths), L against the double Cholesky, info 0 (device info: the GPU
+ *    call asynchronous), the strictly upper triangle zero on return (markers
+ *    on input), potrs with NaN over the upper triangle (read: lower only),
+ *    solve residuals, GPU = CPU;
  *  - non-SPD batches on both GPU paths and the CPU: info (the reference's),
- *    TILE_ERR_NOT_SPD (also with info NULL), the SPD matrices factored;
+ *    TILE_OK from the asynchronous GPU call with an info array,
+ *    TILE_ERR_NOT_SPD from the CPU and with info NULL, the SPD matrices
+ *    factored, the upper triangle zero in every matrix;
  *  - errors: bad sizes and pointers (TILE_ERR_ARG), a GPU that does not
  *    exist (TILE_ERR_DEVICE), impossible forced paths (TILE_ERR_ARG), the
  *    current device kept, tile_host_release and handles made again.
@@ -173,11 +178,13 @@ template <class T> static void gemm_tests(const target *t, cudaStream_t stream) 
         }
     if (stream) gemm_case<T>(t, -1, 0, 1, 70, 50, 90, 1, 2.0, -1.0, 1, stream);
     g_test = "gemm_strided_batched";
-    /* auto: in-kernel (f32, N N, <= 32) and cuBLAS sides of the crossover */
-    static const int bshapes[][3] = {{8, 8, 8}, {13, 29, 7}, {16, 16, 16}, {32, 32, 32}, {33, 33, 33}, {64, 64, 64}};
+    /* auto (f32, N N): in-kernel for max(m, n, k) <= 16 and 29..32, cuBLAS for
+     * 17..28 and above 32 (TILE_HOST_GEMM_TILE32_MIN, _MAX) */
+    static const int bshapes[][3] = {{8, 8, 8},    {13, 29, 7},  {16, 16, 16}, {24, 24, 24},
+                                     {17, 28, 5},  {32, 32, 32}, {33, 33, 33}, {64, 64, 64}};
     const int batch = g_quick ? 3 : 40;
-    for (int s = 0; s < 6; ++s) {
-        if (g_quick && (s == 0 || s == 5)) continue;
+    for (int s = 0; s < 8; ++s) {
+        if (g_quick && (s == 0 || s == 4 || s == 7)) continue;
         gemm_case<T>(t, TILE_PATH_AUTO, 0, 0, bshapes[s][0], bshapes[s][1], bshapes[s][2], batch, 1.0, 0.0, 0, 0);
         gemm_case<T>(t, TILE_PATH_AUTO, 0, 0, bshapes[s][0], bshapes[s][1], bshapes[s][2], batch, 0.75, -2.0, 3, 0);
     }
@@ -187,6 +194,7 @@ template <class T> static void gemm_tests(const target *t, cudaStream_t stream) 
     if (sizeof(T) == 4 || !t->gpu) { /* the in-kernel gemm is f32 */
         gemm_case<T>(t, TILE_PATH_TILE, 0, 0, 16, 16, 16, batch, 1.0, 0.5, 0, 0);
         gemm_case<T>(t, TILE_PATH_TILE, 0, 0, 32, 17, 5, batch, -1.0, 0.0, 1, 0);
+        gemm_case<T>(t, TILE_PATH_TILE, 0, 0, 24, 24, 24, batch, 1.0, 0.0, 0, 0); /* auto: cuBLAS */
     }
     if (stream) gemm_case<T>(t, TILE_PATH_AUTO, 0, 0, 16, 16, 16, batch, 1.0, 1.0, 0, stream);
     g_test = NULL;
@@ -210,11 +218,19 @@ static void make_spd(double *a, int n, int batch, uint32_t seed) {
 }
 static double upper_mark(size_t i) { return 1000.0 + (double)(i % 4096); }
 
-template <class T> static void chol_case(const target *t, int path, int n, int batch, int nrhs) {
+/* potrf (device info: asynchronous on the GPU), L = the double Cholesky in
+ * the lower triangle and zeros in the strictly upper one (the input had
+ * markers there), then NaN written over the upper triangle and potrs, which
+ * must read only the lower one; GPU = CPU path of the same calls. stream: the
+ * GPU calls on that stream (0: the target's exec). */
+template <class T>
+static void chol_case(const target *t, int path, int n, int batch, int nrhs, cudaStream_t stream = 0) {
     const size_t nn = (size_t)n * n, nb = (size_t)n * nrhs;
     const double tol = sizeof(T) == 4 ? 3e-5 : 1e-12;
+    const tile_exec ex = stream ? tile_exec_stream(t->ex, (void *)stream) : t->ex;
     char what[160];
-    snprintf(what, sizeof what, "%s potrf/potrs %s n=%d batch=%d nrhs=%d", tname<T>(), path_name(path), n, batch, nrhs);
+    snprintf(what, sizeof what, "%s potrf/potrs %s n=%d batch=%d nrhs=%d%s", tname<T>(), path_name(path), n, batch,
+             nrhs, stream ? " (stream)" : "");
     double *a = HALLOC(double, nn * batch), *l = HALLOC(double, nn);
     T *hA = HALLOC(T, nn * batch), *hL = HALLOC(T, nn * batch), *hLc = HALLOC(T, nn * batch);
     T *hB = HALLOC(T, nb * batch), *hX = HALLOC(T, nb * batch), *hXc = HALLOC(T, nb * batch);
@@ -227,17 +243,24 @@ template <class T> static void chol_case(const target *t, int path, int n, int b
     UP(dA, hA, nn * batch * sizeof(T));
     UP(dB, hB, nb * batch * sizeof(T));
     POISON(dinfo, sizeof(int) * batch, POISON_I);
-    CHECK_ERR_TXT(potrf(t->ex, path, n, dA, batch, dinfo), what, TILE_OK);
-    CHECK_ERR_TXT(potrs(t->ex, path, n, nrhs, dA, dB, batch), what, TILE_OK);
+    CHECK_ERR_TXT(potrf(ex, path, n, dA, batch, dinfo), what, TILE_OK);
+    if (stream) CHECK(cudaStreamSynchronize(stream) == cudaSuccess, "%s: stream sync", what);
     SYNC_OK();
     DOWN(hL, dA, nn * batch * sizeof(T));
-    DOWN(hX, dB, nb * batch * sizeof(T));
     DOWN(hinfo, dinfo, sizeof(int) * batch);
+    /* potrs reads only the lower triangle: NaN over the upper one */
+    T *hLn = HALLOC(T, nn * batch);
+    for (size_t i = 0; i < nn * batch; ++i) hLn[i] = (i % n > (i / n) % n) ? (T)NAN : hL[i];
+    UP(dA, hLn, nn * batch * sizeof(T));
+    CHECK_ERR_TXT(potrs(ex, path, n, nrhs, dA, dB, batch), what, TILE_OK);
+    if (stream) CHECK(cudaStreamSynchronize(stream) == cudaSuccess, "%s: stream sync", what);
+    SYNC_OK();
+    DOWN(hX, dB, nb * batch * sizeof(T));
     if (t->gpu) {
         memcpy(hLc, hA, nn * batch * sizeof(T));
         memcpy(hXc, hB, nb * batch * sizeof(T));
         CHECK_ERR_TXT(potrf(tile_cpu(), path, n, hLc, batch, NULL), what, TILE_OK);
-        CHECK_ERR_TXT(potrs(tile_cpu(), path, n, nrhs, hLc, hXc, batch), what, TILE_OK);
+        CHECK_ERR_TXT(potrs(tile_cpu(), path, n, nrhs, hLn, hXc, batch), what, TILE_OK);
     }
     long bad = 0;
     for (int q = 0; q < batch; ++q) {
@@ -252,9 +275,9 @@ template <class T> static void chol_case(const target *t, int path, int n, int b
                 const size_t o = q * nn + (size_t)i * n + j;
                 ++g_checks;
                 if (j > i) {
-                    if (!(hL[o] == (T)upper_mark(o)))
-                        fail_elem(&bad, __FILE__, __LINE__, "%s: matrix %d upper (%d,%d) written: %g", what, q, i, j,
-                                  (double)hL[o]);
+                    if (!(hL[o] == (T)0) || (t->gpu && !(hLc[o] == (T)0)))
+                        fail_elem(&bad, __FILE__, __LINE__, "%s: matrix %d upper (%d,%d) = %g (CPU path %g), not 0", what,
+                                  q, i, j, (double)hL[o], t->gpu ? (double)hLc[o] : 0.0);
                     continue;
                 }
                 if (!(fabs((double)hL[o] - l[(size_t)i * n + j]) <= tol * an))
@@ -285,10 +308,13 @@ template <class T> static void chol_case(const target *t, int path, int n, int b
     tile_free(t->ex, dA);
     tile_free(t->ex, dB);
     tile_free(t->ex, dinfo);
-    free(a), free(l), free(hA), free(hL), free(hLc), free(hB), free(hX), free(hXc), free(hinfo);
+    free(a), free(l), free(hA), free(hL), free(hLn), free(hLc), free(hB), free(hX), free(hXc), free(hinfo);
 }
 
-/* batch 3: SPD, a negative pivot at column n/2, a zero column 0 */
+/* batch 3: SPD, a negative pivot at column n/2, a zero column 0. With an
+ * info array the GPU call is asynchronous and returns TILE_OK (info says
+ * which failed), the CPU one TILE_ERR_NOT_SPD; with info NULL both return
+ * TILE_ERR_NOT_SPD. Every matrix's strictly upper triangle comes back 0. */
 template <class T> static void notspd_case(const target *t, int path, int n) {
     const int batch = 3, p = n / 2;
     const size_t nn = (size_t)n * n;
@@ -300,13 +326,23 @@ template <class T> static void notspd_case(const target *t, int path, int n) {
     make_spd(a, n, batch, 500 + (uint32_t)n);
     a[1 * nn + (size_t)p * n + p] = -1;
     for (int i = 0; i < n; ++i) a[2 * nn + (size_t)i * n] = a[2 * nn + i] = 0;
-    for (size_t i = 0; i < nn * batch; ++i) hA[i] = (T)a[i];
+    for (size_t i = 0; i < nn * batch; ++i) hA[i] = (i % n > (i / n) % n) ? (T)upper_mark(i) : (T)a[i]; /* upper never read */
     T *dA = DALLOC(T, nn * batch);
     int *dinfo = DALLOC(int, batch);
     UP(dA, hA, nn * batch * sizeof(T));
     POISON(dinfo, sizeof(int) * batch, POISON_I);
-    CHECK_ERR_TXT(potrf(t->ex, path, n, dA, batch, dinfo), what, TILE_ERR_NOT_SPD);
+    CHECK_ERR_TXT(potrf(t->ex, path, n, dA, batch, dinfo), what, t->gpu ? TILE_OK : TILE_ERR_NOT_SPD);
+    SYNC_OK();
     DOWN(hL, dA, nn * batch * sizeof(T));
+    long bad = 0;
+    for (size_t i = 0; i < nn * batch; ++i) {
+        if (!(i % n > (i / n) % n)) continue;
+        ++g_checks;
+        if (!(hL[i] == (T)0))
+            fail_elem(&bad, __FILE__, __LINE__, "%s: matrix %d upper (%d,%d) = %g, not 0", what, (int)(i / nn),
+                      (int)(i % nn / n), (int)(i % n), (double)hL[i]);
+    }
+    fail_elem_total(__FILE__, __LINE__, what, bad, (long)(nn * batch));
     DOWN(hinfo, dinfo, sizeof(int) * batch);
     const int want[3] = {0, p + 1, 1};
     for (int q = 0; q < batch; ++q) {
@@ -334,7 +370,7 @@ template <class T> static void notspd_case(const target *t, int path, int n) {
     free(a), free(l), free(hA), free(hL), free(hinfo);
 }
 
-template <class T> static void chol_tests(const target *t) {
+template <class T> static void chol_tests(const target *t, cudaStream_t stream) {
     g_test = "potrf/potrs";
     const int batch = g_quick ? 3 : 24;
     static const int ns[] = {8, 33, 64, 128, 129, 200};
@@ -346,6 +382,10 @@ template <class T> static void chol_tests(const target *t) {
     chol_case<T>(t, TILE_PATH_AUTO, 140, g_quick ? 2 : 4, 5); /* cuSOLVER, one system per column */
     chol_case<T>(t, TILE_PATH_LIBRARY, 64, batch, 3);
     chol_case<T>(t, TILE_PATH_TILE, 100, batch, 1);
+    if (stream) { /* asynchronous potrf on a stream of its own, both GPU paths */
+        chol_case<T>(t, TILE_PATH_LIBRARY, 48, batch, 2, stream);
+        chol_case<T>(t, TILE_PATH_AUTO, 48, batch, 2, stream);
+    }
     g_test = "non-SPD";
     notspd_case<T>(t, TILE_PATH_AUTO, 40);  /* in-kernel on the GPU */
     notspd_case<T>(t, TILE_PATH_AUTO, 150); /* cuSOLVER on the GPU */
@@ -419,8 +459,8 @@ static void run_all(const target *t) {
     error_tests(t);
     gemm_tests<float>(t, s);
     gemm_tests<double>(t, s);
-    chol_tests<float>(t);
-    chol_tests<double>(t);
+    chol_tests<float>(t, s);
+    chol_tests<double>(t, s);
     if (s) cudaStreamDestroy(s);
     gc_target_end(t, "");
 }

@@ -29,11 +29,11 @@
  * column-major X^T, so C^T = op(B)^T op(A)^T is one cublas{S,D}gemm with the
  * operands swapped: gemm(opB, opA, n, m, k, alpha, B, ldb, A, lda, beta, C, ldc).
  * Strided batched products go to cublas{S,D}gemmStridedBatched, except f32,
- * no transposes and TILE_HOST_GEMM_TILE_MIN <= max(m, n, k) <=
- * TILE_HOST_GEMM_TILE_MAX (TILE_PATH_AUTO): one
+ * no transposes and s = max(m, n, k) in TILE_HOST_GEMM_TILE_MIN .. 16 or in
+ * TILE_HOST_GEMM_TILE32_MIN .. TILE_HOST_GEMM_TILE_MAX (TILE_PATH_AUTO): one
  * product per block of an in-kernel tile_matmul (16 x 16 or 32 x 32 shared
- * tiles, edges zero-padded), which bench/matmul_bench.cu and
- * bench/host_bench.cu measured faster than cuBLAS there.
+ * tiles, edges zero-padded), which bench/host_bench.cu measured faster than
+ * cuBLAS there (the table below).
  *
  * Returns TILE_OK; TILE_ERR_ARG (a transpose flag other than TILE_OP_N /
  * TILE_OP_T, negative sizes, strides or batch, a leading dimension too small,
@@ -79,21 +79,35 @@
 #define TILE_PATH_LIBRARY 2
 #endif
 
-/* Crossover of the automatic batched gemm choice (f32, no transposes):
- * products with m, n and k all <= this run in-kernel, larger ones in cuBLAS.
- * Measured on an H100 by bench/matmul_bench.cu (tile / cuBLAS strided batched:
- * 2.3x at s = 16, 1.2x at s = 32, 0.98x at s = 64, 0.70x at s = 128) and
- * re-measured by bench/host_bench.cu ("gemm s=N" lines). 16 or 32 (the two
- * tile kernels compiled in); 0 turns the tile path off. */
+/* The automatic batched gemm choice (f32, no transposes), by s = max(m, n, k):
+ * in-kernel for TILE_HOST_GEMM_TILE_MIN <= s <= 16 (the 16 x 16 kernel) and
+ * TILE_HOST_GEMM_TILE32_MIN <= s <= TILE_HOST_GEMM_TILE_MAX (the 32 x 32
+ * kernel), cuBLAS otherwise. Measured on an H100 (bench/results/
+ * 2026-11-25-h100-host-launch-acd3e67-bench.txt, square s x s x s, batch
+ * 2^25 / s^2, in-kernel time / cublasSgemmStridedBatched time inverted):
+ *      s        8     16     24     32     48..128
+ *   tile/cuB  1.87   2.36   0.75   1.20   (no tile kernel: cuBLAS)
+ * s = 24 runs the 32 x 32 kernel on zero-padded tiles: its time hardly
+ * depends on s (it always computes 32^3), cuBLAS's work is s^3, so padding
+ * costs (32/s)^3 and tile/cuB ~ 1.20 (s/32)^3, 1 at s ~ 30 (the estimated
+ * break-even; s = 24 measured 0.75 against the estimate's 0.51). So
+ * 17 .. 28 go to cuBLAS, 29 .. 32 in-kernel; host_bench sweeps s = 12, 20,
+ * 28 and 30 as well, to check both edges on the next run. */
 #ifndef TILE_HOST_GEMM_TILE_MAX
 #define TILE_HOST_GEMM_TILE_MAX 32
 #endif
-/* and the smallest size (max of m, n, k) that goes in-kernel: the tile
- * kernels pad to 16 x 16, so below some size cuBLAS may win again (the bench
- * sweeps s = 8) */
+/* the smallest s that goes in-kernel: the tile kernels pad to 16 x 16, but
+ * s = 8 still measured 1.87x cuBLAS, so every s from 1 */
 #ifndef TILE_HOST_GEMM_TILE_MIN
 #define TILE_HOST_GEMM_TILE_MIN 1
 #endif
+/* the smallest s above 16 that goes to the 32 x 32 kernel (17 .. this - 1:
+ * cuBLAS); 17 sends every s <= TILE_HOST_GEMM_TILE_MAX in-kernel */
+#ifndef TILE_HOST_GEMM_TILE32_MIN
+#define TILE_HOST_GEMM_TILE32_MIN 29
+#endif
+TILE__STATIC_ASSERT(TILE_HOST_GEMM_TILE32_MIN >= 17 && TILE_HOST_GEMM_TILE32_MIN <= 33,
+                    "tile/host/blas.h: TILE_HOST_GEMM_TILE32_MIN must be 17..33");
 TILE__STATIC_ASSERT(TILE_HOST_GEMM_TILE_MAX == 0 || TILE_HOST_GEMM_TILE_MAX == 16 || TILE_HOST_GEMM_TILE_MAX == 32,
                     "tile/host/blas.h: TILE_HOST_GEMM_TILE_MAX must be 0, 16 or 32");
 
@@ -390,8 +404,9 @@ TILE__HOST_LAZY TILE_HOST_API int tile__gemm_tile_f32(tile_exec ex, int m, int n
             const int lim = TILE__HGEMM_TILEMAX_##sfx;                             \
             if (path == TILE_PATH_TILE && !tile_ok) return TILE_ERR_ARG;           \
             const int mx = m > n ? (m > k ? m : k) : (n > k ? n : k);              \
-            const int use_tile = path == TILE_PATH_TILE || (path == TILE_PATH_AUTO && tile_ok && mx <= lim && \
-                                                            mx >= TILE_HOST_GEMM_TILE_MIN); \
+            const int use_tile = path == TILE_PATH_TILE ||                         \
+                                 (path == TILE_PATH_AUTO && tile_ok && mx <= lim && mx >= TILE_HOST_GEMM_TILE_MIN && \
+                                  (mx <= 16 || mx >= TILE_HOST_GEMM_TILE32_MIN)); \
             (void)use_tile;                                                        \
             TILE__HGEMM_GPUB(sfx, T, X, TILE__HGEMM_TILEPATH_##sfx)                \
         }                                                                          \

@@ -12,27 +12,39 @@
  *   (and _f64)
  *
  * A holds `batch` row-major n x n symmetric positive definite matrices back to
- * back. potrf overwrites the lower triangle (diagonal included) of each with
- * L, A = L L^T, like LAPACK potrf with uplo = L; the strictly upper triangle
- * is not read (the cuSOLVER path leaves it as it was; so do the others).
- * info (batch ints in the exec's memory, or NULL): 0 for a factored matrix,
- * else the 1-based column whose pivot was not > 0 (not SPD, or NaN). Any such
- * matrix makes the call return TILE_ERR_NOT_SPD (the others are factored).
- * A failed matrix has valid columns before its info column; the CPU and the
+ * back. potrf replaces each with its factor L itself, A = L L^T: the lower
+ * triangle (diagonal included) holds L and the strictly upper triangle is
+ * set to zero, on every path (CPU, in-kernel, cuSOLVER; cuSOLVER's batched
+ * potrf writes that triangle, so a small kernel zeroes it afterwards). The
+ * strictly upper triangle of the input is never read.
+ * info: batch ints, 0 for a factored matrix, else the 1-based column whose
+ * pivot was not > 0 (not SPD, or NaN); the other matrices are factored. A
+ * failed matrix has valid columns before its info column; the CPU and the
  * in-kernel path write NaN in that column and every later one of its lower
  * triangle; cuSOLVER (GPU, n > 128) leaves them partly updated.
- * potrs solves A X = B for each matrix with the L of potrf (lower triangle
- * read) and B batch x n x nrhs row-major, overwritten with X.
+ *  - CPU exec: info is host memory (or NULL); any failed matrix makes the
+ *    call return TILE_ERR_NOT_SPD. Done on return.
+ *  - GPU exec, info != NULL: info is device memory; the call is
+ *    asynchronous on ex.stream, like cuSOLVER: it returns TILE_OK once the
+ *    work is launched, never TILE_ERR_NOT_SPD; read info (after the stream)
+ *    to know which matrices failed.
+ *  - GPU exec, info == NULL: synchronous; the info values go to a cached
+ *    internal device buffer and are read back through a cached pinned host
+ *    buffer (ex.stream synchronized); TILE_ERR_NOT_SPD if any matrix failed.
+ * potrs solves A X = B for each matrix with the L of potrf (only the lower
+ * triangle is read: the upper one may hold anything) and B batch x n x nrhs
+ * row-major, overwritten with X.
  *
- * GPU: pointers are device pointers; potrf waits for ex.stream to read the
- * info values back (it must know whether to return TILE_ERR_NOT_SPD); potrs
- * is asynchronous on the in-kernel path and waits on the cuSOLVER path (to
- * read cuSOLVER's status). cuSOLVER is column-major, where a row-major L is
- * the upper factor U = L^T of A = U^T U: the calls use uplo = upper. Its
- * batched calls take device arrays of matrix pointers (built by a small
- * kernel into a buffer cached per GPU and thread, grown as needed), and
- * potrsBatched only takes nrhs = 1: for nrhs > 1 each right-hand side is a
- * system of its own (B transposed into a cached workspace and back).
+ * GPU: pointers are device pointers; potrs is asynchronous on the in-kernel
+ * path and waits on the cuSOLVER path (to read cuSOLVER's status).
+ * cuSOLVER is column-major, where a row-major L is the upper factor U = L^T
+ * of A = U^T U: the calls use uplo = upper. Its batched calls take device
+ * arrays of matrix pointers (built by a small kernel into a buffer cached per
+ * GPU and thread, rebuilt only when the matrices change; a rebuild on one
+ * stream waits, through an event, for the last call that read the array on
+ * any stream), and potrsBatched only takes nrhs = 1: for nrhs > 1 each
+ * right-hand side is a system of its own (B transposed into a cached
+ * workspace and back).
  *
  * Returns TILE_OK; TILE_ERR_NOT_SPD (potrf); TILE_ERR_ARG (n < 1, nrhs < 1,
  * batch < 0, a null pointer with batch > 0, batch * nrhs > INT_MAX on the
@@ -44,7 +56,11 @@
  *
  * Suppose batch = 2, n = 2, A = {4, 2, 2, 10,  1, 2, 2, 1} on the CPU:
  *   tile_potrf_batched_f32(tile_cpu(), 2, A, 2, info) -> TILE_ERR_NOT_SPD,
- *     A = {2, 2, 1, 3,  1, 2, 2, NaN}, info = {0, 2}
+ *     A = {2, 0, 1, 3,  1, 0, 2, NaN}, info = {0, 2}
+ * and the same A in device memory dA, dinfo device ints:
+ *   tile_potrf_batched_f32(tile_gpu(0), 2, dA, 2, dinfo) -> TILE_OK (launched;
+ *     after the stream: dA as above, dinfo = {0, 2})
+ *   tile_potrf_batched_f32(tile_gpu(0), 2, dA, 2, NULL) -> TILE_ERR_NOT_SPD (waited)
  * and with L = {2, 0, 1, 3} (A = [[4 2] [2 10]]), B = {6, 0,  12, 2} (2 x 2):
  *   tile_potrs_batched_f32(tile_cpu(), 2, 2, L, B, 1) -> TILE_OK,
  *     B = {1, -0.1111, 1, 0.2222} (A X = B)
@@ -126,6 +142,11 @@ TILE__STATIC_ASSERT(TILE_HOST_CHOL_TILE_MAX >= 0 && TILE_HOST_CHOL_TILE_MAX <= T
         }                                                                          \
         return 0;                                                                  \
     }                                                                              \
+    /* the strictly upper triangle of one matrix set to zero (the contract) */    \
+    TILE_HOST_API void tile__hzero_upper_cpu_##sfx(T *a, int n) {                  \
+        for (int i = 0; i + 1 < n; ++i)                                            \
+            for (int j = i + 1; j < n; ++j) a[(size_t)i * n + j] = (T)0;           \
+    }                                                                              \
     /* one matrix: L Y = B row by row, then L^T X = Y (rows of B contiguous) */  \
     TILE_HOST_API void tile__potrs_cpu_##sfx(const T *l, T *b, int n, int nrhs) {  \
         for (int i = 0; i < n; ++i) {                                              \
@@ -161,11 +182,12 @@ typedef struct tile__hsolver_dev {
     cusolverDnHandle_t h;
     void *dinfo; /* device ints: info when the caller passes NULL; potrs status */
     size_t dinfo_cap;
-    int *hinfo; /* host copy of the info values */
+    int *hinfo; /* pinned host copy of the info values (cudaMallocHost) */
     size_t hinfo_cap;
     void *ptr[3]; /* device pointer arrays: potrf A, potrs L, potrs B */
     size_t ptr_cap[3];
     tile__hptr_key key[3];
+    cudaEvent_t ev[3]; /* recorded after the last call that read ptr[slot] */
     void *work; /* potrs nrhs > 1: B transposed */
     size_t work_cap;
 } tile__hsolver_dev;
@@ -189,6 +211,21 @@ TILE_KERNEL(tile__hptrs_k, 256, void **p, char *base, int64_t stride, int64_t in
     }
 TILE__HTR_KERNEL(f32, float)
 TILE__HTR_KERNEL(f64, double)
+/* potrf's contract: the strictly upper triangle of every matrix set to zero.
+ * rows = batch * n; a group of up to 32 threads (a warp on the GPU) takes one
+ * row, its lanes consecutive columns r+1 .. n-1 (coalesced stores; the
+ * divisions are per row, not per element). */
+#define TILE__HZERO_KERNEL(sfx, T)                                                 \
+    TILE_KERNEL(tile__hzero_upper_k_##sfx, 256, T *a, int64_t n, int64_t rows) {   \
+        const int w = TILE_BLOCK_DIM < 32 ? TILE_BLOCK_DIM : 32, lane = tile_thread() % w; \
+        const int64_t per = TILE_BLOCK_DIM / w, step = (int64_t)tile_grid_dim(0) * per; \
+        for (int64_t t = (int64_t)tile_block(0) * per + tile_thread() / w; t < rows; t += step) { \
+            T *p = a + t * n;                                                      \
+            for (int64_t c = t % n + 1 + lane; c < n; c += w) p[c] = (T)0;         \
+        }                                                                          \
+    }
+TILE__HZERO_KERNEL(f32, float)
+TILE__HZERO_KERNEL(f64, double)
 TILE_HOST_API int64_t tile__hgrid(int64_t total) {
     const int64_t g = (total + 255) / 256;
     return g < 1 ? 1 : g > 65536 ? 65536 : g;
@@ -210,8 +247,10 @@ TILE_HOST_API int tile__cusolver_get(tile_exec ex, cusolverDnHandle_t *out) {
     return TILE_OK;
 }
 /* The device pointer array of slot `slot`, rebuilt only when its contents
- * change. Every call that reads one waits for its stream before returning,
- * so no earlier call still reads the array being rewritten. */
+ * change. potrf on the cuSOLVER path returns before its stream has read the
+ * array (asynchronous with an info array), so a rebuild, on whatever stream,
+ * first waits for the event recorded after the last call that read it
+ * (tile__hptrs_used); growing it (cudaFree) waits for the whole device. */
 TILE__HOST_LAZY TILE_HOST_API int tile__hptrs(tile_exec ex, int slot, const void *base, int64_t stride, int64_t inner,
                                               int64_t inner_bytes, int64_t count, void ***out) {
     tile__hsolver_dev *d = &tile__hsolver[ex.device];
@@ -219,6 +258,10 @@ TILE__HOST_LAZY TILE_HOST_API int tile__hptrs(tile_exec ex, int slot, const void
     if (!(d->ptr[slot] && d->ptr_cap[slot] >= (size_t)count * sizeof(void *) && k->base == base &&
           k->stride == stride && k->inner == inner && k->inner_bytes == inner_bytes && k->count == count)) {
         k->base = 0; /* invalid until rebuilt */
+        if (d->ev[slot]) {
+            const cudaError_t ce = cudaStreamWaitEvent((cudaStream_t)ex.stream, d->ev[slot], 0);
+            if (ce != cudaSuccess) return tile__host_cuda_fail(ce, "cudaStreamWaitEvent");
+        }
         int e = tile__host_dgrow(&d->ptr[slot], &d->ptr_cap[slot], (size_t)count * sizeof(void *));
         if (e) return e;
         e = tile_launch(tile_exec_smem(ex, 0), tile__hptrs_k, tile_grid1(tile__hgrid(count)), 256,
@@ -229,13 +272,31 @@ TILE__HOST_LAZY TILE_HOST_API int tile__hptrs(tile_exec ex, int slot, const void
     *out = (void **)d->ptr[slot];
     return TILE_OK;
 }
-/* wait for ex.stream and bring `count` device ints to the host buffer */
+/* record slot's event on ex.stream after a call that reads its array */
+TILE_HOST_API int tile__hptrs_used(tile_exec ex, int slot) {
+    tile__hsolver_dev *d = &tile__hsolver[ex.device];
+    cudaError_t e = cudaSuccess;
+    if (!d->ev[slot]) e = cudaEventCreateWithFlags(&d->ev[slot], cudaEventDisableTiming);
+    if (e != cudaSuccess) {
+        d->ev[slot] = 0;
+        return tile__host_cuda_fail(e, "cudaEventCreateWithFlags");
+    }
+    e = cudaEventRecord(d->ev[slot], (cudaStream_t)ex.stream);
+    return e == cudaSuccess ? TILE_OK : tile__host_cuda_fail(e, "cudaEventRecord");
+}
+/* wait for ex.stream and bring `count` device ints to the host buffer, a
+ * pinned one (cached, grown as needed): a pageable destination would add a
+ * staging copy to every synchronous call */
 TILE_HOST_API int tile__hinfo_read(tile_exec ex, const int *dinfo, int count, int **out) {
     tile__hsolver_dev *d = &tile__hsolver[ex.device];
     if (d->hinfo_cap < (size_t)count) {
-        int *p = (int *)realloc(d->hinfo, sizeof(int) * (size_t)count);
-        if (!p) return TILE_ERR_NOMEM;
-        d->hinfo = p;
+        if (d->hinfo) cudaFreeHost(d->hinfo);
+        d->hinfo = 0;
+        d->hinfo_cap = 0;
+        void *p = 0;
+        const cudaError_t ce = cudaMallocHost(&p, sizeof(int) * (size_t)count);
+        if (ce != cudaSuccess) return tile__host_cuda_fail(ce, "cudaMallocHost");
+        d->hinfo = (int *)p;
         d->hinfo_cap = (size_t)count;
     }
     cudaError_t e = cudaMemcpyAsync(d->hinfo, dinfo, sizeof(int) * (size_t)count, cudaMemcpyDeviceToHost,
@@ -270,9 +331,17 @@ TILE_HOST_API int tile__hsolver_dinfo(tile_exec ex, int count, int **out) {
                                                                  batch);           \
                 if (s != CUSOLVER_STATUS_SUCCESS)                                  \
                     e = tile__host_fail(TILE_ERR_CUSOLVER, (int)s, "cusolverDn" #X "potrfBatched"); \
+                else                                                               \
+                    e = tile__hptrs_used(ex, 0);                                   \
             }                                                                      \
         }                                                                          \
-        if (!e) e = tile__hinfo_read(ex, dinfo, batch, &hinfo);                    \
+        /* the contract: L itself (strictly upper triangle zero) on both paths */ \
+        const int64_t rows = (int64_t)batch * n;                                   \
+        if (!e && n > 1)                                                           \
+            e = tile_launch(tile_exec_smem(ex, 0), tile__hzero_upper_k_##sfx,      \
+                            tile_grid1(tile__hgrid(rows * 32)), 256, A, (int64_t)n, rows); \
+        if (e || info) return e; /* info given: asynchronous, the caller reads it */ \
+        e = tile__hinfo_read(ex, dinfo, batch, &hinfo);                            \
         if (e) return e;                                                           \
         for (int i = 0; i < batch; ++i)                                            \
             if (hinfo[i] < 0) return tile__host_fail(TILE_ERR_CUSOLVER, hinfo[i], "cusolverDn" #X "potrfBatched info"); \
@@ -363,6 +432,7 @@ TILE_HOST_API int tile__hchol_path(int path, int n, int *use_tile) {
         int bad = 0;                                                               \
         for (int i = 0; i < batch; ++i) {                                          \
             const int r = tile__potrf_cpu_##sfx(A + (size_t)i * n * n, n);        \
+            tile__hzero_upper_cpu_##sfx(A + (size_t)i * n * n, n);                 \
             if (info) info[i] = r;                                                 \
             bad |= r != 0;                                                         \
         }                                                                          \
@@ -404,13 +474,17 @@ TILE_HOST_API void tile_solver_release(void) {
     if (cudaGetDevice(&prev) != cudaSuccess) prev = -1;
     for (int dv = 0; dv < TILE_HOST_MAX_DEVICES; ++dv) {
         tile__hsolver_dev *d = &tile__hsolver[dv];
-        if (d->h || d->dinfo || d->ptr[0] || d->ptr[1] || d->ptr[2] || d->work) cudaSetDevice(dv);
+        if (d->h || d->dinfo || d->ptr[0] || d->ptr[1] || d->ptr[2] || d->work || d->hinfo || d->ev[0] || d->ev[1] ||
+            d->ev[2])
+            cudaSetDevice(dv);
         if (d->h) cusolverDnDestroy(d->h);
         if (d->dinfo) cudaFree(d->dinfo);
         for (int s = 0; s < 3; ++s)
             if (d->ptr[s]) cudaFree(d->ptr[s]);
         if (d->work) cudaFree(d->work);
-        free(d->hinfo);
+        for (int s = 0; s < 3; ++s)
+            if (d->ev[s]) cudaEventDestroy(d->ev[s]);
+        if (d->hinfo) cudaFreeHost(d->hinfo);
         memset(d, 0, sizeof(*d));
     }
     if (prev >= 0) cudaSetDevice(prev);
