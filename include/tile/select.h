@@ -173,6 +173,15 @@ enum { TILE__TAG_NEIGHBOR = TILE__TAG_SELECT + 1 };
         TILE__NEIGHBOR(flags, src, -1, TILE__XY, TILE__NE, TILE__NE_PV);           \
     } while (0)
 #define TILE__NE_PV(x) ((x) != tile__pv)
+/* tile_flag_tails_next(flags, src, next): as tile_flag_tails, but
+ * flags[N-1] = src[N-1] != next: next is the element after the tile (the
+ * next tile's first), CUB's tile_successor_item.
+ *   src = [1 1 2 2 2 7]:  tile_flag_tails_next(f, src, 7)   f = [0 1 0 0 1 0] */
+#define tile_flag_tails_next(flags, src, next)                                     \
+    do {                                                                           \
+        const TILE_ELEM_T(src) tile__pv = (next);                                  \
+        TILE__NEIGHBOR(flags, src, 1, TILE__XY, TILE__NE, TILE__NE_PV);            \
+    } while (0)
 
 /* ---- adjacent differences (CUB's BlockAdjacentDifference) ----
  * tile_adjacent_difference(dst, src): dst[i] = src[i] - src[i-1], dst[0] =
@@ -197,6 +206,15 @@ enum { TILE__TAG_NEIGHBOR = TILE__TAG_SELECT + 1 };
         TILE__NEIGHBOR(dst, src, -1, TILE__XY, TILE__DIFF, TILE__DIFF_PV);         \
     } while (0)
 #define TILE__DIFF_PV(x) TILE__G_SUB(x, tile__pv)
+/* tile_adjacent_difference_right_next(dst, src, next): as
+ * tile_adjacent_difference_right, but dst[N-1] = src[N-1] - next (next: the
+ * element after the tile; CUB's SubtractRight with tile_successor_item).
+ *   src = [1 4 9 16]:  tile_adjacent_difference_right_next(d, src, 25)   d = [-3 -5 -7 -9] */
+#define tile_adjacent_difference_right_next(dst, src, next)                        \
+    do {                                                                           \
+        const TILE_ELEM_T(src) tile__pv = (next);                                  \
+        TILE__NEIGHBOR(dst, src, 1, TILE__XY, TILE__DIFF, TILE__DIFF_PV);          \
+    } while (0)
 
 /* ---- run-length encoding ----
  * tile_run_length_encode(vals, lens, count, src): count (an int lvalue) gets

@@ -22,8 +22,11 @@
  *  9 tile_adjacent_difference_op(f, 2a - b, r) (order matters)
  * 10 tile_flag_heads_op(f, later < earlier, r) (order matters)
  * 11 tile_run_length_encode(f, sh, n, r): values into f (a copy of r),
- *    lengths into shared sh */
-enum { SL_NCASE = 12 };
+ *    lengths into shared sh
+ * 12 tile_flag_tails_next(f, sh, next): next = the next tile's first element
+ *    (the last tile: its own last, so no tail there)
+ * 13 tile_adjacent_difference_right_next(r, r, next) in place */
+enum { SL_NCASE = 14 };
 TILE_FUNC int sl_pos(int32_t x) { return x > 0; }
 TILE_FUNC int sl_m3(int32_t x) { return x % 3 == 0; }
 TILE_FUNC int sl_gt(int32_t a, int32_t b) { return a > b; }
@@ -52,6 +55,7 @@ TILE_API tile_array sl_arr(const void *p, int nd, const int *d) {
         const tile_array ai = sl_arr(in + base, nd, dims), ao = sl_arr(out + 2 * base, nd, dims), \
                          ao2 = sl_arr(out + 2 * base + N, nd, dims);               \
         const int32_t prev = base > 0 ? in[base - 1] : in[0];                      \
+        const int32_t next = tile_block(0) + 1 < tile_grid_dim(0) ? in[base + N] : in[base + N - 1]; \
         int n = -1;                                                                \
         tile_load(r, ai, 0, 0, 0, 0);                                              \
         if (which == 0) {                                                          \
@@ -92,11 +96,18 @@ TILE_API tile_array sl_arr(const void *p, int nd, const int *d) {
         } else if (which == 10) {                                                  \
             tile_flag_heads_op(f, sl_desc, r);                                     \
             tile_store(ao, f, 0, 0, 0, 0);                                         \
-        } else {                                                                   \
+        } else if (which == 11) {                                                  \
             tile_copy(f, r);                                                       \
             tile_run_length_encode(f, sh, n, r);                                   \
             tile_store(ao, f, 0, 0, 0, 0);                                         \
             tile_store(ao2, sh, 0, 0, 0, 0);                                       \
+        } else if (which == 12) {                                                  \
+            tile_copy(sh, r);                                                      \
+            tile_flag_tails_next(f, sh, next);                                     \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else {                                                                   \
+            tile_adjacent_difference_right_next(r, r, next);                       \
+            tile_store(ao, r, 0, 0, 0, 0);                                         \
         }                                                                          \
         if (tile_thread() == 0) cnt[tile_block(0)] = n;                            \
     }
@@ -128,6 +139,7 @@ static long sl_check(int which, const int32_t *in, const int32_t *out, const int
         const int32_t *x = in + (size_t)b * n;
         const int32_t *o = out + (size_t)2 * b * n;
         const int32_t prev = b > 0 ? x[-1] : x[0];
+        const int32_t next = b + 1 < ntiles ? x[n] : x[n - 1];
         int k = 0, m = -1, ncmp = n;
         if (which <= 2) {
             for (int i = 0; i < n; ++i)
@@ -159,6 +171,8 @@ static long sl_check(int which, const int32_t *in, const int32_t *out, const int
                 case 7: ref[i] = last ? x[i] : x[i] - x[i + 1]; break;
                 case 8: ref[i] = x[i] - (first ? prev : x[i - 1]); break;
                 case 9: ref[i] = first ? x[i] : 2 * x[i] - x[i - 1]; break;
+                case 12: ref[i] = x[i] != (last ? next : x[i + 1]); break;
+                case 13: ref[i] = x[i] - (last ? next : x[i + 1]); break;
                 default: ref[i] = first || x[i] < x[i - 1]; break;
                 }
             }
@@ -363,14 +377,18 @@ TILE_KERNEL(ex_sel, 32, const int *in, const int *in5, const int *fl5, const int
     tile_store(tile_array1(out + 90, 4), dq, 0);
     tile_adjacent_difference_right(dq, q);
     tile_store(tile_array1(out + 94, 4), dq, 0);
+    tile_adjacent_difference_right_next(dq, q, 25);
+    tile_store(tile_array1(out + 98, 4), dq, 0);
+    tile_flag_tails_next(f6, s6, 7);
+    tile_store(tile_array1(out + 102, 6), f6, 0);
 }
 static void test_doc_examples(void **state) {
     (void)state;
     const int in[14] = {3, 3, -1, -1, -1, 4, 3, 3, /* then */ 1, 1, 2, 2, 2, 7};
     const int in5[5] = {5, -1, 7, 0, 2}, fl5[5] = {1, 0, 1, 0, 1}, sq[4] = {1, 4, 9, 16};
-    int out[98], cnt[5];
+    int out[108], cnt[5];
     assert_tile_ok(tile_launch(TILE_CPU, ex_sel, tile_grid1(1), 32, in, in5, fl5, sq, out, cnt));
-    const int want[98] = {1, 0, 1, 0, 0, 1, 1, 0, /* heads */
+    const int want[108] = {1, 0, 1, 0, 0, 1, 1, 0, /* heads */
                           0, 1, 0, 0, 1, 1, 0, 1, /* tails */
                           3, 0, -4, 0, 0, 5, -1, 0, /* difference */
                           0, 4, 0, 0, -5, 1, 0, 3, /* difference right */
@@ -382,7 +400,8 @@ static void test_doc_examples(void **state) {
                           5, 7, 2, -1, 0, /* partition_flagged */
                           0, 0, 1, 0, 0, 1, /* heads_prev(1) of [1 1 2 2 2 7] */
                           1, 0, 0, 0, 0, 0, /* heads_op(later < earlier) */
-                          1, 3, 5, 7, 0, 3, 5, 7, -3, -5, -7, 16};
+                          1, 3, 5, 7, 0, 3, 5, 7, -3, -5, -7, 16, -3, -5, -7, -9, /* right_next(25) */
+                          0, 1, 0, 0, 1, 0}; /* tails_next(7) of [1 1 2 2 2 7] */
     assert_memory_equal(out, want, sizeof want);
     assert_int_equal(cnt[0], 5);
     assert_int_equal(cnt[1], 5);

@@ -10,7 +10,7 @@
  *
  * Kernels: 1D tiles of 1000 (block 96: a partial last warp and a partial
  * last slot), 2D 16x64 (block 256: flattened order across rows), 1D 37
- * (block 64: fewer elements than threads); 12 operations each (register,
+ * (block 64: fewer elements than threads); 14 operations each (register,
  * shared, in place, predicate and flag forms, _op forms whose operand order
  * matters, _prev forms across tiles), several tiles a launch; then f32
  * differences, flags into a float tile and a partition, vec3f differences
@@ -40,8 +40,11 @@
  *  9 tile_adjacent_difference_op(f, 2a - b, r) (order matters)
  * 10 tile_flag_heads_op(f, later < earlier, r) (order matters)
  * 11 tile_run_length_encode(f, sh, n, r): values into f (a copy of r),
- *    lengths into shared sh */
-enum { SL_NCASE = 12 };
+ *    lengths into shared sh
+ * 12 tile_flag_tails_next(f, sh, next): next = the next tile's first element
+ *    (the last tile: its own last, so no tail there)
+ * 13 tile_adjacent_difference_right_next(r, r, next) in place */
+enum { SL_NCASE = 14 };
 TILE_FUNC int sl_pos(int32_t x) { return x > 0; }
 TILE_FUNC int sl_m3(int32_t x) { return x % 3 == 0; }
 TILE_FUNC int sl_gt(int32_t a, int32_t b) { return a > b; }
@@ -70,6 +73,7 @@ TILE_API tile_array sl_arr(const void *p, int nd, const int *d) {
         const tile_array ai = sl_arr(in + base, nd, dims), ao = sl_arr(out + 2 * base, nd, dims), \
                          ao2 = sl_arr(out + 2 * base + N, nd, dims);               \
         const int32_t prev = base > 0 ? in[base - 1] : in[0];                      \
+        const int32_t next = tile_block(0) + 1 < tile_grid_dim(0) ? in[base + N] : in[base + N - 1]; \
         int n = -1;                                                                \
         tile_load(r, ai, 0, 0, 0, 0);                                              \
         if (which == 0) {                                                          \
@@ -110,11 +114,18 @@ TILE_API tile_array sl_arr(const void *p, int nd, const int *d) {
         } else if (which == 10) {                                                  \
             tile_flag_heads_op(f, sl_desc, r);                                     \
             tile_store(ao, f, 0, 0, 0, 0);                                         \
-        } else {                                                                   \
+        } else if (which == 11) {                                                  \
             tile_copy(f, r);                                                       \
             tile_run_length_encode(f, sh, n, r);                                   \
             tile_store(ao, f, 0, 0, 0, 0);                                         \
             tile_store(ao2, sh, 0, 0, 0, 0);                                       \
+        } else if (which == 12) {                                                  \
+            tile_copy(sh, r);                                                      \
+            tile_flag_tails_next(f, sh, next);                                     \
+            tile_store(ao, f, 0, 0, 0, 0);                                         \
+        } else {                                                                   \
+            tile_adjacent_difference_right_next(r, r, next);                       \
+            tile_store(ao, r, 0, 0, 0, 0);                                         \
         }                                                                          \
         if (tile_thread() == 0) cnt[tile_block(0)] = n;                            \
     }
@@ -146,6 +157,7 @@ static long sl_check(int which, const int32_t *in, const int32_t *out, const int
         const int32_t *x = in + (size_t)b * n;
         const int32_t *o = out + (size_t)2 * b * n;
         const int32_t prev = b > 0 ? x[-1] : x[0];
+        const int32_t next = b + 1 < ntiles ? x[n] : x[n - 1];
         int k = 0, m = -1, ncmp = n;
         if (which <= 2) {
             for (int i = 0; i < n; ++i)
@@ -177,6 +189,8 @@ static long sl_check(int which, const int32_t *in, const int32_t *out, const int
                 case 7: ref[i] = last ? x[i] : x[i] - x[i + 1]; break;
                 case 8: ref[i] = x[i] - (first ? prev : x[i - 1]); break;
                 case 9: ref[i] = first ? x[i] : 2 * x[i] - x[i - 1]; break;
+                case 12: ref[i] = x[i] != (last ? next : x[i + 1]); break;
+                case 13: ref[i] = x[i] - (last ? next : x[i + 1]); break;
                 default: ref[i] = first || x[i] < x[i - 1]; break;
                 }
             }
