@@ -159,6 +159,7 @@ TILE_API tile_bf16 tile_i64_to_bf16(int64_t x) {
 }
 TILE_API tile_f16 tile_u64_to_f16(uint64_t x) { return tile_f16_from_bits(tile__round16(0, x, 0, 10, -14)); }
 TILE_API tile_bf16 tile_u64_to_bf16(uint64_t x) { return tile_bf16_from_bits(tile__round16(0, x, 0, 7, -126)); }
+/* 16 bits -> f64, exact: tile_f16_to_f64(tile_f16_from_bits(0x3c01)) = 1.0009765625 */
 TILE_API double tile_f16_to_f64(tile_f16 h) { return (double)tile_f16_to_f32(h); }
 TILE_API double tile_bf16_to_f64(tile_bf16 h) { return (double)tile_bf16_to_f32(h); }
 

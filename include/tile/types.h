@@ -160,6 +160,7 @@ TILE_QUAT_TYPES(TILE__DEF_COMPOUND_OPS)
  *   tile_quatf_set(x, y, z, w)      tile_quatf_identity() = (0, 0, 0, 1)
  *   tile_quatf_mul(a, b)            Hamilton product a b (i j = k, j i = -k)
  *   tile_quatf_conj(q)              (-x, -y, -z, w)
+ *   tile_quatf_rotate(q, v), tile_quatf_rotate_inv(q, v)   v a tile_vec3f (below)
  *   add, sub, neg, mul_s, s_mul, div_s, s_div, full: component-wise
  * Suppose a = (1, 2, 3, 4), b = (5, 6, 7, 8): tile_quatf_mul(a, b) = (24, 48, 48, -6). */
 #define TILE__DEF_QUAT(sfx, S)                                                    \
@@ -178,6 +179,21 @@ TILE_QUAT_TYPES(TILE__DEF_COMPOUND_OPS)
     }
 TILE__DEF_QUAT(quatf, float)
 TILE__DEF_QUAT(quatd, double)
+/* Rotation of a 3-vector by a unit quaternion, Warp's quat_rotate and
+ * quat_rotate_inv (q v q* and q* v q, without forming the products):
+ *   q = (0, 0, sin(pi/4), cos(pi/4)) (90 degrees about z):
+ *   tile_quatf_rotate(q, (1, 0, 0)) = (0, 1, 0), tile_quatf_rotate_inv(q, (1, 0, 0)) = (0, -1, 0) */
+#define TILE__DEF_QUAT_ROT(sfx, S, vsfx)                                          \
+    TILE_API tile_##vsfx tile__##sfx##_rot(tile_##sfx q, tile_##vsfx x, S sgn) {  \
+        const S c = (S)2 * q.w * q.w - (S)1;                                      \
+        const S d = (S)2 * (q.x * x.v[0] + q.y * x.v[1] + q.z * x.v[2]);          \
+        const S w2 = sgn * (S)2 * q.w;                                            \
+        return tile_##vsfx##_set(x.v[0] * c + q.x * d + (q.y * x.v[2] - q.z * x.v[1]) * w2, \
+                                 x.v[1] * c + q.y * d + (q.z * x.v[0] - q.x * x.v[2]) * w2, \
+                                 x.v[2] * c + q.z * d + (q.x * x.v[1] - q.y * x.v[0]) * w2); \
+    }                                                                             \
+    TILE_API tile_##vsfx tile_##sfx##_rotate(tile_##sfx q, tile_##vsfx x) { return tile__##sfx##_rot(q, x, (S)1); } \
+    TILE_API tile_##vsfx tile_##sfx##_rotate_inv(tile_##sfx q, tile_##vsfx x) { return tile__##sfx##_rot(q, x, (S)-1); }
 
 /* Constructors.
  *   tile_vec3f_set(1, 2, 3)   -> (1, 2, 3)
@@ -192,6 +208,8 @@ TILE_API tile_vec4d tile_vec4d_set(double x, double y, double z, double w) { til
 TILE_API tile_vec2i tile_vec2i_set(int32_t x, int32_t y) { tile_vec2i r = {{x, y}}; return r; }
 TILE_API tile_vec3i tile_vec3i_set(int32_t x, int32_t y, int32_t z) { tile_vec3i r = {{x, y, z}}; return r; }
 TILE_API tile_vec4i tile_vec4i_set(int32_t x, int32_t y, int32_t z, int32_t w) { tile_vec4i r = {{x, y, z, w}}; return r; }
+TILE__DEF_QUAT_ROT(quatf, float, vec3f)
+TILE__DEF_QUAT_ROT(quatd, double, vec3d)
 #define TILE__DEF_MAT_CTORS(sfx, S, R)                                            \
     TILE_API tile_##sfx tile_##sfx##_diag(S s) {                                  \
         tile_##sfx r;                                                             \

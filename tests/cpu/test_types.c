@@ -750,7 +750,7 @@ static void ref_qmul(const double a[4], const double b[4], double r[4]) {
     r[1] = a0 * b2 - a1 * b3 + a2 * b0 + a3 * b1;
     r[2] = a0 * b3 + a1 * b2 - a2 * b1 + a3 * b0;
 }
-#define QUAT_TEST(sfx, T, S, TOL)                                                  \
+#define QUAT_TEST(sfx, T, S, TOL, VS)                                                  \
     static void test_##sfx(void **state) {                                         \
         (void)state;                                                               \
         T a[QN], b[QN], out[10 * QN];                                              \
@@ -794,9 +794,32 @@ static void ref_qmul(const double a[4], const double b[4], double r[4]) {
         assert_true(ij.z == 1 && ji.z == -1 && ij.x == 0 && ij.w == 0);            \
         T qc = tile_##sfx##_mul(a[0], tile_##sfx##_conj(a[0]));                    \
         assert_true(qc.w == 30 && qc.x == 0 && qc.y == 0 && qc.z == 0);            \
+        /* rotation: q v q* (and q* v q) of unit quaternions against the products */ \
+        for (int i = 0; i < QN; ++i) {                                             \
+            double x[4] = {a[i].x, a[i].y, a[i].z, a[i].w}, n = 0;                 \
+            for (int c = 0; c < 4; ++c) n += x[c] * x[c];                          \
+            if (n == 0) continue;                                                  \
+            for (int c = 0; c < 4; ++c) x[c] /= sqrt(n);                           \
+            const T u = tile_##sfx##_set((S)x[0], (S)x[1], (S)x[2], (S)x[3]);      \
+            double ud[4] = {u.x, u.y, u.z, u.w}, uc[4] = {-u.x, -u.y, -u.z, u.w};  \
+            double vv[4] = {b[i].x, b[i].y, b[i].z, 0}, t1[4], t2[4];              \
+            ref_qmul(ud, vv, t1);                                                  \
+            ref_qmul(t1, uc, t2);                                                  \
+            tile_vec3##VS r = tile_##sfx##_rotate(u, tile_vec3##VS##_set(b[i].x, b[i].y, b[i].z)); \
+            for (int c = 0; c < 3; ++c) assert_close(r.v[c], t2[c], 100 * TOL);    \
+            ref_qmul(uc, vv, t1);                                                  \
+            ref_qmul(t1, ud, t2);                                                  \
+            r = tile_##sfx##_rotate_inv(u, tile_vec3##VS##_set(b[i].x, b[i].y, b[i].z)); \
+            for (int c = 0; c < 3; ++c) assert_close(r.v[c], t2[c], 100 * TOL);    \
+        }                                                                          \
+        const S h = (S)0.70710678118654752440;                                     \
+        tile_vec3##VS e = tile_##sfx##_rotate(tile_##sfx##_set(0, 0, h, h), tile_vec3##VS##_set(1, 0, 0)); \
+        assert_close(e.v[0], 0, TOL); assert_close(e.v[1], 1, TOL); assert_close(e.v[2], 0, TOL); \
+        e = tile_##sfx##_rotate_inv(tile_##sfx##_set(0, 0, h, h), tile_vec3##VS##_set(1, 0, 0)); \
+        assert_close(e.v[1], -1, TOL);                                             \
     }
-QUAT_TEST(quatf, tile_quatf, float, TU_TOL_F32)
-QUAT_TEST(quatd, tile_quatd, double, TU_TOL_F64)
+QUAT_TEST(quatf, tile_quatf, float, TU_TOL_F32, f)
+QUAT_TEST(quatd, tile_quatd, double, TU_TOL_F64, d)
 
 /* ======================================================================
  * tile_map3 / tile_map4 / tile_where
