@@ -410,7 +410,10 @@ template <class A> struct tile__unqual<const volatile A> { typedef A type; };
                                  : TILE__SL_MAX0((name##__a##k - name##__b##k - (c) - 1) / ((c) < 0 ? -(c) : 1)), \
         name##__k##k = (k) < name##__nd && (c) != 0                                \
     };                                                                             \
-    const int name##__o##k = (c) == 0 ? TILE__SL_WRAP(i, name##__d##k) : name##__a##k
+    const int name##__o##k = (c) == 0 ? TILE__SL_WRAP(i, name##__d##k) : name##__a##k; \
+    TILE__CHECK((c) != 0 || (name##__o##k >= 0 && name##__o##k < name##__d##k),   \
+                "tile_slice: TILE_AT index of dim " #k " out of range (after counting a negative one from the end)", \
+                name##__o##k, 0, name##__d##k)
 #define TILE__SL_RES(v, dflt, n, lo, hi)                                           \
     ((v) == TILE_NONE ? (dflt) : (v) < 0 ? ((v) + (n) > (lo) ? (v) + (n) : (lo)) : ((v) < (hi) ? (v) : (hi)))
 #define TILE__SL_MAX0(x) ((x) > 0 ? (x) : 0)
