@@ -295,6 +295,7 @@ static int bench_chol(const Opts &o, tile_exec ex, cusolverDnHandle_t h, FILE *c
         if (o.small) batch = n <= 128 ? 256 : batch / 16;
         const size_t nn = (size_t)n * n, bytes = nn * batch * 4;
         const bool has_tile = n <= TILE_CHOL_MAX_N;
+        if (batch > 4096) return fprintf(stderr, "batch %d > the pinned info buffer\n", batch), 1;
         /* buffers: v0 a[0], v1 a[1] (cuSOLVER's pointer array pa), v2 and v3
          * share a[2] (the wrapper's cached pointer array is rebuilt when the
          * matrices move: one buffer keeps it cached, as for a caller who
