@@ -72,14 +72,15 @@
 /* Crossover table of the automatic choice: bit k set = batched 1D C2C f32 of
  * n = 2^k runs the tile_fft kernel on the GPU, cuFFT otherwise (k = 4..12,
  * n = 16..4096; other lengths always cuFFT). Measured on the H100 by
- * bench/fftconv_bench.cu, whose "automatic choice" sweep times the tile
- * kernel, cuFFT and auto at every length and prints the table its run
- * measured. Until that runs: from bench/fft_bench.cu at cbd349f, where the
- * shared-tile kernel beat cuFFT at 256 (1.01x) and 4096 (1.03x) points and
- * lost at 64 (0.91x) and 1024 (0.91x). Define it before including to
- * override (each set bit compiles one kernel). */
+ * bench/fftconv_bench.cu ("automatic choice" sweep: tile kernel, cuFFT and
+ * auto timed at every length in one process), at commit 6375e77:
+ * bench/results/2026-11-25-h100-fft-host-6375e77-bench.txt, where the tile
+ * kernel beat cuFFT at 128 (1.040x), 256 (1.033x) and 4096 (1.016x) and lost
+ * at every other length (16: 0.906, 32: 0.649, 64: 0.905, 512: 0.984, 1024:
+ * 0.888, 2048: 0.869); docs/fft.md has the table. Define it before
+ * including to override (each set bit compiles one kernel). */
 #ifndef TILE_FFT_AUTO_TILE
-#define TILE_FFT_AUTO_TILE ((1 << 8) | (1 << 12))
+#define TILE_FFT_AUTO_TILE ((1 << 7) | (1 << 8) | (1 << 12)) /* 0x1180: n = 128, 256, 4096 */
 #endif
 
 #ifndef TILE_FFT_PLAN_CACHE
@@ -131,39 +132,47 @@ TILE_HOST_API void tile__fftp_exec(const tile__fftp *p, tile_c64 *x, int sign);
  * m = len / r; after the last pass the output is in natural order. */
 TILE_HOST_API void tile__fft_pass(const tile_c64 *x, tile_c64 *y, int n, int len, int s, int r, const tile_c64 *w,
                                   int sign) {
+    /* r is 2, 3, 4, 5 or 7 (tile__fftp_init). The small arrays start zeroed
+     * and every output is stored in the branch that computes it: gcc's
+     * maybe-uninitialized analysis (-O3, and the nvcc host pass) cannot see
+     * that a loop bounded by the run-time r fills them. */
     const int m = len / r;
-    tile_c64 om[8]; /* w_r^k */
-    for (int k = 0; k < r; ++k) om[k] = sign < 0 ? w[(size_t)k * (n / r)] : tile_c64_conj(w[(size_t)k * (n / r)]);
+    const size_t ss = (size_t)s;
+    tile_c64 om[8] = {{0, 0}}; /* w_r^k */
+    for (int k = 0; k < r && k < 8; ++k)
+        om[k] = sign < 0 ? w[(size_t)k * (n / r)] : tile_c64_conj(w[(size_t)k * (n / r)]);
     for (int pp = 0; pp < m; ++pp) {
-        tile_c64 tw[8];
-        for (int t = 0; t < r; ++t) {
-            const size_t k = (size_t)pp * (size_t)t * (size_t)s; /* < n */
+        tile_c64 tw[8] = {{0, 0}};
+        for (int t = 0; t < r && t < 8; ++t) {
+            const size_t k = (size_t)pp * (size_t)t * ss; /* < n */
             tw[t] = sign < 0 ? w[k] : tile_c64_conj(w[k]);
         }
         for (int q = 0; q < s; ++q) {
-            tile_c64 a[8], b[8] = {{0, 0}}; /* zeroed: gcc 12 cannot see that every radix sets b[0..r) */
-            for (int j = 0; j < r; ++j) a[j] = x[(size_t)q + (size_t)s * ((size_t)pp + (size_t)j * m)];
+            const tile_c64 *xi = x + (size_t)q + ss * (size_t)pp; /* input j at xi[j m s] */
+            tile_c64 *yo = y + (size_t)q + ss * ((size_t)r * pp); /* output t at yo[t s] */
+            const size_t ms = (size_t)m * ss;
             if (r == 2) {
-                b[0] = tile_c64_add(a[0], a[1]);
-                b[1] = tile_c64_sub(a[0], a[1]);
+                const tile_c64 a0 = xi[0], a1 = xi[ms];
+                yo[0] = tile_c64_add(a0, a1);
+                yo[ss] = tile_c64_mul(tile_c64_sub(a0, a1), tw[1]);
             } else if (r == 4) {
-                const tile_c64 t0 = tile_c64_add(a[0], a[2]), t1 = tile_c64_sub(a[0], a[2]);
-                const tile_c64 t2 = tile_c64_add(a[1], a[3]), d = tile_c64_sub(a[1], a[3]);
+                const tile_c64 a0 = xi[0], a1 = xi[ms], a2 = xi[2 * ms], a3 = xi[3 * ms];
+                const tile_c64 t0 = tile_c64_add(a0, a2), t1 = tile_c64_sub(a0, a2);
+                const tile_c64 t2 = tile_c64_add(a1, a3), d = tile_c64_sub(a1, a3);
                 /* (a1 - a3) * w_4, w_4 = sign * i */
                 const tile_c64 t3 = sign < 0 ? tile_c64_set(d.im, -d.re) : tile_c64_set(-d.im, d.re);
-                b[0] = tile_c64_add(t0, t2);
-                b[1] = tile_c64_add(t1, t3);
-                b[2] = tile_c64_sub(t0, t2);
-                b[3] = tile_c64_sub(t1, t3);
+                yo[0] = tile_c64_add(t0, t2);
+                yo[ss] = tile_c64_mul(tile_c64_add(t1, t3), tw[1]);
+                yo[2 * ss] = tile_c64_mul(tile_c64_sub(t0, t2), tw[2]);
+                yo[3 * ss] = tile_c64_mul(tile_c64_sub(t1, t3), tw[3]);
             } else { /* 3, 5, 7: the DFT of r points */
-                for (int t = 0; t < r; ++t) {
-                    tile_c64 acc = a[0];
-                    for (int j = 1; j < r; ++j) acc = tile_c64_add(acc, tile_c64_mul(a[j], om[(j * t) % r]));
-                    b[t] = acc;
+                for (int t = 0; t < r && t < 8; ++t) {
+                    tile_c64 acc = xi[0];
+                    for (int j = 1; j < r && j < 8; ++j)
+                        acc = tile_c64_add(acc, tile_c64_mul(xi[(size_t)j * ms], om[(j * t) % r]));
+                    yo[(size_t)t * ss] = t ? tile_c64_mul(acc, tw[t]) : acc;
                 }
             }
-            y[(size_t)q + (size_t)s * ((size_t)r * pp)] = b[0];
-            for (int t = 1; t < r; ++t) y[(size_t)q + (size_t)s * ((size_t)r * pp + t)] = tile_c64_mul(b[t], tw[t]);
         }
     }
 }
@@ -371,7 +380,7 @@ TILE_HOST_API int tile__fft_plan(int device, cufftType type, int rank, int ny, i
         cufftDestroy(slot->h);
         slot->used = 0;
     }
-    cufftHandle h;
+    cufftHandle h = 0;
     cufftResult r = cufftCreate(&h);
     if (r != CUFFT_SUCCESS) return tile__host_fail(TILE_ERR_CUFFT, (int)r, "cufftCreate");
     long long n[2] = {dims[0], dims[1]};
@@ -399,7 +408,7 @@ TILE_HOST_API int tile__fft_plan(int device, cufftType type, int rank, int ny, i
 /* One cuFFT transform on the exec's device (current) and stream. */
 TILE_HOST_API int tile__fft_cufft(tile_exec ex, cufftType type, int rank, int ny, int nx, int batch, const void *in,
                                   void *out, int dir) {
-    cufftHandle h;
+    cufftHandle h = 0;
     int e = tile__fft_plan(ex.device, type, rank, ny, nx, batch, &h);
     if (e) return e;
     cufftResult r = cufftSetStream(h, (cudaStream_t)ex.stream);
@@ -533,7 +542,7 @@ TILE_HOST_API int tile__fft_tile_c2c_f32(tile_exec ex, int n, int batch, const t
 
 /* Does a GPU call of batched 1D C2C f32 of length n take the tile_fft kernel
  * (TILE_FFT_AUTO_TILE)? 0 in builds without the GPU path.
- *   tile_fft_c2c_f32_uses_tile(4096) -> 1, (1000) -> 0   (default table, nvcc) */
+ *   tile_fft_c2c_f32_uses_tile(4096) -> 1, (1024) -> 0, (1000) -> 0   (default table, nvcc) */
 TILE_HOST_API int tile_fft_c2c_f32_uses_tile(int n) {
 #if TILE_HOST_CUFFT
     return n >= 16 && n <= 4096 && (n & (n - 1)) == 0 && ((TILE_FFT_AUTO_TILE) & n) != 0;
