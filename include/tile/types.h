@@ -584,20 +584,28 @@ TILE_COMPLEX_TYPES(TILE__DEF_FULL_X)
  * undefined); integer -> integer wraps as C's casts. Real -> complex: the
  * real part, imaginary 0; c32 <-> c64 per part. Any other pair (user
  * structs, vectors, C types outside the tile types) is C's assignment. */
-#define TILE__DEF_SAT(sfx, T, LO, HI)                                             \
-    TILE_API T tile__sat_##sfx(double x) {                                        \
-        return x != x ? (T)0 : x <= (LO) ? (T)(LO) : x >= (HI) ? (T)((HI)-1) : (T)x; \
+/* float -> integer: in the source's own precision (every bound is a power of
+ * two, exact in f32; no f64 arithmetic on the device for f32 sources) */
+#define TILE__DEF_SAT1(sfx, T, F, fs, LO, HI)                                     \
+    TILE_API T tile__sat_##sfx##_##fs(F x) {                                      \
+        return x != x ? (T)0 : x <= (F)(LO) ? (T)(LO) : x >= (F)(HI) ? (T)((HI)-1) : (T)x; \
     }
+#define TILE__DEF_SAT(sfx, T, LO, HI)                                             \
+    TILE__DEF_SAT1(sfx, T, float, f32, LO, HI) TILE__DEF_SAT1(sfx, T, double, f64, LO, HI)
 TILE__DEF_SAT(i8, int8_t, -128.0, 128.0)
 TILE__DEF_SAT(u8, uint8_t, 0.0, 256.0)
 TILE__DEF_SAT(i32, int32_t, -2147483648.0, 2147483648.0)
 TILE__DEF_SAT(u32, uint32_t, 0.0, 4294967296.0)
-TILE_API int64_t tile__sat_i64(double x) {
-    return x != x ? 0 : x <= -9223372036854775808.0 ? INT64_MIN : x >= 9223372036854775808.0 ? INT64_MAX : (int64_t)x;
-}
-TILE_API uint64_t tile__sat_u64(double x) {
-    return x != x ? 0 : x <= 0.0 ? 0 : x >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)x;
-}
+#define TILE__DEF_SAT64(fs, F)                                                    \
+    TILE_API int64_t tile__sat_i64_##fs(F x) {                                    \
+        return x != x ? 0 : x <= (F)-9223372036854775808.0 ? INT64_MIN : x >= (F)9223372036854775808.0 ? INT64_MAX \
+                                                                                                          : (int64_t)x; \
+    }                                                                             \
+    TILE_API uint64_t tile__sat_u64_##fs(F x) {                                   \
+        return x != x ? 0 : x <= (F)0 ? 0 : x >= (F)18446744073709551616.0 ? UINT64_MAX : (uint64_t)x; \
+    }
+TILE__DEF_SAT64(f32, float)
+TILE__DEF_SAT64(f64, double)
 /* category of each real type: FS float, FH 16-bit float, I signed, U unsigned */
 #define TILE__CAT_f32 FS
 #define TILE__CAT_f64 FS
@@ -616,10 +624,10 @@ TILE_API uint64_t tile__sat_u64(double x) {
 #define TILE__CVTB_FH_FS(x, s, d, D) (D)tile_##s##_to_f32(x)
 #define TILE__CVTB_I_FS(x, s, d, D) (D)(x)
 #define TILE__CVTB_U_FS(x, s, d, D) (D)(x)
-#define TILE__CVTB_FS_I(x, s, d, D) tile__sat_##d((double)(x))
-#define TILE__CVTB_FS_U(x, s, d, D) tile__sat_##d((double)(x))
-#define TILE__CVTB_FH_I(x, s, d, D) tile__sat_##d((double)tile_##s##_to_f32(x))
-#define TILE__CVTB_FH_U(x, s, d, D) tile__sat_##d((double)tile_##s##_to_f32(x))
+#define TILE__CVTB_FS_I(x, s, d, D) tile__sat_##d##_##s(x)
+#define TILE__CVTB_FS_U(x, s, d, D) tile__sat_##d##_##s(x)
+#define TILE__CVTB_FH_I(x, s, d, D) tile__sat_##d##_f32(tile_##s##_to_f32(x))
+#define TILE__CVTB_FH_U(x, s, d, D) tile__sat_##d##_f32(tile_##s##_to_f32(x))
 #define TILE__CVTB_I_I(x, s, d, D) (D)(x)
 #define TILE__CVTB_I_U(x, s, d, D) (D)(x)
 #define TILE__CVTB_U_I(x, s, d, D) (D)(x)
