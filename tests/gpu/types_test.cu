@@ -43,8 +43,18 @@ static uint32_t rnd(void) {
 /* ======================================================================
  * 16-bit floats: one block per tile of HR x HC (rows of 16 bytes)
  * ====================================================================== */
-TILE_FUNC float h_sq1(float x) { return x * x + 1.0f; }                 /* x*x exact in f32: fused or not, the same */
-TILE_FUNC float h_lin3(float x, float y, float z) { return x * y - z; }  /* likewise */
+/* a product the device compiler does not fuse with the next add (a fused
+ * x*y - z rounds once where the CPU rounds twice: different bits when x*y
+ * overflows or lands in f32's subnormals, as random bf16 values can) */
+TILE_FUNC float h_mul(float x, float y) {
+#if TILE_ON_DEVICE
+    return __fmul_rn(x, y);
+#else
+    return x * y;
+#endif
+}
+TILE_FUNC float h_sq1(float x) { return h_mul(x, x) + 1.0f; }
+TILE_FUNC float h_lin3(float x, float y, float z) { return h_mul(x, y) - z; }
 TILE_FUNC float h_sum4(float x, float y, float z, float w) { return (x + y) + (z + w); }
 /* out[j * HN]: 0 a+b 1 a-b 2 a*b 3 a/b 4 -a 5 a*k 6 k/a 7 map 8 map3 9 ones 10 zeros
  * 11 astype(f32 f -> T) 12 map4 13 copy through shared; f32out = astype(a -> f32),
