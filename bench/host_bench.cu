@@ -164,8 +164,8 @@ static int bench_gemm(const Opts &o, tile_exec ex, cublasHandle_t h, FILE *csv, 
 
 /* ---------------- 2. small batched gemm ---------------- */
 static int bench_batched(const Opts &o, tile_exec ex, cublasHandle_t h, FILE *csv, const BenchEnv &env) {
-    /* 12, 20, 28, 30: the edges of the automatic choice (blas.h) */
-    static const int S[12] = {8, 12, 16, 20, 24, 28, 30, 32, 48, 64, 96, 128};
+    /* 12, 20, 28, 30, 31: the edges of the automatic choice (blas.h) */
+    static const int S[13] = {8, 12, 16, 20, 24, 28, 30, 31, 32, 48, 64, 96, 128};
     const size_t E = ((size_t)1 << 25) / (o.small ? 16 : 1); /* elements per operand */
     float *A, *B, *Ct, *Cc, *Ca;
     CK(cudaMalloc(&A, E * 4));
@@ -186,7 +186,7 @@ static int bench_batched(const Opts &o, tile_exec ex, cublasHandle_t h, FILE *cs
            "best/auto", "auto takes");
     bool within = true;
     const float one = 1.0f, zero = 0.0f;
-    for (int si = 0; si < 12; ++si) {
+    for (int si = 0; si < 13; ++si) {
         const int s = S[si];
         const int batch = (int)(E / ((size_t)s * s));
         const long long st = (long long)s * s;
