@@ -842,6 +842,11 @@ TILE__DEF_LD_O(ullong, unsigned long long)
  * 8- or 16-bit atomics).
  *   tile_atomic_add_ptr(&acc, tile_mat33f_diag(1.0f));   // acc += I */
 #define TILE__COMPLEX_AS_COMPOUND(X) X(c32, float, f32, 2) X(c64, double, f64, 2)
+/* every element type whose atomic add is one atomic per component, as
+ * X(sfx, component C type, component sfx, components): for headers that
+ * stamp per-type atomics (tile__atomic_add_<sfx> exists for each in C) */
+#define TILE_ATOMIC_COMPOUND_TYPES(X) \
+    TILE__CW_TYPES(X) TILE_QUAT_TYPES(X) TILE__COMPLEX_AS_COMPOUND(X)
 #if defined(__cplusplus)
 #define TILE__OV_ATOMIC_C(sfx, S, ssfx, N)                                        \
     TILE_API void tile__atomic_add(tile_##sfx *p, tile_##sfx v) {                 \
@@ -849,9 +854,7 @@ TILE__DEF_LD_O(ullong, unsigned long long)
         const S *vp = (const S *)&v;                                              \
         TILE__UNROLL for (int k = 0; k < N; ++k) tile__atomic_add(&pp[k], vp[k]); \
     }
-TILE__CW_TYPES(TILE__OV_ATOMIC_C)
-TILE_QUAT_TYPES(TILE__OV_ATOMIC_C)
-TILE__COMPLEX_AS_COMPOUND(TILE__OV_ATOMIC_C)
+TILE_ATOMIC_COMPOUND_TYPES(TILE__OV_ATOMIC_C)
 #else
 #define TILE__DEF_ATOMIC_C(sfx, S, ssfx, N)                                       \
     TILE_API void tile__atomic_add_##sfx(tile_##sfx *p, tile_##sfx v) {           \
@@ -859,15 +862,12 @@ TILE__COMPLEX_AS_COMPOUND(TILE__OV_ATOMIC_C)
         const S *vp = (const S *)&v;                                              \
         for (int k = 0; k < N; ++k) tile__atomic_add_##ssfx(&pp[k], vp[k]);       \
     }
-TILE__CW_TYPES(TILE__DEF_ATOMIC_C)
-TILE_QUAT_TYPES(TILE__DEF_ATOMIC_C)
-TILE__COMPLEX_AS_COMPOUND(TILE__DEF_ATOMIC_C)
+TILE_ATOMIC_COMPOUND_TYPES(TILE__DEF_ATOMIC_C)
 #undef TILE__ATOMIC_ADD
 #define TILE__A_ATOMIC(sfx, ...) , tile_##sfx * : tile__atomic_add_##sfx
 #define TILE__ATOMIC_SCALARS(X) TILE_SCALAR_TYPES(X)
 #define TILE__ATOMIC_ADD(p, v)                                                    \
-    _Generic((p) TILE__ATOMIC_SCALARS(TILE__A_ATOMIC) TILE__CW_TYPES(TILE__A_ATOMIC) \
-                 TILE_QUAT_TYPES(TILE__A_ATOMIC) TILE_COMPLEX_TYPES(TILE__A_ATOMIC))((p), (v))
+    _Generic((p) TILE__ATOMIC_SCALARS(TILE__A_ATOMIC) TILE_ATOMIC_COMPOUND_TYPES(TILE__A_ATOMIC))((p), (v))
 #endif
 #define tile_atomic_add_ptr(p, v) TILE__ATOMIC_ADD((p), (v))
 
