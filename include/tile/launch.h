@@ -155,11 +155,25 @@ TILE_API int tile__block_coord(const tile_kctx *k, int64_t block, int d) {
 #define TILE_KERNEL(name, block, ...) TILE_KERNEL_SMEM(name, block, 0, __VA_ARGS__)
 /* A kernel with an arena of `smem` bytes for shared tiles (compile-time
  * checked against TILE_MAX_SMEM_BYTES). */
-#define TILE_KERNEL_SMEM(name, block, smem, ...)                                   \
+#define TILE_KERNEL_SMEM(name, block, smem, ...) TILE_KERNEL_SMEM_BOUNDS(name, block, smem, 0, __VA_ARGS__)
+/* TILE_KERNEL_SMEM_BOUNDS(name, block, smem, min_blocks_per_sm, params...):
+ * TILE_KERNEL_SMEM whose GPU wrapper also asks the compiler to fit
+ * `min_blocks_per_sm` resident blocks an SM (__launch_bounds__(block,
+ * min_blocks_per_sm): registers capped at 65536 / (block * min) a thread,
+ * rounded down to the allocation granule). 0 is TILE_KERNEL_SMEM's default
+ * (the compiler's heuristic; 1 for blocks over 512 threads). The CPU target
+ * ignores it. Suppose a 256-thread kernel needs 160 registers: alone it gets
+ * one block an SM; with min_blocks_per_sm = 2 it is compiled into <= 128
+ * registers a thread (spilling if it cannot: check ptxas -v) and two blocks
+ * fit when the shared memory does.
+ *   TILE_KERNEL_SMEM_BOUNDS(gemm, 256, 64 * 1024, 2, const float *a, float *c) { ... } */
+#define TILE_KERNEL_SMEM_BOUNDS(name, block, smem, min_blocks_per_sm, ...)        \
     TILE__STATIC_ASSERT((block) >= 1 && (block) <= 1024, "tile.h: block size must be 1..1024"); \
     TILE__STATIC_ASSERT((smem) >= 0 && (smem) <= TILE_MAX_SMEM_BYTES,              \
                         "tile.h: kernel arena exceeds TILE_MAX_SMEM_BYTES");        \
-    enum { name##__block = (block), name##__smem = (smem) };                       \
+    TILE__STATIC_ASSERT((min_blocks_per_sm) >= 0 && (min_blocks_per_sm) <= 32,     \
+                        "tile.h: TILE_KERNEL_SMEM_BOUNDS: min_blocks_per_sm must be 0..32"); \
+    enum { name##__block = (block), name##__smem = (smem), name##__minb = (min_blocks_per_sm) }; \
     TILE__UNUSED static TILE_HD inline void name##__body(TILE__UNUSED tile_kctx tile__k, \
                                             TILE__UNUSED char (*tile__bd)[block], __VA_ARGS__)
 
@@ -279,8 +293,8 @@ typedef struct tile__launch_t {
  * whose thread count is not a multiple of B has a partial last block: its
  * threads past the count (threadIdx.x >= last_threads) leave before the body,
  * as in Warp. */
-template <auto F, int B, int SIMT, class... A>
-__global__ void __launch_bounds__(B, B > 512 ? 1 : 0) tile__kernel(tile_kctx k, unsigned last_threads, A... a) {
+template <auto F, int B, int MINB, int SIMT, class... A>
+__global__ void __launch_bounds__(B, MINB ? MINB : B > 512 ? 1 : 0) tile__kernel(tile_kctx k, unsigned last_threads, A... a) {
     extern __shared__ __align__(16) unsigned char tile__smem_dyn[];
     /* tiled launches have no partial block: no test (this one early exit took
      * a matmul_bench kernel from 124 registers to 224) */
@@ -306,8 +320,8 @@ __global__ void __launch_bounds__(B, B > 512 ? 1 : 0) tile__kernel(tile_kctx k, 
  * hoist work out of it, which costs registers (two matmul_bench kernels went
  * from 104 and 124 registers to 255, one spilling) that default launches must
  * not pay. 32-bit counters: nblocks < 2^31, so b + gridDim.x < 2^32. */
-template <auto F, int B, class... A>
-__global__ void __launch_bounds__(B, B > 512 ? 1 : 0) tile__kernel_persistent(tile_kctx k, unsigned nblocks,
+template <auto F, int B, int MINB, class... A>
+__global__ void __launch_bounds__(B, MINB ? MINB : B > 512 ? 1 : 0) tile__kernel_persistent(tile_kctx k, unsigned nblocks,
                                                                               unsigned last_threads, A... a) {
     extern __shared__ __align__(16) unsigned char tile__smem_dyn[];
 #if __CUDA_ARCH__ >= 900
@@ -346,19 +360,19 @@ static inline cudaError_t tile__gpu_smem_attr(const void *kf, size_t smem) {
 }
 /* P (a constant): the persistent wrapper; `if constexpr` keeps the other one
  * from being instantiated (each costs a full device compile of the body). */
-template <auto F, int B, int P, int SIMT, class... A>
+template <auto F, int B, int MINB, int P, int SIMT, class... A>
 static int tile__gpu_launch(tile__launch_t *L, A... a) {
     const unsigned last = (unsigned)(L->nthreads - (L->nblocks - 1) * B); /* threads of the last block: 1..B */
     cudaError_t e;
     if constexpr (!P) {
-        void (*kern)(tile_kctx, unsigned, A...) = tile__kernel<F, B, SIMT, A...>;
+        void (*kern)(tile_kctx, unsigned, A...) = tile__kernel<F, B, MINB, SIMT, A...>;
         e = tile__gpu_smem_attr((const void *)kern, L->smem);
         if (e == cudaSuccess) {
             kern<<<(unsigned)L->nblocks, B, L->smem, (cudaStream_t)L->stream>>>(L->k, last, a...);
             e = cudaGetLastError();
         }
     } else {
-        void (*kern)(tile_kctx, unsigned, unsigned, A...) = tile__kernel_persistent<F, B, A...>;
+        void (*kern)(tile_kctx, unsigned, unsigned, A...) = tile__kernel_persistent<F, B, MINB, A...>;
         int per_sm = L->persistent, sms = 0;
         int64_t grid = L->nblocks;
         e = tile__gpu_smem_attr((const void *)kern, L->smem);
@@ -376,7 +390,7 @@ static int tile__gpu_launch(tile__launch_t *L, A... a) {
     return (int)e;
 }
 #define TILE__GPU_CALL(name, mode, ...) \
-    tile__gpu_launch<&name##__body, name##__block, ((mode) >= 2), !((mode)&1)>(&tile__L, __VA_ARGS__)
+    tile__gpu_launch<&name##__body, name##__block, name##__minb, ((mode) >= 2), !((mode)&1)>(&tile__L, __VA_ARGS__)
 #else
 #define TILE__GPU_CALL(name, mode, ...) 0
 #endif
