@@ -209,8 +209,9 @@ TILE_API uint64_t tile__scan_highest(uint64_t) { return UINT64_MAX; }
 /* ---- the block aggregate: the _agg forms ----
  * tile_scan_inclusive_agg(dst, src, agg) and the other _agg forms scan like
  * the default forms and also set agg (an lvalue of the element type) to the
- * fold of the whole tile, in every thread (CUB's block_aggregate). It costs
- * one barrier more than the plain scan.
+ * fold of the whole tile, in every thread (CUB's block_aggregate): one
+ * shared write and one read more than the plain scan (and one barrier when
+ * the scan runs inside a large shared dst).
  *   src = [3 1 -4 1 5 -9 2 6]:
  *   tile_scan_exclusive_agg(dst, src, total)   dst = [0 3 4 0 1 6 -3 -1], total == 5
  *   tile_scan_max_inclusive_agg(dst, src, m)   m == 6 */
@@ -230,6 +231,7 @@ TILE_API uint64_t tile__scan_highest(uint64_t) { return UINT64_MAX; }
  * sets it to the fold up to and including the tile's last element, ready
  * for the next tile. So a scan of a whole array is one loop in one kernel:
  *   float run = 0;                              // sum: 0; max: -INFINITY
+ *   tile_reg(float, t, 1024);
  *   for (int64_t i = 0; i < n; i += 1024) {
  *       tile_load(t, tile_array1(a + i, n - i), 0);
  *       tile_scan_inclusive_prefix(t, t, run);  // t += run, run += sum(t)
