@@ -933,20 +933,23 @@ typedef union {
  * TILE_SORT_STATIC_MAX_BYTES, else from the arena; budget
  * TILE_MERGE_SORT_SMEM_BYTES(K, n, block) / TILE_MERGE_SORT_PAIRS_SMEM_BYTES(K,
  * V, n, block) in TILE_KERNEL_SMEM (0 when static). Registers: S keys (and
- * S values) per thread: keep S small (<= 16) for large elements. On the CPU
- * (one thread, S = n) the network is a loop: n^2/2 comparisons. */
+ * S values) per thread: keep S small (<= 16) for large elements. One thread
+ * (the CPU target, or a block of 1) runs a plain stable merge sort instead
+ * (insertion-sorted runs of 16, bottom-up merges: O(n log n)) with twice the
+ * staging, which the SMEM_BYTES macros count for block 1. */
 #define tile_merge_sort(keys, less) TILE__MSORT(keys, keys, 0, less, "tile_merge_sort")
 #define tile_merge_sort_pairs(keys, values, less) TILE__MSORT(keys, values, 1, less, "tile_merge_sort_pairs")
 
-#define TILE__MSORT_BYTES(ksz, vsz, hasv, n) \
+/* one copy of the keys (and values); two for one thread (the serial path) */
+#define TILE__MSORT_BYTES1(ksz, vsz, hasv, n) \
     (TILE__SORT_A16((size_t)(n) * (ksz)) + ((hasv) ? TILE__SORT_A16((size_t)(n) * (vsz)) : 0))
-/* (block is not needed: the staging is the tile itself; kept so that the
- * call reads like TILE_SORT_SMEM_BYTES) */
+#define TILE__MSORT_BYTES(ksz, vsz, hasv, n, b) (((b) == 1 ? 2u : 1u) * TILE__MSORT_BYTES1(ksz, vsz, hasv, n))
 #define TILE_MERGE_SORT_SMEM_BYTES(K, n, block)                                    \
-    ((size_t)(TILE__SORT_STATIC(TILE__MSORT_BYTES(sizeof(K), 1, 0, n)) ? 0 : TILE__MSORT_BYTES(sizeof(K), 1, 0, n)))
+    ((size_t)(TILE__SORT_STATIC(TILE__MSORT_BYTES(sizeof(K), 1, 0, n, block)) ? 0      \
+                                                                            : TILE__MSORT_BYTES(sizeof(K), 1, 0, n, block)))
 #define TILE_MERGE_SORT_PAIRS_SMEM_BYTES(K, V, n, block)                           \
-    ((size_t)(TILE__SORT_STATIC(TILE__MSORT_BYTES(sizeof(K), sizeof(V), 1, n)) ? 0 \
-                                                                                : TILE__MSORT_BYTES(sizeof(K), sizeof(V), 1, n)))
+    ((size_t)(TILE__SORT_STATIC(TILE__MSORT_BYTES(sizeof(K), sizeof(V), 1, n, block)) ? 0 \
+                                                                                   : TILE__MSORT_BYTES(sizeof(K), sizeof(V), 1, n, block)))
 
 #define TILE__MSORT(K, V, HASV, LESS, OP)                                          \
     do {                                                                           \
@@ -961,21 +964,33 @@ typedef union {
             tile__KSH = tile_is_shared(K),                                         \
             tile__VSH = (HASV) && tile_is_shared(V),                               \
             tile__KB = (int)TILE__SORT_A16((size_t)tile__N * sizeof(tile__K)),     \
-            tile__BYTES = (int)TILE__MSORT_BYTES(sizeof(tile__K), sizeof(tile__V), HASV, tile__N) \
+            tile__BY1 = (int)TILE__MSORT_BYTES1(sizeof(tile__K), sizeof(tile__V), HASV, tile__N), \
+            tile__BYTES = (int)TILE__MSORT_BYTES(sizeof(tile__K), sizeof(tile__V), HASV, tile__N, tile__B) \
         };                                                                         \
-        TILE__STATIC_ASSERT(TILE__MSORT_BYTES(sizeof(tile__K), sizeof(tile__V), HASV, tile_size(K)) <= \
+        TILE__STATIC_ASSERT(TILE__MSORT_BYTES(sizeof(tile__K), sizeof(tile__V), HASV, tile_size(K), TILE__BD(K)) <= \
                                 (size_t)TILE_MAX_SMEM_BYTES,                       \
                             "tile.h: " OP ": the tile needs more shared memory than TILE_MAX_SMEM_BYTES"); \
         TILE__COOP();                                                              \
+        TILE__SORT_BUF(tile__buf, tile__BYTES, tile__BYTES);                       \
+        tile__K *const tile__kb = (tile__K *)tile__buf;                            \
+        tile__V *const tile__vb = (tile__V *)(tile__buf + tile__KB);               \
+        if (tile__B == 1) {                                                        \
+            TILE__MSORT_SERIAL_(K, V, HASV, LESS);                                 \
+        } else {                                                                   \
+            TILE__MSORT_BLOCK_(K, V, HASV, LESS);                                  \
+        }                                                                          \
+        TILE__SORT_BUF_END(tile__buf, tile__BYTES);                                \
+    } while (0)
+
+/* blocks of 2+ threads (CUB's algorithm) */
+#define TILE__MSORT_BLOCK_(K, V, HASV, LESS)                                       \
+    do {                                                                           \
         const int tile__t = tile_thread();                                         \
         const int tile__c0 = tile__t * tile__S;                                    \
         /* the calling thread's chunk: elements c0 .. c0 + cnt - 1 */             \
         /* (a constant when the block size divides n: every guard below folds) */ \
         const int tile__cnt = tile__N % tile__B == 0 ? tile__S                     \
                               : tile__N - tile__c0 >= tile__S ? tile__S : tile__N > tile__c0 ? tile__N - tile__c0 : 0; \
-        TILE__SORT_BUF(tile__buf, tile__BYTES, tile__BYTES);                       \
-        tile__K *const tile__kb = (tile__K *)tile__buf;                            \
-        tile__V *const tile__vb = (tile__V *)(tile__buf + tile__KB);               \
         tile__K tile__x[tile__S];                                                  \
         tile__V tile__y[(HASV) ? tile__S : 1];                                     \
         tile_barrier(); /* an earlier operation may still read a buffer of this size */ \
@@ -1081,7 +1096,76 @@ typedef union {
         if ((HASV) && !tile__VSH) {                                                \
             TILE__EACH(V, tile__s) { TILE__AT(V, tile__s) = tile__vb[TILE__LIN(V, tile__s)]; } \
         }                                                                          \
-        TILE__SORT_BUF_END(tile__buf, tile__BYTES);                                \
+    } while (0)
+
+/* one thread (the CPU target, or a block of 1): a plain stable merge sort in
+ * the buffer, O(n log n): insertion-sorted runs of 16, then bottom-up
+ * merges between the buffer's two halves */
+#define TILE__MSORT_SERIAL_(K, V, HASV, LESS)                                      \
+    do {                                                                           \
+        tile__K *tile__sk = tile__kb, *tile__dk = (tile__K *)(tile__buf + tile__BY1); \
+        tile__V *tile__sv = tile__vb, *tile__dv = (tile__V *)(tile__buf + tile__BY1 + tile__KB); \
+        tile_barrier();                                                            \
+        if (tile__KSH) {                                                           \
+            for (int tile__p = 0; tile__p < tile__N; ++tile__p) tile__sk[tile__p] = (K).v[TILE__OFF(K, tile__p)]; \
+        } else {                                                                   \
+            TILE__EACH(K, tile__s) { tile__sk[TILE__LIN(K, tile__s)] = TILE__AT(K, tile__s); } \
+        }                                                                          \
+        if ((HASV) && tile__VSH) {                                                 \
+            for (int tile__p = 0; tile__p < tile__N; ++tile__p) tile__sv[tile__p] = (V).v[TILE__OFF(V, tile__p)]; \
+        } else if (HASV) {                                                         \
+            TILE__EACH(V, tile__s) { tile__sv[TILE__LIN(V, tile__s)] = TILE__AT(V, tile__s); } \
+        }                                                                          \
+        for (int tile__r = 0; tile__r < tile__N; tile__r += 16) {                  \
+            const int tile__e = tile__r + 16 < tile__N ? tile__r + 16 : tile__N;   \
+            for (int tile__i = tile__r + 1; tile__i < tile__e; ++tile__i) {        \
+                /* moves past strictly greater elements only: stable */          \
+                const tile__K tile__k = tile__sk[tile__i];                         \
+                tile__V tile__v;                                                   \
+                if (HASV) tile__v = tile__sv[tile__i];                             \
+                else memset(&tile__v, 0, sizeof(tile__V));                         \
+                int tile__j = tile__i;                                             \
+                while (tile__j > tile__r && (LESS(tile__k, tile__sk[tile__j - 1]))) { \
+                    tile__sk[tile__j] = tile__sk[tile__j - 1];                     \
+                    if (HASV) tile__sv[tile__j] = tile__sv[tile__j - 1];           \
+                    --tile__j;                                                     \
+                }                                                                  \
+                tile__sk[tile__j] = tile__k;                                       \
+                if (HASV) tile__sv[tile__j] = tile__v;                             \
+            }                                                                      \
+        }                                                                          \
+        for (int tile__w = 16; tile__w < tile__N; tile__w *= 2) {                  \
+            for (int tile__a0 = 0; tile__a0 < tile__N; tile__a0 += 2 * tile__w) {  \
+                const int tile__a1 = tile__a0 + tile__w < tile__N ? tile__a0 + tile__w : tile__N; \
+                const int tile__b1 = tile__a1 + tile__w < tile__N ? tile__a1 + tile__w : tile__N; \
+                int tile__ia = tile__a0, tile__ib = tile__a1;                      \
+                for (int tile__o = tile__a0; tile__o < tile__b1; ++tile__o) {      \
+                    /* the right run only when strictly before: stable */        \
+                    const int tile__tb = tile__ib < tile__b1 &&                    \
+                                         (tile__ia >= tile__a1 || (LESS(tile__sk[tile__ib], tile__sk[tile__ia]))); \
+                    const int tile__src = tile__tb ? tile__ib++ : tile__ia++;      \
+                    tile__dk[tile__o] = tile__sk[tile__src];                       \
+                    if (HASV) tile__dv[tile__o] = tile__sv[tile__src];             \
+                }                                                                  \
+            }                                                                      \
+            tile__K *const tile__tk = tile__sk;                                    \
+            tile__sk = tile__dk;                                                   \
+            tile__dk = tile__tk;                                                   \
+            tile__V *const tile__tv = tile__sv;                                    \
+            tile__sv = tile__dv;                                                   \
+            tile__dv = tile__tv;                                                   \
+        }                                                                          \
+        if (tile__KSH) {                                                           \
+            for (int tile__p = 0; tile__p < tile__N; ++tile__p) (K).v[TILE__OFF(K, tile__p)] = tile__sk[tile__p]; \
+        } else {                                                                   \
+            TILE__EACH(K, tile__s) { TILE__AT(K, tile__s) = tile__sk[TILE__LIN(K, tile__s)]; } \
+        }                                                                          \
+        if ((HASV) && tile__VSH) {                                                 \
+            for (int tile__p = 0; tile__p < tile__N; ++tile__p) (V).v[TILE__OFF(V, tile__p)] = tile__sv[tile__p]; \
+        } else if (HASV) {                                                         \
+            TILE__EACH(V, tile__s) { TILE__AT(V, tile__s) = tile__sv[TILE__LIN(V, tile__s)]; } \
+        }                                                                          \
+        tile_barrier();                                                            \
     } while (0)
 
 #endif /* TILE_SORT_H */

@@ -742,6 +742,9 @@ static void test_merge_sort(void **state) {
     assert_true(e[2].dept == 2 && e[2].pay == 1.0f && e[3].dept == 2 && e[3].pay == 0.5f);
     assert_int_equal(TILE_MERGE_SORT_SMEM_BYTES(ms_rec, 4096, 256), 0);
     assert_int_equal(TILE_MERGE_SORT_PAIRS_SMEM_BYTES(double, double, 4096, 256), 65536);
+    /* one thread: two copies (the serial merge sort) */
+    assert_int_equal(TILE_MERGE_SORT_PAIRS_SMEM_BYTES(double, double, 4096, 1), 131072);
+    assert_int_equal(TILE_MERGE_SORT_SMEM_BYTES(float, 4096, 1), 0);
 }
 
 int main(void) {
