@@ -471,11 +471,14 @@ typedef struct { uint32_t w[4]; } tile__v16;
         TILE__NOFFS_RT(flags, "tile_inbounds", tile__o);                           \
         TILE__WRITE_BEGIN(flags);                                                  \
         TILE__EACH(flags, tile__s) {                                               \
-            int64_t tile__go;                                                      \
-            int tile__ok;                                                          \
-            TILE__GOFF(flags, tile__a, tile__o, tile__s, tile__go, tile__ok);      \
-            (void)tile__go;                                                        \
-            TILE__AT(flags, tile__s) = (TILE_ELEM_T(flags))tile__ok;               \
+            const int tile__L = TILE__LIN(flags, tile__s);                         \
+            const int64_t tile__g0 = tile__o[0] + tile__L / (TILE__D1(flags) * TILE__D2(flags) * TILE__D3(flags)), \
+                          tile__g1 = tile__o[1] + tile__L / (TILE__D2(flags) * TILE__D3(flags)) % TILE__D1(flags), \
+                          tile__g2 = tile__o[2] + tile__L / TILE__D3(flags) % TILE__D2(flags), \
+                          tile__g3 = tile__o[3] + tile__L % TILE__D3(flags);       \
+            TILE__AT(flags, tile__s) = (TILE_ELEM_T(flags))(                       \
+                tile__g0 >= 0 && tile__g0 < tile__a.shape[0] && tile__g1 >= 0 && tile__g1 < tile__a.shape[1] && \
+                tile__g2 >= 0 && tile__g2 < tile__a.shape[2] && tile__g3 >= 0 && tile__g3 < tile__a.shape[3]); \
         }                                                                          \
         TILE__WRITE_END(flags);                                                    \
     } while (0)
