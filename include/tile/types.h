@@ -738,10 +738,6 @@ static TILE_HD __forceinline__ const T &tile__arg(const T &x) { return x; }
 TILE__REAL_TYPES(TILE__DEF_LD)
 TILE_COMPLEX_TYPES(TILE__DEF_LD_C)
 #define TILE__AS(sfx, x) tile__ld_##sfx(&(x))
-/* a known non-arithmetic type reads as 0 in the arms that need a number */
-#define TILE__A_NUM0(sfx, ...) , tile_##sfx : 0
-#define TILE__NUM(x) _Generic((x) TILE_HALF_TYPES(TILE__A_NUM0) TILE_COMPLEX_TYPES(TILE__A_NUM0) \
-                              TILE__CW_TYPES(TILE__A_NUM0) TILE_QUAT_TYPES(TILE__A_NUM0), default: (x))
 /* x to the real or complex destination d (type D); C types outside the
  * list (char, short, long long, _Bool) convert as C does */
 #define TILE__CVT_TO(d, D, x)                                                     \
