@@ -3,7 +3,9 @@
  * measured in the same process.
  *
  * For f32 and f64 and N in {16, 32, 64, 92, 128}, batch 4096 (--small: 256):
- *  - factor:  tile_chol_batched_<t> vs potrfBatched (lower, arrays of device
+ *  - factor:  tile_chol_batched_<t> (L itself: its strictly upper triangle
+ *             zero, written by the same kernels) vs potrfBatched (lower,
+ *             which leaves the upper triangle; arrays of device
  *             pointers, cusolverDnCreate once). Each timed launch factors a
  *             fresh copy of the same random SPD batch (A = sym. uniform(-1, 1)
  *             off the diagonal, n + 1 + uniform on it: diagonally dominant);
@@ -19,7 +21,8 @@
  *             measured here).
  * Checked in the same run: every info value 0 (ours and cuSOLVER's), the
  * residual ||L L^T - A|| / ||A|| of the first, a middle and the last matrix of
- * the timed runs' output, and ||A x - b|| / (||A|| ||x|| + ||b||) of the solve.
+ * the timed runs' output, their strictly upper triangles exactly zero, and
+ * ||A x - b|| / (||A|| ||x|| + ||b||) of the solve.
  * Targets: ">= 4x cuSOLVER" (factor, every N, f32 and f64), "f32 within 1.6x
  * of the memory floor at N >= 64", "faster than Warp MathDx" (f32).
  *
@@ -181,6 +184,7 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
         std::vector<T> hl(nn), ha(nn), hx(n), hb(n);
         const int ms_[3] = {0, batch / 2, batch - 1};
         double worst = 0, worstx = 0;
+        long upper = 0; /* nonzero entries above the diagonal: must be none */
         for (int q = 0; q < 3; ++q) {
             const size_t off = nn * ms_[q];
             CK(cudaMemcpy(hl.data(), a + off, nn * sizeof(T), cudaMemcpyDeviceToHost));
@@ -188,6 +192,8 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
             CK(cudaMemcpy(hx.data(), b + (size_t)n * ms_[q], n * sizeof(T), cudaMemcpyDeviceToHost));
             CK(cudaMemcpy(hb.data(), b0 + (size_t)n * ms_[q], n * sizeof(T), cudaMemcpyDeviceToHost));
             double num = 0, den = 0, an = 0, rn = 0, xn = 0, bn = 0;
+            for (int i = 0; i < n; ++i)
+                for (int j = i + 1; j < n; ++j) upper += hl[(size_t)i * n + j] != (T)0;
             for (int i = 0; i < n; ++i) {
                 double ax = 0;
                 for (int j = 0; j < n; ++j) {
@@ -208,9 +214,10 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
             worstx = resx > worstx || resx != resx ? resx : worstx;
         }
         const double tol = sizeof(T) == 4 ? 1e-5 : 1e-13;
-        ok = ok && worst <= tol && worstx <= tol;
-        printf("check %s n=%-3d info != 0: tile %ld, cuSOLVER %ld (+potrs %d); residual LL^T %.2e, Ax-b %.2e (tol %.0e): %s\n",
-               lib<T>::name(), n, nz, cnz, hs, worst, worstx, tol, ok ? "ok" : "FAIL");
+        ok = ok && worst <= tol && worstx <= tol && upper == 0;
+        printf("check %s n=%-3d info != 0: tile %ld, cuSOLVER %ld (+potrs %d); residual LL^T %.2e, Ax-b %.2e (tol %.0e); "
+               "tile upper != 0: %ld: %s\n",
+               lib<T>::name(), n, nz, cnz, hs, worst, worstx, tol, upper, ok ? "ok" : "FAIL");
     }
     r->type = lib<T>::name();
     r->n = n;

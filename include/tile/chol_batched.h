@@ -6,22 +6,27 @@
  *   int tile_chol_batched_eps_f32(tile_exec ex, float *a, int n, int batch, float eps, int *info);
  *   int tile_chol_batched_solve_f32(tile_exec ex, const float *l, float *b, int n, int nrhs, int batch);
  *   (and _f64). a holds `batch` row-major n x n matrices back to back; the
- *   factor overwrites the lower triangle (diagonal included) of each with L
- *   (A = L L^T) and leaves the strictly upper triangle as it was (never read,
- *   never written), like LAPACK potrf with uplo = L. info (may be NULL): batch
+ *   factor replaces each with its factor L itself (A = L L^T), as
+ *   numpy.linalg.cholesky: L in the lower triangle (diagonal included) and
+ *   zeros in the strictly upper triangle, which is never read (any values,
+ *   NaN included, give the same L). The zeros come with the stores the
+ *   kernels do anyway (whole tiles for n <= 32, whole rows in the blocked
+ *   copy-out): no extra pass over the matrices. info (may be NULL): batch
  *   ints, 0 for a factored matrix, k > 0 when the k-th pivot (1-based) was not
  *   > 0 (not SPD, singular, or NaN). Without eps such a matrix gets NaN in
  *   column k-1 and every later column of L (columns before are valid); with
  *   eps > 0 every pivot <= eps (or NaN) is clamped to eps, info still reports
  *   the first pivot that was <= 0 (see tile16_chol in tile16.h: finite L for
  *   singular / semidefinite input). NaN in the lower triangle gives info at
- *   the first pivot it reaches; the strictly upper triangle is never read.
- *   The solve reads L's lower triangle and overwrites b (batch x n x nrhs,
+ *   the first pivot it reaches. A failed matrix too gets zeros in its
+ *   strictly upper triangle (NaN only in the lower one).
+ *   The solve reads only L's lower triangle (the upper one may hold
+ *   anything) and overwrites b (batch x n x nrhs,
  *   row-major) with x, A x = b. Returns TILE_OK, TILE_ERR_ARG (n outside 1..128,
  *   batch < 0, nrhs < 1, a null pointer with batch > 0), or a launch error.
  *   The GPU calls are asynchronous (tile_synchronize waits and reports).
  *   Suppose batch = 2, n = 2, a = {4, 2, 2, 10,  1, 2, 2, 1}: the factor gives
- *   a = {2, 2, 1, 3,  1, 2, 2, NaN}, info = {0, 2}.
+ *   a = {2, 0, 1, 3,  1, 0, 2, NaN}, info = {0, 2}.
  *
  * Blocking. n is padded to 16 nb (nb = ceil(n / 16)) with the identity:
  *   - n <= 32: one matrix per group of 16 lanes, in registers (tiles A00, A10,
@@ -39,8 +44,11 @@
  *     L_ik = A_ik L_kk^-T) and trailing update (each group one tile,
  *     A_ij -= L_ik L_jk^T, A and C in registers, B broadcast from shared
  *     memory for f32 on sm_90 and f64 everywhere, shuffled from a register
- *     tile for f32 elsewhere), then the lower
- *     triangle is written back.
+ *     tile for f32 elsewhere), then whole rows are written back: L's lower
+ *     triangle and zeros past the diagonal (16-byte stores).
+ *     The stores of the n <= 32 kernels are whole 16 x 16 tiles: the
+ *     diagonal tiles' strictly upper parts are set to zero in registers
+ *     first, and n > 16 stores a zero tile for the block above A11.
  *   - solve: one (matrix, 16 right-hand-side columns) per group, L's tiles
  *     loaded straight from memory (transposed for L^T), forward then backward
  *     block substitution.
@@ -48,10 +56,12 @@
  * Device building blocks, for a user's TILE_KERNEL:
  *   int tile_chol_small_f32(float *a, int n, float eps)
  *       Each group of 16 lanes factors its own n x n matrix (n <= 32) at a, in
- *       registers; returns the info in the group's lanes. Cooperative over the
+ *       registers, into L itself (strictly upper triangle zero, as the
+ *       library call); returns the info in the group's lanes. Cooperative over the
  *       warp: both half-warps call (a group with no matrix passes a = NULL).
  *   int tile_chol_block_f32(void *ws, float *a, int n, float eps, int groups)
- *       The whole block factors one n x n matrix (n <= 128) using ws, a
+ *       The whole block factors one n x n matrix (n <= 128) into L itself
+ *       (reads the lower triangle, writes every element) using ws, a
  *       workspace of TILE_CHOL_WS_BYTES_F32(n) bytes of shared memory (16-byte
  *       aligned); groups = TILE16_GROUPS, and the block a multiple of 32
  *       threads. Returns the info in every thread. Cooperative (barriers).
@@ -209,6 +219,19 @@ TILE__CHOL_SYRK_ROWS_DEF(f32, float)
 TILE__CHOL_SYRK_ROWS_DEF(f64, double)
 #endif
 
+/* the strictly upper triangle of a factored diagonal tile set to zero before
+ * its store (the result is L itself): selects on the lane's row, no extra
+ * memory traffic */
+#define TILE__CHOL_ZERO_UPPER_DEF(sfx, T)                                                                     \
+    TILE_API void tile__chol_zero_upper_##sfx(tile16_##sfx *t) {                                            \
+        TILE16__EACH_ROW(i) {                                                                               \
+            const int row = TILE16__ROW(i);                                                                 \
+            TILE__UNROLL for (int j = 1; j < 16; ++j) if (j > row) t->r[i][j] = (T)0;                       \
+        }                                                                                                   \
+    }
+TILE__CHOL_ZERO_UPPER_DEF(f32, float)
+TILE__CHOL_ZERO_UPPER_DEF(f64, double)
+
 #define TILE__CHOL_DEF(sfx, T) \
 /* one n x n matrix (n <= 32) per group of 16 lanes, in registers */                                                        \
 TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                                                                    \
@@ -218,6 +241,7 @@ TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                        
     int info;                                                                                                               \
     if (tile16__warp_max((n + 15) / 16) <= 1) {                                                                             \
         info = tile16_chol_##sfx(&a00, eps);                                                                                \
+        tile__chol_zero_upper_##sfx(&a00);                                                                                  \
         tile16_store_##sfx(a, rows, n, 0, 16, 0, 16, &a00);                                                                 \
     } else {                                                                                                                \
         tile16_##sfx a10 = tile16_zeros_##sfx(), a11 = tile16_eye_##sfx();                                                  \
@@ -228,9 +252,13 @@ TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                        
         tile16_sub_abt_lower_##sfx(&a11, &a10, &a10);                                                                       \
         const int i1 = tile16_chol_##sfx(&a11, eps);                                                                        \
         if (!info && i1) info = 16 + i1;                                                                                    \
+        tile__chol_zero_upper_##sfx(&a00);                                                                                  \
+        tile__chol_zero_upper_##sfx(&a11);                                                                                  \
         tile16_store_##sfx(a, rows, n, 0, 16, 0, 16, &a00);                                                                 \
         tile16_store_##sfx(a, rows, n, 16, 32, 0, 16, &a10);                                                                \
         tile16_store_##sfx(a, rows, n, 16, 32, 16, 32, &a11);                                                               \
+        a10 = tile16_zeros_##sfx(); /* the block above a11 */                                                               \
+        tile16_store_##sfx(a, rows, n, 0, 16, 16, 32, &a10);                                                                \
     }                                                                                                                       \
     return rows ? info : 0;                                                                                                 \
 }                                                                                                                           \
@@ -311,20 +339,27 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
     }                                                                                                                       \
-    /* copy out: the lower triangle only (the strictly upper one is left as it was) */                                      \
+    /* copy out: whole rows, L's lower triangle and zeros past the diagonal                                                 \
+     * (the result is L itself: the zeros ride along with the stores, no                                                    \
+     * other pass); chunks past the diagonal read no shared memory */                                                       \
+    const int nqr = (nn + TILE__CHOL_VW_##sfx - 1) / TILE__CHOL_VW_##sfx;                                                   \
     for (int r = TILE__CHOL_WARP(g); r < nn; r += TILE__CHOL_NWARPS(groups)) {                                              \
-        const int nq = (r / 16 + 1) * 16 / TILE__CHOL_VW_##sfx;                                                             \
-        for (int q = TILE__CHOL_LANE32(g, lane); q < nq; q += TILE__CHOL_LSTEP) {                                           \
+        for (int q = TILE__CHOL_LANE32(g, lane); q < nqr; q += TILE__CHOL_LSTEP) {                                          \
             const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
-            if (c0 > r || c0 >= nn) continue;                                                                               \
             T v[TILE__CHOL_VW_##sfx];                                                                                       \
-            tile__chol_vld_##sfx(v, tile__chol_tile_##sfx(ws, r / 16, c0 / 16) + (r % 16) * TILE__CHOL_LD_##sfx + c0 % 16); \
+            if (c0 <= r) {                                                                                                  \
+                tile__chol_vld_##sfx(v, tile__chol_tile_##sfx(ws, r / 16, c0 / 16) + (r % 16) * TILE__CHOL_LD_##sfx + c0 % 16); \
+                TILE__UNROLL for (int e = 1; e < TILE__CHOL_VW_##sfx; ++e)                                                  \
+                    if (c0 + e > r) v[e] = (T)0; /* a diagonal tile's upper part holds update leftovers */                 \
+            } else {                                                                                                        \
+                TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e) v[e] = (T)0;                                     \
+            }                                                                                                               \
             T *dst = a + (size_t)r * (size_t)nn + c0;                                                                       \
-            if (vec && c0 + TILE__CHOL_VW_##sfx - 1 <= r) {                                                                 \
-                tile__chol_vst_##sfx(dst, v);                                                                               \
+            if (vec) {                                                                                                      \
+                tile__chol_vst_##sfx(dst, v); /* nn % VW == 0: the chunk is inside the row */                               \
             } else {                                                                                                        \
                 TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e)                                                  \
-                    if (c0 + e <= r && c0 + e < nn) dst[e] = v[e];                                                          \
+                    if (c0 + e < nn) dst[e] = v[e];                                                                         \
             }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \
@@ -404,6 +439,7 @@ TILE__CHOL_DEF(f64, double)
         int r = tile16_chol_##sfx(&a00, eps);                                      \
         tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16);                       \
         tile16_solve_xlt_##sfx(&a00, &a10);                                        \
+        tile__chol_zero_upper_##sfx(&a00);                                         \
         tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
         tile16_store_##sfx(am, rows, n, 16, 32, 0, 16, &a10);                      \
         /* a11 only now: a00, a10 and a11 never live at once (registers) */       \
@@ -413,7 +449,10 @@ TILE__CHOL_DEF(f64, double)
         TILE__CHOL_SYRK_##sfx(&a11, &a10, st);                                     \
         const int i1 = tile16_chol_##sfx(&a11, eps);                               \
         if (!r && i1) r = 16 + i1;                                                 \
+        tile__chol_zero_upper_##sfx(&a11);                                         \
         tile16_store_##sfx(am, rows, n, 16, 32, 16, 32, &a11);                     \
+        a11 = tile16_zeros_##sfx(); /* the block above a11: L itself */            \
+        tile16_store_##sfx(am, rows, n, 0, 16, 16, 32, &a11);                      \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
     }                                                                              \
     /* n <= 16: one tile, no a10 / a11 and no shuffled update: far fewer      \
@@ -426,6 +465,7 @@ TILE__CHOL_DEF(f64, double)
         tile16_##sfx a00 = tile16_eye_##sfx();                                     \
         tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                        \
         const int r = tile16_chol_##sfx(&a00, eps);                                \
+        tile__chol_zero_upper_##sfx(&a00);                                         \
         tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
     }                                                                              \

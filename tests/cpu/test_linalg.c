@@ -306,6 +306,114 @@ static void test_residuals(void **state) {
             }
 }
 
+/* ---- the batched Cholesky (tile/chol_batched.h) on the CPU target: the
+ * result is L itself. For every n 1..128, f32 and f64, batch 2 (matrix 0
+ * SPD, matrix 1 with a_pp = -1 at p = n / 2) and a guard matrix after the
+ * batch; the input's strictly upper triangle is NaN (never read):
+ *  - info {0, p + 1}; L of matrix 0 against the double Cholesky; matrix 1:
+ *    columns < p the leading factor, every lower entry in column >= p NaN;
+ *  - the strictly upper triangle of both exactly +0 (also with eps on a
+ *    singular matrix 1: info p + 1, L finite); the guard untouched;
+ *  - the solve with NaN written over the upper triangle of L (it reads only
+ *    the lower one): ||A x - b|| / (||A|| ||x|| + ||b||). */
+#include "../chol_ref.h"
+
+#define CB_TEST_DEF(sfx, T, tol)                                                   \
+    static long cb_upper_nonzero_##sfx(const T *l, int n) {                        \
+        long bad = 0;                                                              \
+        for (int i = 0; i < n; ++i)                                                \
+            for (int j = i + 1; j < n; ++j) bad += !(l[i * n + j] == 0 && !signbit(l[i * n + j])); \
+        return bad;                                                                \
+    }                                                                              \
+    static void cb_run_##sfx(int n) {                                              \
+        const int nn = n * n, p = n / 2, nrhs = n % 3 + 1;                         \
+        double *ad = malloc(sizeof(double) * nn), *lr = malloc(sizeof(double) * nn); \
+        T *h0 = malloc(sizeof(T) * nn * 3), *h = malloc(sizeof(T) * nn * 3);     \
+        T *b0 = malloc(sizeof(T) * n * nrhs), *b = malloc(sizeof(T) * n * nrhs);   \
+        int info[3] = {-7, -7, -7};                                                \
+        for (int i = 0; i < n; ++i)                                                \
+            for (int j = 0; j <= i; ++j)                                           \
+                ad[i * n + j] = ad[j * n + i] = i == j ? n + 0.5 + 0.5 * uval(41, i) : uval(43, i * n + j); \
+        for (int m = 0; m < 3; ++m)                                                \
+            for (int i = 0; i < nn; ++i)                                           \
+                h0[m * nn + i] = m == 2 ? (T)uval(47, i) : i % n > i / n ? (T)NAN : (T)ad[i]; \
+        h0[nn + p * n + p] = -1;                                                   \
+        memcpy(h, h0, sizeof(T) * nn * 3);                                         \
+        assert_tile_ok(tile_chol_batched_##sfx(TILE_CPU, h, n, 2, info));          \
+        assert_int_equal(info[0], 0);                                              \
+        assert_int_equal(info[1], p + 1);                                          \
+        assert_int_equal(info[2], -7);                                             \
+        assert_true(!memcmp(h + 2 * nn, h0 + 2 * nn, sizeof(T) * nn)); /* guard */ \
+        if (cb_upper_nonzero_##sfx(h, n) || cb_upper_nonzero_##sfx(h + nn, n))     \
+            print_error("chol_batched %s n=%d: strictly upper triangle not zero\n", #sfx, n); \
+        assert_int_equal(cb_upper_nonzero_##sfx(h, n), 0);                         \
+        assert_int_equal(cb_upper_nonzero_##sfx(h + nn, n), 0);                    \
+        assert_int_equal(ref_chol(ad, lr, n), 0);                                  \
+        for (int i = 0; i < n; ++i)                                                \
+            for (int j = 0; j <= i; ++j) {                                         \
+                const double r = lr[i * n + j], g = (double)h[i * n + j], g1 = (double)h[nn + i * n + j]; \
+                assert_true(fabs(g - r) <= (tol) * (1 + fabs(r)));                 \
+                if (j >= p) assert_true(isnan(g1)); /* from the failing column on */ \
+            }                                                                      \
+        if (p > 0) { /* the leading p x p factor of matrix 1 (its first p rows and columns are A's) */ \
+            double *ap = malloc(sizeof(double) * p * p), *lp = malloc(sizeof(double) * p * p); \
+            for (int i = 0; i < p; ++i)                                            \
+                for (int j = 0; j < p; ++j) ap[i * p + j] = ad[i * n + j];         \
+            assert_int_equal(ref_chol(ap, lp, p), 0);                              \
+            for (int i = 0; i < p; ++i)                                            \
+                for (int j = 0; j <= i; ++j)                                       \
+                    assert_true(fabs((double)h[nn + i * n + j] - lp[i * p + j]) <= (tol) * (1 + fabs(lp[i * p + j]))); \
+            free(ap);                                                              \
+            free(lp);                                                              \
+        }                                                                          \
+        /* eps, matrix 1 singular instead (row and column p zero: info p + 1;   \
+         * a_pp = -1 could grow to inf): L finite, its upper triangle zero */   \
+        memcpy(h + nn, h0 + nn, sizeof(T) * nn * 2);                               \
+        for (int i = 0; i < n; ++i) h[nn + (i >= p ? i * n + p : p * n + i)] = 0;  \
+        assert_tile_ok(tile_chol_batched_eps_##sfx(TILE_CPU, h + nn, n, 1, (T)1e-3, info + 1)); \
+        assert_int_equal(info[1], p + 1);                                          \
+        assert_int_equal(cb_upper_nonzero_##sfx(h + nn, n), 0);                    \
+        for (int i = 0; i < n; ++i)                                                \
+            for (int j = 0; j <= i; ++j) assert_true(isfinite(h[nn + i * n + j]));  \
+        assert_true(!memcmp(h + 2 * nn, h0 + 2 * nn, sizeof(T) * nn));            \
+        /* solve with NaN over L's upper triangle */                               \
+        for (int i = 0; i < n; ++i)                                                \
+            for (int j = i + 1; j < n; ++j) h[i * n + j] = (T)NAN;                 \
+        for (int i = 0; i < n * nrhs; ++i) b[i] = b0[i] = (T)uval(53, i);          \
+        assert_tile_ok(tile_chol_batched_solve_##sfx(TILE_CPU, h, b, n, nrhs, 1)); \
+        double num = 0, an = 0, xn = 0, bn = 0;                                    \
+        for (int i = 0; i < nn; ++i) an += ad[i] * ad[i];                          \
+        for (int c = 0; c < nrhs; ++c)                                             \
+            for (int i = 0; i < n; ++i) {                                          \
+                double s = 0;                                                      \
+                for (int k = 0; k < n; ++k) s += ad[i * n + k] * (double)b[k * nrhs + c]; \
+                num += (s - b0[i * nrhs + c]) * (s - b0[i * nrhs + c]);            \
+                xn += (double)b[i * nrhs + c] * b[i * nrhs + c];                   \
+                bn += (double)b0[i * nrhs + c] * b0[i * nrhs + c];                 \
+            }                                                                      \
+        const double rx = sqrt(num) / (sqrt(an) * sqrt(xn) + sqrt(bn));            \
+        if (!(rx <= (tol))) print_error("chol_batched %s n=%d: solve residual %g\n", #sfx, n, rx); \
+        assert_true(rx <= (tol));                                                  \
+        free(ad); free(lr); free(h0); free(h); free(b0); free(b);                  \
+    }
+CB_TEST_DEF(f32, float, 1e-4)
+CB_TEST_DEF(f64, double, 1e-12)
+
+static void test_chol_batched_l_itself(void **state) {
+    (void)state;
+    for (int n = 1; n <= TILE_CHOL_MAX_N; ++n) {
+        cb_run_f32(n);
+        cb_run_f64(n);
+    }
+    /* the header's example */
+    float e[8] = {4, 2, 2, 10, 1, 2, 2, 1};
+    int inf2[2] = {-1, -1};
+    assert_tile_ok(tile_chol_batched_f32(TILE_CPU, e, 2, 2, inf2));
+    assert_true(e[0] == 2 && e[1] == 0 && e[2] == 1 && e[3] == 3 && e[4] == 1 && e[5] == 0 && e[6] == 2 && isnan(e[7]));
+    assert_int_equal(inf2[0], 0);
+    assert_int_equal(inf2[1], 2);
+}
+
 static void test_examples(void **state) {
     (void)state;
     const float a[9] = {4, 2, 2, 2, 5, 3, 2, 3, 6}, b[3] = {8, 10, 11};
@@ -340,6 +448,7 @@ int main(void) {
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_examples),
         cmocka_unit_test(test_residuals),
+        cmocka_unit_test(test_chol_batched_l_itself),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,9 +12,12 @@
  *    get, partial load/store with the slice rules) on 6 tiles a launch (3
  *    warps' worth of groups on the GPU) against host loops;
  *  - the factor for every n in 1..128 (--quick: a subset) on random SPD
- *    matrices: ||L L^T - A|| / ||A||, info 0, the strictly upper triangle and
- *    the matrix after the batch untouched; the solve (nrhs 1, and 19 for some
- *    n): ||A x - b|| / (||A|| ||x|| + ||b||);
+ *    matrices: ||L L^T - A|| / ||A||, info 0, the result L itself (the
+ *    strictly upper triangle exactly +0 in every matrix of every kind, from
+ *    markers or NaN on input), the matrix after the batch untouched; the
+ *    solve (nrhs 1, and 19 for some n), with NaN written over L's upper
+ *    triangle first (it reads the lower one only): ||A x - b|| /
+ *    (||A|| ||x|| + ||b||);
  *  - on the GPU target, the factor and the solve equal to the CPU target's
  *    run of the same kernels (relative, per matrix);
  *  - ill-conditioned (A = M M^T + delta I, M n x n/2), singular (a zero row
@@ -24,7 +27,8 @@
  *  - argument errors (n 0 and 129, batch -1, null pointers) and batch 0;
  *  - the device building block tile_chol_small (9 matrices of n 1..32 in one
  *    launch, mixed n in a warp, idle groups passing NULL, two non-SPD: info,
- *    NaN columns, the valid leading factor) against ref_chol, GPU vs CPU.
+ *    NaN columns, the valid leading factor, the upper triangle +0) against
+ *    ref_chol, GPU vs CPU.
  */
 #include <math.h>
 #include <stdio.h>
@@ -383,19 +387,29 @@ static void batch_run(const target *t, const char *sfx, int n, int batch, int ki
     UP(di, info, sizeof(int) * (batch + 1));
     RUN_OK((ops<T>::factor(t->ex, d, n, batch, eps, di)));
     const bool solve = kind == K_SPD || kind == K_ILL;
-    if (solve) RUN_OK((ops<T>::solve(t->ex, d, db, n, nrhs, batch)));
     DOWN(h, d, sizeof(T) * tot);
-    DOWN(hb, db, sizeof(T) * (size_t)n * nrhs * batch);
     DOWN(info, di, sizeof(int) * (batch + 1));
+    if (solve) { /* the solve reads L's lower triangle only: NaN over the upper one */
+        T *hp = HALLOC(T, tot);
+        memcpy(hp, h, sizeof(T) * tot);
+        for (int m = 0; m < batch; ++m)
+            for (int i = 0; i < n; ++i)
+                for (int j = i + 1; j < n; ++j) hp[nn * m + i * n + j] = (T)NAN;
+        UP(d, hp, sizeof(T) * tot);
+        free(hp);
+        RUN_OK((ops<T>::solve(t->ex, d, db, n, nrhs, batch)));
+    }
+    DOWN(hb, db, sizeof(T) * (size_t)n * nrhs * batch);
     CHECK(info[batch] == 0x55555555, "n %d: info written past the batch", n);
     CHECK(!memcmp(h + nn * batch, h0 + nn * batch, sizeof(T) * nn), "n %d: the matrix after the batch changed", n);
     double worst = 0, worstx = 0;
     for (int m = 0; m < batch; ++m) {
         const T *l = h + nn * m, *a0 = h0 + nn * m;
-        for (int i = 0; i < n; ++i)
+        const T zero = (T)0;
+        for (int i = 0; i < n; ++i) /* L itself: the strictly upper triangle +0, every kind */
             for (int j = i + 1; j < n; ++j)
-                if (memcmp(&l[i * n + j], &a0[i * n + j], sizeof(T))) {
-                    CHECK(0, "n %d matrix %d: upper (%d,%d) changed", n, m, i, j);
+                if (memcmp(&l[i * n + j], &zero, sizeof(T))) {
+                    CHECK(0, "%s n %d kind %d matrix %d: upper (%d,%d) = %g, not 0", sfx, n, kind, m, i, j, (double)l[i * n + j]);
                     i = n;
                     break;
                 }
@@ -493,8 +507,9 @@ static void batch_run(const target *t, const char *sfx, int n, int batch, int ki
 
 /* tile_chol_small on 9 matrices (n 1..32, two non-SPD: a_pp = -1 at p = 3
  * and p = 19, the second in the A11 tile: info 16 + i1); 3 groups idle on
- * the GPU. L against ref_chol, info, the upper triangle and the guard after
- * the last matrix untouched, NaN from column p on; GPU vs the CPU target. */
+ * the GPU. L against ref_chol, info, the upper triangle +0 (markers on
+ * input), the guard after the last matrix untouched, NaN from column p on;
+ * GPU vs the CPU target. */
 template <class T>
 static void small_run(const target *t, const char *sfx, double tol) {
     enum { NM = 9 };
@@ -548,13 +563,13 @@ static void small_run(const target *t, const char *sfx, double tol) {
             for (int j = 0; j < n; ++j) {
                 const double g = (double)l[i * n + j];
                 bool okv;
-                if (j > i) okv = !memcmp(&l[i * n + j], &a0[i * n + j], sizeof(T)), upper += !okv;
+                if (j > i) okv = g == 0 && !signbit(g), upper += !okv; /* L itself: +0 */
                 else if (p >= 0 && j >= p) okv = g != g; /* NaN from column p on (eps 0) */
                 else okv = fabs(g - L[i * n + j]) <= tol * (1 + fabs(L[i * n + j]));
                 ++g_checks;
-                if (!okv) fail_elem(&bad, __FILE__, __LINE__, "%s matrix %d (n %d) elem (%d,%d): got %.9g want %.9g", what, m, n, i, j, g, j > i ? (double)a0[i * n + j] : L[i * n + j]);
+                if (!okv) fail_elem(&bad, __FILE__, __LINE__, "%s matrix %d (n %d) elem (%d,%d): got %.9g want %.9g", what, m, n, i, j, g, j > i ? 0.0 : L[i * n + j]);
             }
-        CHECK(upper == 0, "%s matrix %d: %ld upper entries changed", what, m, upper);
+        CHECK(upper == 0, "%s matrix %d: %ld upper entries not +0", what, m, upper);
         if (p < 0) {
             const double r = rel_resid_llt(l, ad, n);
             CHECK(r <= tol, "%s matrix %d (n %d): ||LL^T - A||/||A|| = %.3g", what, m, n, r);

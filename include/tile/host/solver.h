@@ -14,9 +14,10 @@
  * A holds `batch` row-major n x n symmetric positive definite matrices back to
  * back. potrf replaces each with its factor L itself, A = L L^T: the lower
  * triangle (diagonal included) holds L and the strictly upper triangle is
- * set to zero, on every path (CPU, in-kernel, cuSOLVER; cuSOLVER's batched
- * potrf writes that triangle, so a small kernel zeroes it afterwards). The
- * strictly upper triangle of the input is never read.
+ * set to zero, on every path (CPU; in-kernel: tile_chol_batched writes the
+ * zeros with L, no extra pass; cuSOLVER: its batched potrf leaves that
+ * triangle as it was, so a small kernel zeroes it afterwards, on that path
+ * only). The strictly upper triangle of the input is never read.
  * info: batch ints, 0 for a factored matrix, else the 1-based column whose
  * pivot was not > 0 (not SPD, or NaN); the other matrices are factored. A
  * failed matrix has valid columns before its info column; the CPU and the
@@ -79,10 +80,13 @@
  * in-kernel tile_chol_batched, larger n cuSOLVER. 128 is the in-kernel
  * limit (TILE_CHOL_MAX_N), and bench/chol_bench.cu measured it 1.1-3.3x
  * cuSOLVER's potrfBatched at every n up to it on an H100 (f32 and f64);
- * bench/host_bench.cu (bench/results/2026-11-25-h100-host-launch-acd3e67-
- * bench.txt, f32, batch 4096, factor + info to the host): cuSOLVER / tile
- * = 2.85, 3.02, 2.24, 2.51, 2.33 at n = 16, 32, 64, 96, 128. Re-measured by
- * every run ("potrf n=N" lines). 0 turns it off. */
+ * bench/host_bench.cu (bench/results/2026-11-25-h100-host-100ffaa-bench.txt,
+ * f32, batch 4096, factor + upper triangle zeroed + info to the host, both
+ * paths with the zeroing kernel then): cuSOLVER / tile = 2.44, 2.74, 2.04,
+ * 2.25, 2.13 at n = 16, 32, 64, 96, 128 (auto within 1% of the better path
+ * at every n, 16..256). Since then the in-kernel path writes the zeros
+ * itself (no zeroing kernel): its lead can only grow. Re-measured by every
+ * run ("potrf n=N" lines). 0 turns it off. */
 #ifndef TILE_HOST_CHOL_TILE_MAX
 #define TILE_HOST_CHOL_TILE_MAX 128
 #endif
@@ -214,7 +218,8 @@ TILE_KERNEL(tile__hptrs_k, 256, void **p, char *base, int64_t stride, int64_t in
     }
 TILE__HTR_KERNEL(f32, float)
 TILE__HTR_KERNEL(f64, double)
-/* potrf's contract: the strictly upper triangle of every matrix set to zero.
+/* potrf's contract on the cuSOLVER path: the strictly upper triangle of
+ * every matrix set to zero (the in-kernel path writes its zeros itself).
  * rows = batch * n; a group of up to 32 threads (a warp on the GPU) takes one
  * row, its lanes consecutive columns r+1 .. n-1 (coalesced stores; the
  * divisions are per row, not per element). */
@@ -323,6 +328,7 @@ TILE_HOST_API int tile__hsolver_dinfo(tile_exec ex, int count, int **out) {
         if (!dinfo) e = tile__hsolver_dinfo(ex, batch, &dinfo);                    \
         if (e) return e;                                                           \
         if (use_tile) {                                                            \
+            /* L itself: the kernels write the zeros above the diagonal */         \
             e = tile_chol_batched_##sfx(tile_exec_smem(ex, 0), A, n, batch, dinfo); \
         } else {                                                                   \
             cusolverDnHandle_t h = 0;                                              \
@@ -337,12 +343,12 @@ TILE_HOST_API int tile__hsolver_dinfo(tile_exec ex, int count, int **out) {
                 else                                                               \
                     e = tile__hptrs_used(ex, 0);                                   \
             }                                                                      \
+            /* the contract, L itself: cuSOLVER left A's upper triangle */         \
+            const int64_t rows = (int64_t)batch * n;                               \
+            if (!e && n > 1)                                                       \
+                e = tile_launch(tile_exec_smem(ex, 0), tile__hzero_upper_k_##sfx,  \
+                                tile_grid1(tile__hgrid(rows * 32)), 256, A, (int64_t)n, rows); \
         }                                                                          \
-        /* the contract: L itself (strictly upper triangle zero) on both paths */ \
-        const int64_t rows = (int64_t)batch * n;                                   \
-        if (!e && n > 1)                                                           \
-            e = tile_launch(tile_exec_smem(ex, 0), tile__hzero_upper_k_##sfx,      \
-                            tile_grid1(tile__hgrid(rows * 32)), 256, A, (int64_t)n, rows); \
         if (e || info) return e; /* info given: asynchronous, the caller reads it */ \
         e = tile__hinfo_read(ex, dinfo, batch, &hinfo);                            \
         if (e) return e;                                                           \
