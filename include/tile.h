@@ -22,6 +22,7 @@
 #include "tile/construct.h"
 #include "tile/reduce.h"
 #include "tile/sort.h"
+#include "tile/histogram.h"
 #include "tile/scan.h"
 #include "tile/load.h"
 #include "tile/stack.h"

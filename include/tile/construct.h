@@ -34,7 +34,12 @@
 /* every element = value (converted to the element type) */
 #define tile_full(t, value)                                                        \
     do {                                                                           \
-        const TILE_ELEM_T(t) tile__fv = (value);                                   \
+        /* through the astype rules: f16/bf16 and complex elements from any \
+         * real constant (a plain initializer cannot convert to them) */        \
+        const TILE__UNQUAL_TYPEOF(value) tile__fx = (value);                       \
+        TILE_ELEM_T(t) tile__fv;                                                   \
+        TILE__CHECK_CVT(tile__fv, tile__fx);                                       \
+        tile__fv = TILE__CVT(tile__fv, tile__fx);                                  \
         TILE__EW(t, tile__fv);                                                     \
     } while (0)
 /* ---- aranges ----
