@@ -15,7 +15,11 @@
  * Checks in the same run: every element of tile.h's C against cuBLAS's C,
  * and 256 sampled elements against a double host product, each within
  * 1e-5 * K * 0.25 (|a b| <= 0.25: a bound on sum |a b| of 1e-5 relative).
- * Timing: warm-up, the two variants interleaved, CUDA events, median.
+ * Candidate shapes (GLB_VARIANT below) run next to the default kernels:
+ * each is checked the same way and printed on its own line
+ *   "  f32 n=4096 variant V [shape]: ... TFLOP/s, tile / cuBLAS = R, ..."
+ * (variant 0 is the default, the figure on the target line).
+ * Timing: warm-up, all variants and cuBLAS interleaved, CUDA events, median.
  *   --small   512^3 f32 and 1024^3 bf16 (the compute-sanitizer run)
  */
 #include <cublas_v2.h>
@@ -23,6 +27,75 @@
 #include "bench_util.h"
 #define GEMM_TILED_NO_MAIN /* the kernels and gemm_launch, not the example's main */
 #include "../examples/gemm_tiled.cu"
+
+/* Candidates timed next to the default kernels (gemm_f32 / gemm_bf16) and
+ * cuBLAS in the same run, each checked like the default; the lead's H100 run
+ * picks the winner, which then becomes gemm_tiled.cu's default shape.
+ * GLB_VARIANT(name, T, threads, BM, BN, BK, stages, min blocks an SM). */
+#define GLB_VARIANT(name, T, THREADS, BM, BN, BK, STAGES, MINB)                    \
+    GEMM_KERNEL(name, T, THREADS, BM, BN, BK, STAGES, MINB)                        \
+    static int name##_launch(tile_exec ex, const void *A, const void *B, float *C, int M, int N, int K) { \
+        return GEMM_LAUNCH(ex, name, T, THREADS, BM, BN, A, B, C, M, N, K);       \
+    }
+/* f32: the default shape in <= 128 registers, 2 blocks an SM (16 warps:
+ * one block's barrier waits overlap the other's FMAs) */
+GLB_VARIANT(glb_f32_2b, float, 256, 128, 128, 16, 3, 2)
+/* the same with a read as scalars one k at a time (TILE_MATMUL_ACC_A16 0):
+ * fewer operand registers, twice the shared loads of a */
+#undef TILE_MATMUL_ACC_A16
+#define TILE_MATMUL_ACC_A16 0
+GLB_VARIANT(glb_f32_2b_a1, float, 256, 128, 128, 16, 3, 2)
+#undef TILE_MATMUL_ACC_A16
+#define TILE_MATMUL_ACC_A16 1
+/* f32: 2 blocks an SM, k windows of 8 (32 KiB a block) */
+GLB_VARIANT(glb_f32_2b_k8, float, 256, 128, 128, 8, 3, 2)
+/* f32: one block an SM, k windows of 32 (half the barriers of 16; 96 KiB) */
+GLB_VARIANT(glb_f32_bk32, float, 256, 128, 128, 32, 3, 0)
+/* f32: 128 x 64, an 8 x 4 micro-tile a thread, 2 blocks an SM */
+GLB_VARIANT(glb_f32_128x64_2b, float, 256, 128, 64, 16, 3, 2)
+/* f32: the default with the k loop of one window unrolled 2 (loads of the
+ * next 4 k may overlap this 4's FMAs) */
+#undef TILE_MATMUL_ACC_UNROLL
+#define TILE_MATMUL_ACC_UNROLL 2
+GLB_VARIANT(glb_f32_u2, float, 256, 128, 128, 16, 3, 0)
+#undef TILE_MATMUL_ACC_UNROLL
+#define TILE_MATMUL_ACC_UNROLL 1
+/* bf16: 128 x 128 (64 x 32 a warp, 64 accumulators), 2 blocks an SM */
+GLB_VARIANT(glb_bf16_128x128_2b, tile_bf16, 256, 128, 128, 32, 4, 2)
+/* bf16: the same with k windows of 64 (3 stages, 105 KiB a block) */
+GLB_VARIANT(glb_bf16_128x128_2b_k64, tile_bf16, 256, 128, 128, 64, 3, 2)
+/* bf16: 128 x 256, k windows of 64 (half the barriers and window set-ups;
+ * 3 stages, 153 KiB) */
+GLB_VARIANT(glb_bf16_bk64, tile_bf16, 256, 128, 256, 64, 3, 0)
+typedef int (*glb_launch_fn)(tile_exec, const void *, const void *, float *, int, int, int);
+static int glb_default_f32(tile_exec ex, const void *A, const void *B, float *C, int M, int N, int K) {
+    return gemm_launch(ex, 0, A, B, C, M, N, K);
+}
+static int glb_default_bf16(tile_exec ex, const void *A, const void *B, float *C, int M, int N, int K) {
+    return gemm_launch(ex, 1, A, B, C, M, N, K);
+}
+#define GLB_S_(x) #x
+#define GLB_S(x) GLB_S_(x)
+struct GlbVariant {
+    const char *name;
+    glb_launch_fn fn;
+};
+/* [0]: the default (gemm_tiled.cu's kernel, the target line's figure) */
+static const GlbVariant glb_f32_variants[] = {
+    {"default " GLB_S(GEMM_F32_BM) "x" GLB_S(GEMM_F32_BN) " k" GLB_S(GEMM_F32_BK) " " GLB_S(GEMM_F32_STAGES) "st " GLB_S(GEMM_F32_THREADS) "thr minb" GLB_S(GEMM_F32_MINB), glb_default_f32},
+    {"128x128 k16 3st 256thr minb2", glb_f32_2b_launch},
+    {"128x128 k16 3st 256thr minb2 ACC_A16=0", glb_f32_2b_a1_launch},
+    {"128x128 k8 3st 256thr minb2", glb_f32_2b_k8_launch},
+    {"128x128 k32 3st 256thr minb0", glb_f32_bk32_launch},
+    {"128x64 k16 3st 256thr minb2", glb_f32_128x64_2b_launch},
+    {"128x128 k16 3st 256thr minb0 ACC_UNROLL=2", glb_f32_u2_launch},
+};
+static const GlbVariant glb_bf16_variants[] = {
+    {"default " GLB_S(GEMM_BF16_BM) "x" GLB_S(GEMM_BF16_BN) " k" GLB_S(GEMM_BF16_BK) " " GLB_S(GEMM_BF16_STAGES) "st " GLB_S(GEMM_BF16_THREADS) "thr minb" GLB_S(GEMM_BF16_MINB), glb_default_bf16},
+    {"128x128 k32 4st 256thr minb2", glb_bf16_128x128_2b_launch},
+    {"128x128 k64 3st 256thr minb2", glb_bf16_128x128_2b_k64_launch},
+    {"128x256 k64 3st 256thr minb0", glb_bf16_bk64_launch},
+};
 
 #define CB(call)                                                                   \
     do {                                                                           \
@@ -93,53 +166,83 @@ static int run(const Opts &o) {
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
         const void *pa = bf ? (const void *)Ah : (const void *)A, *pb = bf ? (const void *)Bh : (const void *)B;
+        const GlbVariant *vars = bf ? glb_bf16_variants : glb_f32_variants;
+        const int nv = bf ? (int)(sizeof glb_bf16_variants / sizeof *vars) : (int)(sizeof glb_f32_variants / sizeof *vars);
+        /* v < nv: tile.h variant v into Ct; v == nv: cuBLAS into Cc */
         auto launch = [&](int v, int) {
-            if (v) return glb_cublas(h, bf, n, pa, pb, Cc);
-            TK(gemm_launch(ex, bf, pa, pb, Ct, n, n, n));
+            if (v == nv) return glb_cublas(h, bf, n, pa, pb, Cc);
+            TK(vars[v].fn(ex, pa, pb, Ct, n, n, n));
             return 0;
         };
-        if (run_rounds(ex, 2, o.warmup, launch)) return 1;
-        CK(cudaMemset(Ct, 0xff, nn * 4)); /* NaN: an element never written fails */
-        CK(cudaMemset(Cc, 0xff, nn * 4));
-        if (run_rounds(ex, 2, 1, launch)) return 1;
+        if (run_rounds(ex, nv + 1, o.warmup, launch)) return 1;
+        CK(cudaMemset(Cc, 0xff, nn * 4)); /* NaN: an element never written fails */
+        if (launch(nv, 0)) return 1;
+        CK(cudaDeviceSynchronize());
         std::vector<float> ct(nn), cc(nn), ha(nn), hb(nn);
-        CK(cudaMemcpy(ct.data(), Ct, nn * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(cc.data(), Cc, nn * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(ha.data(), A, nn * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(hb.data(), B, nn * 4, cudaMemcpyDeviceToHost));
         const double tol = 1e-5 * n * 0.25;
-        long bad = 0;
-        double maxdiff = 0;
-        for (size_t i = 0; i < nn; ++i) {
-            const double d = fabs((double)ct[i] - cc[i]);
-            if (d > maxdiff || d != d) maxdiff = d;
-            if (!(d <= tol)) {
-                if (bad < 3) fprintf(stderr, "  %s n=%d C[%zu]: tile %g, cuBLAS %g\n", bf ? "bf16" : "f32", n, i, ct[i], cc[i]);
-                ++bad;
-            }
-        }
-        for (int s = 0; s < 256; ++s) { /* corners, edges and a spread of the rest */
-            const int i = s < 4 ? (s & 1) * (n - 1) : (int)(tile_hash32(5, (uint32_t)s) % (uint32_t)n);
-            const int j = s < 4 ? (s >> 1) * (n - 1) : (int)(tile_hash32(6, (uint32_t)s) % (uint32_t)n);
+        /* the double reference at 256 points: corners, edges, a spread */
+        std::vector<int> si(256), sj(256);
+        std::vector<double> sr(256);
+        for (int s = 0; s < 256; ++s) {
+            si[s] = s < 4 ? (s & 1) * (n - 1) : (int)(tile_hash32(5, (uint32_t)s) % (uint32_t)n);
+            sj[s] = s < 4 ? (s >> 1) * (n - 1) : (int)(tile_hash32(6, (uint32_t)s) % (uint32_t)n);
             double r = 0;
-            for (int k = 0; k < n; ++k) r += (double)ha[(size_t)i * n + k] * hb[(size_t)k * n + j];
-            if (!(fabs(ct[(size_t)i * n + j] - r) <= tol)) {
-                if (bad < 3) fprintf(stderr, "  %s n=%d C[%d][%d]: tile %g, double %g\n", bf ? "bf16" : "f32", n, i, j, ct[(size_t)i * n + j], r);
-                ++bad;
+            for (int k = 0; k < n; ++k) r += (double)ha[(size_t)si[s] * n + k] * hb[(size_t)k * n + sj[s]];
+            sr[s] = r;
+        }
+        std::vector<long> vbad(nv, 0);
+        std::vector<double> vmax(nv, 0);
+        long bad = 0;
+        for (int v = 0; v < nv; ++v) { /* every variant's C: all of it vs cuBLAS, 256 points vs double */
+            CK(cudaMemset(Ct, 0xff, nn * 4));
+            if (launch(v, 0)) return 1;
+            TK(tile_synchronize(ex));
+            CK(cudaMemcpy(ct.data(), Ct, nn * 4, cudaMemcpyDeviceToHost));
+            for (size_t i = 0; i < nn; ++i) {
+                const double d = fabs((double)ct[i] - cc[i]);
+                if (d > vmax[v] || d != d) vmax[v] = d;
+                if (!(d <= tol)) {
+                    if (vbad[v] < 3)
+                        fprintf(stderr, "  %s n=%d %s: C[%zu]: tile %g, cuBLAS %g\n", bf ? "bf16" : "f32", n, vars[v].name,
+                                i, ct[i], cc[i]);
+                    ++vbad[v];
+                }
             }
+            for (int s = 0; s < 256; ++s) {
+                const float x = ct[(size_t)si[s] * n + sj[s]];
+                if (!(fabs(x - sr[s]) <= tol)) {
+                    if (vbad[v] < 3)
+                        fprintf(stderr, "  %s n=%d %s: C[%d][%d]: tile %g, double %g\n", bf ? "bf16" : "f32", n,
+                                vars[v].name, si[s], sj[s], x, sr[s]);
+                    ++vbad[v];
+                }
+            }
+            bad += vbad[v];
         }
         bad_total += bad;
-        std::vector<float> ms[2];
-        if (time_interleaved(ex, 2, o.iters, ms, launch)) return 1;
-        const double tm = stats(ms[0]).median, cm = stats(ms[1]).median;
+        std::vector<std::vector<float>> ms(nv + 1);
+        if (time_interleaved(ex, nv + 1, o.iters, ms.data(), launch)) return 1;
+        const double cm = stats(ms[nv]).median;
         const double fl = 2.0 * n * (double)n * n;
-        const double ttf = fl / (tm * 1e-3) / 1e12, ctf = fl / (cm * 1e-3) / 1e12;
-        printf("%-5s %5d %9.3f %10.3f %9.1f %9.1f %7.2f %9.1f%% %9.1f%%%s\n", bf ? "bf16" : "f32", n, tm, cm, ttf, ctf,
-               ttf / ctf, 100 * ttf / peak[bf], 100 * ctf / peak[bf], bad ? "  RESULT FAIL" : "");
-        printf("  %s n=%d: max |tile - cuBLAS| %.3g (tolerance %.3g)\n", bf ? "bf16" : "f32", n, maxdiff, tol);
+        const double ctf = fl / (cm * 1e-3) / 1e12;
+        double ttf = 0, tm = 0;
+        for (int v = 0; v < nv; ++v) {
+            const double vm = stats(ms[v]).median, vtf = fl / (vm * 1e-3) / 1e12;
+            if (v == 0) ttf = vtf, tm = vm;
+            if (v == 0)
+                printf("%-5s %5d %9.3f %10.3f %9.1f %9.1f %7.2f %9.1f%% %9.1f%%%s\n", bf ? "bf16" : "f32", n, vm, cm, vtf,
+                       ctf, vtf / ctf, 100 * vtf / peak[bf], 100 * ctf / peak[bf], vbad[v] ? "  RESULT FAIL" : "");
+            printf("  %s n=%d variant %d [%s]: %.3f ms, %.1f TFLOP/s, tile / cuBLAS = %.2f, %.1f%% of peak, max |tile - "
+                   "cuBLAS| %.3g (tolerance %.3g)%s\n",
+                   bf ? "bf16" : "f32", n, v, vars[v].name, vm, vtf, vtf / ctf, 100 * vtf / peak[bf], vmax[v], tol,
+                   vbad[v] ? " RESULT FAIL" : "");
+        }
         char label[64];
         snprintf(label, sizeof label, "%s %d^3 tile / cuBLAS", bf ? "bf16" : "f32", n);
-        const bool pass = print_target(label, ttf / ctf, ">=", goal[bf], 2, bad == 0);
+        const bool pass = print_target(label, ttf / ctf, ">=", goal[bf], 2, vbad[0] == 0);
         all_pass = all_pass && pass;
         if (csv)
             fprintf(csv, "%s,%s,\"%s\",%s,%d,%.4f,%.4f,%.2f,%.2f,%.4f,%.4f,%s,%s\n", env.date, env.commit, env.prop.name,

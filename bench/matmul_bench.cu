@@ -160,6 +160,102 @@ MMB_F32_N(mm_f32_64_b4off, 64, 256, MMB_LOAD_ASYNC)
 #undef TILE_MATMUL_FMA_B4
 #define TILE_MATMUL_FMA_B4 1
 
+/* Candidates for the s where tile.h trails cuBLAS (f32 s = 128, bf16 s = 64
+ * and 128), timed and checked next to the default kernels in the same run:
+ * the accumulator path (tile_matmul_acc: C's s x s block in registers, k
+ * windows of BK through STAGES cp.async stages, tile_matmul_load_async into
+ * padded rows, stored straight from registers into C: no shared C, no
+ * staging), with MINB resident blocks an SM asked for
+ * (TILE_KERNEL_SMEM_BOUNDS). One product per block, 256 threads (MMB_ACC_T:
+ * THREADS). */
+#define MMB_ACC(name, T, S, BK, STAGES, MINB) MMB_ACC_T(name, T, 256, S, BK, STAGES, MINB)
+#define MMB_ACC_T(name, T, THREADS, S, BK, STAGES, MINB)                           \
+    TILE_KERNEL_SMEM_BOUNDS(name, THREADS,                                             \
+                            (STAGES) * (TILE_SMEM_BYTES(T, S, (BK) + TILE_MATMUL_PAD(T)) + \
+                                        TILE_SMEM_BYTES(T, BK, (S) + TILE_MATMUL_PAD(T))), \
+                            MINB, const T *A, const T *B, float *C) {              \
+        const size_t o = (size_t)tile_block(0) * (S) * (S);                       \
+        tile_shared_stages(T, a_st, STAGES, S, (BK) + TILE_MATMUL_PAD(T));         \
+        tile_shared_stages(T, b_st, STAGES, BK, (S) + TILE_MATMUL_PAD(T));         \
+        tile_stage(a_pad0, a_st, 0);                                               \
+        tile_stage(b_pad0, b_st, 0);                                               \
+        tile_view(a_win0, a_pad0, (S, BK), (0, 0));                                \
+        tile_view(b_win0, b_pad0, (BK, S), (0, 0));                                \
+        tile_matmul_acc(acc, a_win0, b_win0);                                      \
+        const int nk = (S) / (BK);                                                 \
+        for (int kk = 0; kk < (STAGES)-1; ++kk) { /* windows 0 .. STAGES - 2 */    \
+            if (kk < nk) MMB_ACC_LOAD(T, S, BK, STAGES, kk);                        \
+            tile_async_commit();                                                   \
+        }                                                                          \
+        for (int k = 0; k < nk; ++k) {                                             \
+            if (k + (STAGES)-1 < nk) MMB_ACC_LOAD(T, S, BK, STAGES, k + (STAGES)-1); \
+            tile_async_commit();                                                   \
+            tile_async_wait((STAGES)-1); /* window k landed, and a barrier */     \
+            tile_stage(a_pad, a_st, k % (STAGES));                                 \
+            tile_stage(b_pad, b_st, k % (STAGES));                                 \
+            tile_view(a_win, a_pad, (S, BK), (0, 0));                              \
+            tile_view(b_win, b_pad, (BK, S), (0, 0));                              \
+            tile_matmul_acc_add(acc, a_win, b_win);                                \
+        }                                                                          \
+        tile_async_wait(0);                                                        \
+        tile_matmul_acc_store(tile_array2(C + o, S, S), acc, 0, 0);               \
+    }
+/* window kk of this block's A and B into stage kk % STAGES (each copy begins
+ * with a barrier: the stage's last readers are done) */
+#define MMB_ACC_LOAD(T, S, BK, STAGES, kk)                                         \
+    do {                                                                           \
+        tile_stage(a_pad, a_st, (kk) % (STAGES));                                  \
+        tile_stage(b_pad, b_st, (kk) % (STAGES));                                  \
+        tile_view(a_win, a_pad, (S, BK), (0, 0));                                  \
+        tile_view(b_win, b_pad, (BK, S), (0, 0));                                  \
+        tile_matmul_load_async(a_win, tile_array2(A + o, S, S), 0, (kk) * (BK));   \
+        tile_matmul_load_async(b_win, tile_array2(B + o, S, S), (kk) * (BK), 0);   \
+    } while (0)
+MMB_ACC(mma_f32_128_k32s2_b2, float, 128, 32, 2, 2)
+MMB_ACC(mma_f32_128_k16s3_b2, float, 128, 16, 3, 2)
+MMB_ACC(mma_f32_128_k32s2_b0, float, 128, 32, 2, 0)
+MMB_ACC(mma_bf16_64_k64s1, tile_bf16, 64, 64, 1, 0)
+MMB_ACC(mma_bf16_64_k32s2, tile_bf16, 64, 32, 2, 0)
+MMB_ACC(mma_bf16_128_k32s4_b2, tile_bf16, 128, 32, 4, 2)
+MMB_ACC(mma_bf16_128_k64s2_b2, tile_bf16, 128, 64, 2, 2)
+/* 4 warps: 32 x 32 warp tiles at s = 64, 64 x 64 at s = 128 (more reuse of
+ * each fragment than 8 warps' 16 x 32 / 64 x 32) */
+MMB_ACC_T(mma_bf16_64_t128, tile_bf16, 128, 64, 64, 1, 0)
+MMB_ACC_T(mma_bf16_128_t128, tile_bf16, 128, 128, 32, 4, 0)
+struct MmbExtra {
+    int s, bf;
+    const char *name;
+    int (*fn)(tile_exec, long, const void *, const void *, float *);
+};
+#define MMB_EXTRA_FN(name, T) MMB_EXTRA_FN_T(name, T, 256)
+#define MMB_EXTRA_FN_T(name, T, THREADS)                                           \
+    static int name##_run(tile_exec ex, long batch, const void *A, const void *B, float *C) { \
+        return tile_launch(ex, name, tile_grid1(batch), THREADS, (const T *)A, (const T *)B, C); \
+    }
+MMB_EXTRA_FN(mma_f32_128_k32s2_b2, float)
+MMB_EXTRA_FN(mma_f32_128_k16s3_b2, float)
+MMB_EXTRA_FN(mma_f32_128_k32s2_b0, float)
+MMB_EXTRA_FN(mma_bf16_64_k64s1, tile_bf16)
+MMB_EXTRA_FN(mma_bf16_64_k32s2, tile_bf16)
+MMB_EXTRA_FN(mma_bf16_128_k32s4_b2, tile_bf16)
+MMB_EXTRA_FN(mma_bf16_128_k64s2_b2, tile_bf16)
+MMB_EXTRA_FN_T(mma_bf16_64_t128, tile_bf16, 128)
+MMB_EXTRA_FN_T(mma_bf16_128_t128, tile_bf16, 128)
+static int mm_f32_64_b4off_run(tile_exec ex, long batch, const void *A, const void *B, float *C);
+/* printed as "<type> s=<s> variant <name>: ..." after the default's line */
+static const MmbExtra mmb_extras[] = {
+    {64, 0, "TILE_MATMUL_FMA_B4 0 (8x2, scalar b)", mm_f32_64_b4off_run},
+    {128, 0, "acc k32 2st 256thr minb2", mma_f32_128_k32s2_b2_run},
+    {128, 0, "acc k16 3st 256thr minb2", mma_f32_128_k16s3_b2_run},
+    {128, 0, "acc k32 2st 256thr minb0", mma_f32_128_k32s2_b0_run},
+    {64, 1, "acc k64 1st 256thr", mma_bf16_64_k64s1_run},
+    {64, 1, "acc k32 2st 256thr", mma_bf16_64_k32s2_run},
+    {64, 1, "acc k64 1st 128thr", mma_bf16_64_t128_run},
+    {128, 1, "acc k32 4st 256thr minb2", mma_bf16_128_k32s4_b2_run},
+    {128, 1, "acc k64 2st 256thr minb2", mma_bf16_128_k64s2_b2_run},
+    {128, 1, "acc k32 4st 128thr", mma_bf16_128_t128_run},
+};
+
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
         const float v = tile_hash_unit(seed, (uint32_t)i) - 0.5f;
@@ -193,6 +289,9 @@ static int launch_tile(tile_exec ex, int s, int bf, long batch, const void *A, c
     }
     TK(e);
     return 0;
+}
+static int mm_f32_64_b4off_run(tile_exec ex, long batch, const void *A, const void *B, float *C) {
+    return launch_tile(ex, -1, 0, batch, A, B, C);
 }
 /* row-major C = A @ B is column-major C^T = B^T A^T: cuBLAS gets B first */
 static int launch_cublas(cublasHandle_t h, int s, int bf, long batch, const void *A, const void *B, float *C) {
@@ -248,31 +347,49 @@ static int run(const Opts &o) {
             const long batch = (long)(maxn / ((size_t)s * s));
             const size_t n = (size_t)batch * s * s;
             const void *pa = bf ? (const void *)Ah : (const void *)A, *pb = bf ? (const void *)Bh : (const void *)B;
-            /* variant 2 (f32 s = 64): the previous FMA mapping, into Co */
-            const int nv = !bf && s == 64 ? 3 : 2;
-            auto launch = [&](int v, int) { return v == 1 ? launch_cublas(h, s, bf, batch, pa, pb, Cc)
-                                                 : launch_tile(ex, v == 2 ? -1 : s, bf, batch, pa, pb, v == 2 ? Co : Ct); };
+            /* v = 0: the default, 1: cuBLAS, 2..: this (type, s)'s candidates
+             * (mmb_extras), into Co */
+            std::vector<const MmbExtra *> ext;
+            for (const MmbExtra &e : mmb_extras)
+                if (e.s == s && e.bf == bf) ext.push_back(&e);
+            const int nv = 2 + (int)ext.size();
+            auto launch = [&](int v, int) {
+                if (v == 1) return launch_cublas(h, s, bf, batch, pa, pb, Cc);
+                if (v >= 2) {
+                    TK(ext[v - 2]->fn(ex, batch, pa, pb, Co));
+                    return 0;
+                }
+                return launch_tile(ex, s, bf, batch, pa, pb, Ct);
+            };
             if (run_rounds(ex, nv, o.warmup, launch)) return 1;
             CK(cudaMemset(Ct, 0xff, n * 4));
             CK(cudaMemset(Cc, 0xff, n * 4));
-            CK(cudaMemset(Co, 0xff, n * 4));
-            if (run_rounds(ex, nv, 1, launch)) return 1;
-            std::vector<float> ct(n), cc(n), co(nv == 3 ? n : 0);
+            if (run_rounds(ex, 2, 1, launch)) return 1;
+            std::vector<float> ct(n), cc(n), co(ext.empty() ? 0 : n);
             CK(cudaMemcpy(ct.data(), Ct, n * 4, cudaMemcpyDeviceToHost));
             CK(cudaMemcpy(cc.data(), Cc, n * 4, cudaMemcpyDeviceToHost));
-            if (nv == 3) CK(cudaMemcpy(co.data(), Co, n * 4, cudaMemcpyDeviceToHost));
             const double tol = bf ? 1e-3 : 1e-5;
             long bad = 0;
             /* |row| bound: s * 0.25 (|a|, |b| <= 0.5) */
-            for (size_t i = 0; i < n; ++i) {
+            for (size_t i = 0; i < n; ++i)
                 if (!(fabs((double)ct[i] - cc[i]) <= tol * s * 0.25)) {
                     if (bad < 3) fprintf(stderr, "  %s s=%d element %zu: tile %g, cuBLAS %g\n", bf ? "bf16" : "f32", s, i, ct[i], cc[i]);
                     ++bad;
                 }
-                if (nv == 3 && !(fabs((double)co[i] - cc[i]) <= tol * s * 0.25)) {
-                    if (bad < 3) fprintf(stderr, "  f32 s=%d (TILE_MATMUL_FMA_B4 0) element %zu: tile %g, cuBLAS %g\n", s, i, co[i], cc[i]);
-                    ++bad;
-                }
+            std::vector<long> xbad(ext.size(), 0);
+            for (size_t x = 0; x < ext.size(); ++x) { /* each candidate: every element vs cuBLAS */
+                CK(cudaMemset(Co, 0xff, n * 4));
+                if (launch(2 + (int)x, 0)) return 1;
+                CK(cudaDeviceSynchronize());
+                CK(cudaMemcpy(co.data(), Co, n * 4, cudaMemcpyDeviceToHost));
+                for (size_t i = 0; i < n; ++i)
+                    if (!(fabs((double)co[i] - cc[i]) <= tol * s * 0.25)) {
+                        if (xbad[x] < 3)
+                            fprintf(stderr, "  %s s=%d variant %s element %zu: tile %g, cuBLAS %g\n", bf ? "bf16" : "f32", s,
+                                    ext[x]->name, i, co[i], cc[i]);
+                        ++xbad[x];
+                    }
+                bad += xbad[x];
             }
             for (long p : {0L, batch - 1})
                 for (int i = 0; i < s; ++i)
@@ -287,8 +404,8 @@ static int run(const Opts &o) {
                         if (!(fabs(ct[o2 + i * s + j] - r) <= 1e-5 * s * 0.25)) ++bad;
                     }
             bad_total += bad;
-            std::vector<float> ms[3];
-            if (time_interleaved(ex, nv, o.iters, ms, launch)) return 1;
+            std::vector<std::vector<float>> ms(nv);
+            if (time_interleaved(ex, nv, o.iters, ms.data(), launch)) return 1;
             const double tm = stats(ms[0]).median, cm = stats(ms[1]).median;
             const double fl = 2.0 * s * s * (double)s * batch;
             const double ttf = fl / (tm * 1e-3) / 1e12, ctf = fl / (cm * 1e-3) / 1e12;
@@ -296,13 +413,14 @@ static int run(const Opts &o) {
             if (!bf) snprintf(rec, sizeof rec, "%.1f TFLOP/s (tile / MathDx %.2f)", warp_mathdx[si], ttf / warp_mathdx[si]);
             printf("%-5s %4d %7ld %10.4f %10.4f %9.2f %9.2f %7.2f %s%s\n", bf ? "bf16" : "f32", s, batch, tm, cm, ttf, ctf,
                    ttf / ctf, rec, bad ? "  RESULT FAIL" : "");
-            if (nv == 3) { /* the previous mapping, same run: not a target, a comparison */
-                const double om = stats(ms[2]).median, otf = fl / (om * 1e-3) / 1e12;
-                printf("%-5s %4d %7ld %10.4f %10.4f %9.2f %9.2f %7.2f TILE_MATMUL_FMA_B4 0 (8x2, scalar b): tile %.2fx of B4's time\n",
-                       "f32", s, batch, om, cm, otf, ctf, otf / ctf, om / tm);
+            for (size_t x = 0; x < ext.size(); ++x) { /* candidates, same run: not targets, comparisons */
+                const double om = stats(ms[2 + x]).median, otf = fl / (om * 1e-3) / 1e12;
+                printf("  %s s=%d variant [%s]: %.4f ms, %.2f TFLOP/s, tile / cuBLAS = %.2f, %.2fx the default's time%s\n",
+                       bf ? "bf16" : "f32", s, ext[x]->name, om, otf, otf / ctf, om / tm, xbad[x] ? " RESULT FAIL" : "");
                 if (csv)
-                    fprintf(csv, "%s,%s,\"%s\",f32-b4off,%d,%ld,%.5f,%.5f,%.3f,%.3f,%.4f,%s,-\n", env.date, env.commit,
-                            env.prop.name, s, batch, om, cm, otf, ctf, otf / ctf, bad ? "FAIL" : "PASS");
+                    fprintf(csv, "%s,%s,\"%s\",%s-%s,%d,%ld,%.5f,%.5f,%.3f,%.3f,%.4f,%s,-\n", env.date, env.commit,
+                            env.prop.name, bf ? "bf16" : "f32", ext[x]->name, s, batch, om, cm, otf, ctf, otf / ctf,
+                            xbad[x] ? "FAIL" : "PASS");
             }
             char label[64];
             snprintf(label, sizeof label, "%s s=%d tile / cuBLAS", bf ? "bf16" : "f32", s);

@@ -34,8 +34,6 @@
 #include <stdlib.h>
 #include "example_util.h"
 
-#define GEMM_THREADS 256
-
 /* arena bytes: STAGES windows of A (BM x BK) and of B (BK x BN), padded rows */
 #define GEMM_SMEM(T, BM, BN, BK, STAGES)                                           \
     ((STAGES) * (TILE_SMEM_BYTES(T, BM, (BK) + TILE_MATMUL_PAD(T)) + TILE_SMEM_BYTES(T, BK, (BN) + TILE_MATMUL_PAD(T))))
@@ -49,17 +47,19 @@
         tile_stage(b_pad, b_st, (kk) % (STAGES));                                  \
         tile_view(a_win, a_pad, (BM, BK), (0, 0));                                 \
         tile_view(b_win, b_pad, (BK, BN), (0, 0));                                 \
-        tile_matmul_load_async(a_win, a_arr, i0, (kk) * (BK));                     \
-        tile_matmul_load_async(b_win, b_arr, (kk) * (BK), j0);                     \
+        tile_matmul_load_async(a_win, tile_array2(A, M, K), i0, (kk) * (BK));      \
+        tile_matmul_load_async(b_win, tile_array2(B, K, N), (kk) * (BK), j0);      \
     } while (0)
 
 /* The kernel for input type T. C has no templates: the body is a macro,
- * instantiated below once per input type and tile shape. */
-#define GEMM_KERNEL(name, T, BM, BN, BK, STAGES)                                   \
-    TILE_KERNEL_SMEM(name, GEMM_THREADS, GEMM_SMEM(T, BM, BN, BK, STAGES), const T *A, const T *B, float *C, \
-                     int M, int N, int K) {                                        \
+ * instantiated below once per input type and tile shape. THREADS a block;
+ * MINB: resident blocks an SM the compiler must leave room for
+ * (TILE_KERNEL_SMEM_BOUNDS: registers capped at 65536 / (THREADS * MINB);
+ * 0 leaves the choice to the compiler). */
+#define GEMM_KERNEL(name, T, THREADS, BM, BN, BK, STAGES, MINB)                    \
+    TILE_KERNEL_SMEM_BOUNDS(name, THREADS, GEMM_SMEM(T, BM, BN, BK, STAGES), MINB, const T *A, const T *B, \
+                            float *C, int M, int N, int K) {                       \
         const int i0 = tile_block(0) * (BM), j0 = tile_block(1) * (BN);           \
-        const tile_array a_arr = tile_array2(A, M, K), b_arr = tile_array2(B, K, N); \
         tile_shared_stages(T, a_st, STAGES, BM, (BK) + TILE_MATMUL_PAD(T));        \
         tile_shared_stages(T, b_st, STAGES, BK, (BN) + TILE_MATMUL_PAD(T));        \
         /* the accumulator: C's BM x BN tile, in registers, zero */                \
@@ -91,26 +91,63 @@
         tile_matmul_acc_store(tile_array2(C, M, N), acc, i0, j0);                  \
     }
 
-/* f32: 128 x 128 per block, an 8 x 8 micro-tile a thread, 16-wide windows
- * (2 x 8 KiB a stage); bf16: 128 x 256 per block, 64 x 64 a warp, 32-wide
- * windows (10 + 16.5 KiB a stage). 3 stages deep for f32, 4 for bf16 (its
- * windows are done in a third of the time: the copies need more of a head
- * start). */
+/* The shapes (each can be set with -D: bench/gemm_large_bench.cu times other
+ * candidates side by side). f32: 128 x 128 per block, 256 threads, an 8 x 8
+ * micro-tile a thread, 16-wide windows (2 x 8 KiB a stage); bf16: 128 x 256
+ * per block, 64 x 64 a warp, 32-wide windows (10 + 16.5 KiB a stage). 3
+ * stages deep for f32, 4 for bf16 (its windows are done in a third of the
+ * time: the copies need more of a head start). MINB 0: one block an SM at
+ * 253-255 registers. */
+#ifndef GEMM_F32_BM
 #define GEMM_F32_BM 128
+#endif
+#ifndef GEMM_F32_BN
 #define GEMM_F32_BN 128
+#endif
+#ifndef GEMM_F32_BK
+#define GEMM_F32_BK 16
+#endif
+#ifndef GEMM_F32_STAGES
+#define GEMM_F32_STAGES 3
+#endif
+#ifndef GEMM_F32_THREADS
+#define GEMM_F32_THREADS 256
+#endif
+#ifndef GEMM_F32_MINB
+#define GEMM_F32_MINB 0
+#endif
+#ifndef GEMM_BF16_BM
 #define GEMM_BF16_BM 128
+#endif
+#ifndef GEMM_BF16_BN
 #define GEMM_BF16_BN 256
-GEMM_KERNEL(gemm_f32, float, GEMM_F32_BM, GEMM_F32_BN, 16, 3)
-GEMM_KERNEL(gemm_bf16, tile_bf16, GEMM_BF16_BM, GEMM_BF16_BN, 32, 4)
+#endif
+#ifndef GEMM_BF16_BK
+#define GEMM_BF16_BK 32
+#endif
+#ifndef GEMM_BF16_STAGES
+#define GEMM_BF16_STAGES 4
+#endif
+#ifndef GEMM_BF16_THREADS
+#define GEMM_BF16_THREADS 256
+#endif
+#ifndef GEMM_BF16_MINB
+#define GEMM_BF16_MINB 0
+#endif
+GEMM_KERNEL(gemm_f32, float, GEMM_F32_THREADS, GEMM_F32_BM, GEMM_F32_BN, GEMM_F32_BK, GEMM_F32_STAGES, GEMM_F32_MINB)
+GEMM_KERNEL(gemm_bf16, tile_bf16, GEMM_BF16_THREADS, GEMM_BF16_BM, GEMM_BF16_BN, GEMM_BF16_BK, GEMM_BF16_STAGES,
+            GEMM_BF16_MINB)
+
+/* the launch of a GEMM_KERNEL: grid of ceil(M / BM) x ceil(N / BN) tiles */
+#define GEMM_LAUNCH(ex, name, T, THREADS, BM, BN, A, B, C, M, N, K)                \
+    tile_launch(ex, name, tile_grid2(((M) + (BM)-1) / (BM), ((N) + (BN)-1) / (BN)), THREADS, (const T *)(A), \
+                (const T *)(B), C, M, N, K)
 
 /* C = A @ B on target ex; bf16: A and B are tile_bf16 */
 static int gemm_launch(tile_exec ex, int bf16, const void *A, const void *B, float *C, int M, int N, int K) {
     if (bf16)
-        return tile_launch(ex, gemm_bf16,
-                           tile_grid2((M + GEMM_BF16_BM - 1) / GEMM_BF16_BM, (N + GEMM_BF16_BN - 1) / GEMM_BF16_BN),
-                           GEMM_THREADS, (const tile_bf16 *)A, (const tile_bf16 *)B, C, M, N, K);
-    return tile_launch(ex, gemm_f32, tile_grid2((M + GEMM_F32_BM - 1) / GEMM_F32_BM, (N + GEMM_F32_BN - 1) / GEMM_F32_BN),
-                       GEMM_THREADS, (const float *)A, (const float *)B, C, M, N, K);
+        return GEMM_LAUNCH(ex, gemm_bf16, tile_bf16, GEMM_BF16_THREADS, GEMM_BF16_BM, GEMM_BF16_BN, A, B, C, M, N, K);
+    return GEMM_LAUNCH(ex, gemm_f32, float, GEMM_F32_THREADS, GEMM_F32_BM, GEMM_F32_BN, A, B, C, M, N, K);
 }
 
 #ifndef GEMM_TILED_NO_MAIN

@@ -411,9 +411,13 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
              * row serves tile__V steps of k */                            \
             UNROLL_K for (int tile__kk = 0; tile__kk < (K_); tile__kk += tile__V) { \
                 ACC tile__aw[tile__TM][tile__V], tile__bv[tile__TN];       \
-                TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
-                    TILE__MM_LD16(tile__aw[tile__r], (pa) + tile__ao[tile__r] + tile__kk); \
+                if (tile__A16)                                             \
+                    TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
+                        TILE__MM_LD16(tile__aw[tile__r], (pa) + tile__ao[tile__r] + tile__kk); \
                 TILE__UNROLL for (int tile__v = 0; tile__v < tile__V; ++tile__v) { \
+                    if (!tile__A16) /* a as scalars, one k at a time: fewer live registers */ \
+                        TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r) \
+                            tile__aw[tile__r][tile__v] = (ACC)TILE__MM_CVT((pa)[tile__ao[tile__r] + tile__kk + tile__v]); \
                     if (tile__B4V) { /* b's row in 16-byte words (B4 mapping) */ \
                         TILE__UNROLL for (int tile__h = 0; tile__h < tile__TN / tile__V; ++tile__h) \
                             TILE__MM_LD16(&tile__bv[tile__h * tile__V],    \
@@ -449,7 +453,8 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
             tile__NU = (((M_) + tile__TM - 1) / tile__TM) * tile__NT,              \
             tile__UPT = (tile__NU + (BD_)-1) / (BD_),                              \
             tile__VEC = sizeof(*(pa)) == sizeof(ACC) && (SA1) == 1 && (SA0) % tile__V == 0 && (K_) % tile__V == 0, \
-            tile__B4V = tile__B4 && (SB1) == 1 && (SB0) % tile__V == 0             \
+            tile__B4V = tile__B4 && (SB1) == 1 && (SB0) % tile__V == 0,            \
+            tile__A16 = 1                                                          \
         };                                                                         \
         TILE__UNROLL for (int tile__uu = 0; tile__uu < tile__UPT; ++tile__uu) {    \
             const int tile__u = tile_thread() + tile__uu * (BD_);                  \
@@ -658,6 +663,15 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
 #ifndef TILE_MATMUL_ACC_UNROLL
 #define TILE_MATMUL_ACC_UNROLL 1
 #endif
+/* TILE_MATMUL_ACC_A16 (default 1): the FMA accumulator reads a's rows 16
+ * bytes along k (one load serves 4 f32 / 2 f64 steps of k, but holds TM x 4
+ * operand registers at once); 0 reads a as scalars one k at a time (TM
+ * registers): what lets an 8 x 8 micro-tile fit 128 registers (2 blocks of
+ * 256 threads an SM with TILE_KERNEL_SMEM_BOUNDS). Read where
+ * tile_matmul_acc_add expands (define it between kernels to mix). */
+#ifndef TILE_MATMUL_ACC_A16
+#define TILE_MATMUL_ACC_A16 1
+#endif
 #define TILE__MMA_PRAGMA_(x) _Pragma(#x)
 #define TILE__MMA_PRAGMA(x) TILE__MMA_PRAGMA_(x)
 #if TILE_ON_DEVICE
@@ -775,7 +789,8 @@ TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, cons
             tile__NU = ((acc##__M + tile__TM - 1) / tile__TM) * tile__NT,          \
             tile__V = 16 / (int)sizeof(acc##__at),                                 \
             tile__VEC = sizeof(*(pa)) == sizeof(acc##__at) && (SA1) == 1 && (SA0) % tile__V == 0 && (K_) % tile__V == 0, \
-            tile__B4V = acc##__b4 && (SB1) == 1 && (SB0) % tile__V == 0            \
+            tile__B4V = acc##__b4 && (SB1) == 1 && (SB0) % tile__V == 0,           \
+            tile__A16 = TILE_MATMUL_ACC_A16                                        \
         };                                                                         \
         TILE__UNROLL for (int tile__uu = 0; tile__uu < acc##__X; ++tile__uu) {     \
             const int tile__u = tile_thread() + tile__uu * acc##__bd;              \
@@ -894,8 +909,12 @@ TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, cons
  * every accumulator (80 more registers, spills). */
 #if TILE_ON_DEVICE
 #define TILE__MMA_OPAQUE(a, b, c) asm volatile("" : "+l"(a), "+l"(b), "+l"(c))
+#define TILE__MM_OPAQUE_I(i) asm volatile("" : "+r"(i))
+#define TILE__MM_NOUNROLL _Pragma("unroll 1")
 #else
 #define TILE__MMA_OPAQUE(a, b, c) ((void)0)
+#define TILE__MM_OPAQUE_I(i) ((void)0)
+#define TILE__MM_NOUNROLL
 #endif
 #define tile_matmul_acc_store_ab(arr, acc, alpha, beta, o0, o1)                    \
     do {                                                                           \
@@ -931,6 +950,11 @@ TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, cons
             tile__mct = tile__mrb % 16 == 0 && (TILE__S0(s) * TILE__ESIZE(s)) % 16 == 0 \
         };                                                                         \
         const int64_t tile__mb = TILE__BASE(tile__ma, tile__mo);                   \
+        /* the thread index, opaque: what derives from it is computed here, \
+         * not hoisted out of the caller's k loop next to its accumulators  \
+         * (60 registers in a 2-blocks-an-SM GEMM, which then spilled) */     \
+        int tile__mt = tile_thread();                                              \
+        TILE__MM_OPAQUE_I(tile__mt);                                               \
         if (tile__mct && tile__ma.ndim == 2 &&                                     \
             tile__inside(&tile__ma, tile__mo, TILE__D0(s), TILE__D1(s), 1, 1) &&   \
             tile__vec_strides(&tile__ma, 2, TILE__ESIZE(s)) &&                     \
@@ -938,7 +962,7 @@ TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, cons
                     16u ==                                                         \
                 0) {                                                               \
             tile_barrier(); /* nobody still reads the destination */              \
-            for (int tile__i = tile_thread(); tile__i < TILE__D0(s) * tile__mch; tile__i += TILE__BD(s)) { \
+            for (int tile__i = tile__mt; tile__i < TILE__D0(s) * tile__mch; tile__i += TILE__BD(s)) { \
                 const int tile__r = tile__i / tile__mch, tile__c = tile__i % tile__mch; \
                 tile__cp_async16((char *)(void *)((s).v + tile__r * TILE__S0(s)) + 16 * tile__c, \
                                  (const char *)tile__ma.ptr +                      \
@@ -948,7 +972,7 @@ TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, cons
             typedef TILE_ELEM_T(s) tile__ME;                                       \
             const tile__ME *const tile__mp = (const tile__ME *)tile__ma.ptr + tile__ma.base_off; \
             tile_barrier(); /* nobody still reads the destination */              \
-            for (int tile__i = tile_thread(); tile__i < TILE__D0(s) * TILE__D1(s); tile__i += TILE__BD(s)) { \
+            TILE__MM_NOUNROLL for (int tile__i = tile__mt; tile__i < TILE__D0(s) * TILE__D1(s); tile__i += TILE__BD(s)) { \
                 const int tile__r = tile__i / TILE__D1(s), tile__c = tile__i % TILE__D1(s); \
                 const int64_t tile__R = tile__mo[0] + tile__r, tile__C = tile__mo[1] + tile__c; \
                 tile__ME tile__x;                                                  \

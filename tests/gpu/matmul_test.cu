@@ -24,9 +24,10 @@
  * __float2bfloat16_rn (NaN excepted: CUDA canonicalizes NaN, tile.h keeps
  * sign and payload), device bits equal host bits.
  * Accumulators (tile_matmul_acc, _add, _store_ab, tile_matmul_load_async):
- * ten kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
+ * eleven kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
  * each reaches: mma warp tiles 4x8 .. 1x2 with ldmatrix or scalar fragments,
- * FMA micro-tiles, f64, 16-bit inputs on FMA), stored with alpha/beta into a
+ * FMA micro-tiles (one with TILE_MATMUL_ACC_A16 0 and 2 blocks an SM asked
+ * for), f64, 16-bit inputs on FMA), stored with alpha/beta into a
  * C partly outside the product and partly outside the array; checked as
  * above, and C's other elements unchanged.
  */
@@ -161,8 +162,10 @@ static int g_case;
 /* ---- accumulators (tile_matmul_acc): a @ b summed over k windows of KW in
  * registers, operands by tile_matmul_load_async into shared views (rows
  * padded by PAD), stored with alpha/beta at (o0, o1) into a cm x cn C ---- */
-#define ACCK(name, BD, T, OT, M, N, KW, PAD)                                       \
-    TILE_KERNEL_SMEM(name, BD, TILE_SMEM_BYTES(T, M, (KW) + (PAD)) + TILE_SMEM_BYTES(T, KW, (N) + (PAD)), \
+#define ACCK(name, BD, T, OT, M, N, KW, PAD) ACCKB(name, 0, BD, T, OT, M, N, KW, PAD)
+/* MINB: TILE_KERNEL_SMEM_BOUNDS' minimum of resident blocks an SM */
+#define ACCKB(name, MINB, BD, T, OT, M, N, KW, PAD)                                \
+    TILE_KERNEL_SMEM_BOUNDS(name, BD, TILE_SMEM_BYTES(T, M, (KW) + (PAD)) + TILE_SMEM_BYTES(T, KW, (N) + (PAD)), MINB, \
                      const T *A, const T *B, OT *C, int K, int cm, int cn, int o0, int o1, OT alpha, OT beta) { \
         tile_shared(T, ap, M, (KW) + (PAD));                                       \
         tile_shared(T, bp, KW, (N) + (PAD));                                       \
@@ -198,6 +201,14 @@ static int g_case;
     X(acc_bf16_48x20, 48, tile_bf16, float, 48, 20, 8, 0, 24, 48, 20, 0, 0)
 #define ACC_DEF(name, BD, T, OT, M, N, KW, PAD, K, cm, cn, o0, o1) ACCK(name, BD, T, OT, M, N, KW, PAD)
 ACC_LIST(ACC_DEF)
+/* 11: FMA 8x4 with a read as scalars one k at a time (TILE_MATMUL_ACC_A16 0,
+ * read where tile_matmul_acc_add expands), 2 blocks an SM asked for
+ * (TILE_KERNEL_SMEM_BOUNDS); partial last window, C partly outside */
+#undef TILE_MATMUL_ACC_A16
+#define TILE_MATMUL_ACC_A16 0
+ACCKB(acc_f32_a1_128x64, 2, 256, float, float, 128, 64, 16, 0)
+#undef TILE_MATMUL_ACC_A16
+#define TILE_MATMUL_ACC_A16 1
 
 /* views with an odd row stride (21) and odd start offsets: the operands'
  * element pairs are not 32-bit aligned, so the tensor-core loads take the
@@ -307,6 +318,7 @@ static void *g_acc_cpu[16][2];
 static void run_acc(const target *t) {
     g_case = 0;
     ACC_LIST(RUN_ACC_ALL)
+    RUN_ACC_ALL(acc_f32_a1_128x64, 256, float, float, 128, 64, 16, 0, 40, 130, 60, 2, -1)
 }
 
 static void run_matmul(const target *t) {
