@@ -64,6 +64,15 @@ GLB_VARIANT(glb_f32_u2, float, 256, 128, 128, 16, 3, 0)
 GLB_VARIANT(glb_bf16_128x128_2b, tile_bf16, 256, 128, 128, 32, 4, 2)
 /* bf16: the same with k windows of 64 (3 stages, 105 KiB a block) */
 GLB_VARIANT(glb_bf16_128x128_2b_k64, tile_bf16, 256, 128, 128, 64, 3, 2)
+/* bf16: the default shape with the k16 loop unrolled 2 (a window's second
+ * k16 fragments load while the first's mma run) */
+#undef TILE_MATMUL_ACC_UNROLL
+#define TILE_MATMUL_ACC_UNROLL 2
+GLB_VARIANT(glb_bf16_u2, tile_bf16, 256, 128, 256, 32, 4, 0)
+/* bf16: 128 x 128, 2 blocks an SM, k16 loop unrolled 2 */
+GLB_VARIANT(glb_bf16_128x128_2b_u2, tile_bf16, 256, 128, 128, 32, 4, 2)
+#undef TILE_MATMUL_ACC_UNROLL
+#define TILE_MATMUL_ACC_UNROLL 1
 /* bf16: 128 x 256, k windows of 64 (half the barriers and window set-ups;
  * 3 stages, 153 KiB) */
 GLB_VARIANT(glb_bf16_bk64, tile_bf16, 256, 128, 256, 64, 3, 0)
@@ -95,6 +104,8 @@ static const GlbVariant glb_bf16_variants[] = {
     {"128x128 k32 4st 256thr minb2", glb_bf16_128x128_2b_launch},
     {"128x128 k64 3st 256thr minb2", glb_bf16_128x128_2b_k64_launch},
     {"128x256 k64 3st 256thr minb0", glb_bf16_bk64_launch},
+    {"128x256 k32 4st 256thr minb0 ACC_UNROLL=2", glb_bf16_u2_launch},
+    {"128x128 k32 4st 256thr minb2 ACC_UNROLL=2", glb_bf16_128x128_2b_u2_launch},
 };
 
 #define CB(call)                                                                   \

@@ -13,9 +13,13 @@
  *    (tile_load_async; s = 128: C in two halves, A's second half lands while
  *    the first half of C is made);
  *    peer cublasGemmStridedBatchedEx (CUDA_R_16BF, CUBLAS_COMPUTE_32F).
- *  - f32 s = 64 also runs with TILE_MATMUL_FMA_B4 0 (tile_matmul's previous
+ *  - candidates (mmb_extras), each checked (every element against cuBLAS)
+ *    and printed after its row as
+ *      "  <type> s=<s> variant [<name>]: X ms, Y TFLOP/s, tile / cuBLAS = R, ..."
+ *    (no target): f32 s = 64 with TILE_MATMUL_FMA_B4 0 (tile_matmul's previous
  *    FMA mapping: 8 x 2 micro-tiles, scalar b reads; the default is 4 x 4 with
- *    16-byte b reads), checked and printed on the line after (no target).
+ *    16-byte b reads); the accumulator path (MMB_ACC) at f32 s = 128 and bf16
+ *    s = 64, 128, where the defaults trail cuBLAS.
  * Recorded peer (not measured here): Warp 1.19's MathDx tile_matmul, f32 on an
  * H100: 5.7 / 12.9 / 22.4 / 7.0 TFLOP/s at s = 16 / 32 / 64 / 128.
  *

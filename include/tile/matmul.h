@@ -657,9 +657,10 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
  */
 #define TILE_MATMUL_PAD(T) TILE__MM_PAD((int)sizeof(T))
 
-/* TILE_MATMUL_ACC_UNROLL (default 1): how many k steps of one
+/* TILE_MATMUL_ACC_UNROLL (default 1; 1, 2, 4 or 8): how many k steps of one
  * tile_matmul_acc_add the compiler may unroll (16 for mma, 4 for FMA): more
- * overlaps loads with math but holds more operand registers. */
+ * overlaps loads with math but holds more operand registers. Read where
+ * tile_matmul_acc_add expands (define it between kernels to mix). */
 #ifndef TILE_MATMUL_ACC_UNROLL
 #define TILE_MATMUL_ACC_UNROLL 1
 #endif
@@ -748,39 +749,53 @@ TILE_API void tile__mma_use(const void *p) { (void)p; }
     } while (0)
 
 /* one warp tile u (warp-uniform) of the mma layout: acc (its v[t]) += a @ b */
-#define TILE__MMA_TC16(RM_, RN_)                                                   \
+#define TILE__MMA_TC16(RM_, RN_, UNROLL)                                           \
     do {                                                                           \
         const int tile__ntw = (N + 8 * (RN_)-1) / (8 * (RN_));                     \
         if (u < ((M + 16 * (RM_)-1) / (16 * (RM_))) * tile__ntw) {                 \
             TILE__MM_TC16_LM(RM_, RN_);                                            \
             const int m0 = u / tile__ntw * (16 * (RM_)), n0 = u % tile__ntw * (8 * (RN_)); \
             float(*d)[RN_][4] = (float(*)[RN_][4])(void *)acc;                     \
-            TILE__MM_TC16_K(RM_, RN_, d, TILE__MMA_UNROLL_K);                                          \
+            TILE__MM_TC16_K(RM_, RN_, d, UNROLL);                                  \
         }                                                                          \
     } while (0)
-TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, const void *pbv, int sb0, int sb1, int M,
-                             int N, int K, int u, int kind, int RM, int RN) {
+/* tile__mma_tc16_u<n>: the k16 loop unrolled n (TILE_MATMUL_ACC_UNROLL, read
+ * where tile_matmul_acc_add expands: a function per value, so kernels of one
+ * translation unit may differ; only the ones called are compiled) */
 #if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
-    const int lane = (int)(threadIdx.x & 31u), g = lane >> 2, q = lane & 3;
-    const uint16_t *pa = (const uint16_t *)pav, *pb = (const uint16_t *)pbv;
-    const int a32 = sa1 == 1 && sa0 % 2 == 0 && K % 2 == 0 && ((uintptr_t)pa & 3u) == 0;
-    if (RM == 4 && RN == 8)
-        TILE__MMA_TC16(4, 8);
-    else if (RM == 4 && RN == 4)
-        TILE__MMA_TC16(4, 4);
-    else if (RM == 2 && RN == 4)
-        TILE__MMA_TC16(2, 4);
-    else if (RM == 1 && RN == 4)
-        TILE__MMA_TC16(1, 4);
-    else if (RM == 1 && RN == 2)
-        TILE__MMA_TC16(1, 2);
-    else
-        TILE__MMA_TC16(1, 1);
+#define TILE__MMA_TC16_FN(n)                                                       \
+    TILE_API void tile__mma_tc16_u##n(float *acc, const void *pav, int sa0, int sa1, const void *pbv, int sb0, \
+                                      int sb1, int M, int N, int K, int u, int kind, int RM, int RN) { \
+        const int lane = (int)(threadIdx.x & 31u), g = lane >> 2, q = lane & 3;    \
+        const uint16_t *pa = (const uint16_t *)pav, *pb = (const uint16_t *)pbv;   \
+        const int a32 = sa1 == 1 && sa0 % 2 == 0 && K % 2 == 0 && ((uintptr_t)pa & 3u) == 0; \
+        if (RM == 4 && RN == 8)                                                    \
+            TILE__MMA_TC16(4, 8, TILE__MMA_PRAGMA(unroll n));                      \
+        else if (RM == 4 && RN == 4)                                               \
+            TILE__MMA_TC16(4, 4, TILE__MMA_PRAGMA(unroll n));                      \
+        else if (RM == 2 && RN == 4)                                               \
+            TILE__MMA_TC16(2, 4, TILE__MMA_PRAGMA(unroll n));                      \
+        else if (RM == 1 && RN == 4)                                               \
+            TILE__MMA_TC16(1, 4, TILE__MMA_PRAGMA(unroll n));                      \
+        else if (RM == 1 && RN == 2)                                               \
+            TILE__MMA_TC16(1, 2, TILE__MMA_PRAGMA(unroll n));                      \
+        else                                                                       \
+            TILE__MMA_TC16(1, 1, TILE__MMA_PRAGMA(unroll n));                      \
+    }
 #else
-    (void)acc, (void)pav, (void)sa0, (void)sa1, (void)pbv, (void)sb0, (void)sb1, (void)M, (void)N, (void)K, (void)u;
-    (void)kind, (void)RM, (void)RN;
+#define TILE__MMA_TC16_FN(n)                                                       \
+    TILE_API void tile__mma_tc16_u##n(float *acc, const void *pav, int sa0, int sa1, const void *pbv, int sb0, \
+                                      int sb1, int M, int N, int K, int u, int kind, int RM, int RN) { \
+        (void)acc, (void)pav, (void)sa0, (void)sa1, (void)pbv, (void)sb0, (void)sb1, (void)M, (void)N, (void)K; \
+        (void)u, (void)kind, (void)RM, (void)RN;                                   \
+    }
 #endif
-}
+TILE__MMA_TC16_FN(1)
+TILE__MMA_TC16_FN(2)
+TILE__MMA_TC16_FN(4)
+TILE__MMA_TC16_FN(8)
+#define TILE__MMA_CAT_(a, b) a##b
+#define TILE__MMA_CAT(a, b) TILE__MMA_CAT_(a, b)
 /* the FMA layout: tile_matmul's micro-tiles, summed into acc.v[uu] */
 #define TILE__MMA_FMA(acc, pa, SA0, SA1, pb, SB0, SB1, K_)                         \
     do {                                                                           \
@@ -813,7 +828,7 @@ TILE_API void tile__mma_tc16(float *acc, const void *pav, int sa0, int sa1, cons
 #define TILE__MMA_ADD(acc, a, b)                                                   \
     if (acc##__path == 2) {                                                        \
         TILE__UNROLL for (int tile__t = 0; tile__t < acc##__X; ++tile__t)          \
-            tile__mma_tc16((float *)(void *)&(acc).v[tile__t][0][0], (const void *)(a).v, TILE__S0(a), TILE__S1(a), \
+            TILE__MMA_CAT(tile__mma_tc16_u, TILE_MATMUL_ACC_UNROLL)((float *)(void *)&(acc).v[tile__t][0][0], (const void *)(a).v, TILE__S0(a), TILE__S1(a), \
                            (const void *)(b).v, TILE__S0(b), TILE__S1(b), acc##__M, acc##__N, TILE__D1(a), \
                            (int)(threadIdx.x >> 5) + tile__t * acc##__nw, acc##__bf, acc##__rm, acc##__rn); \
     } else {                                                                       \
