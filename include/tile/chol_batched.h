@@ -341,10 +341,11 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
     }                                                                                                                       \
     /* copy out: whole rows, L's lower triangle and zeros past the diagonal                                                 \
      * (the result is L itself: the zeros ride along with the stores, no                                                    \
-     * other pass); chunks past the diagonal read no shared memory */                                                       \
+     * other pass); chunks past the diagonal read no shared memory. Not                                                     \
+     * unrolled: unrolled, f64 took 120 registers instead of 110 (sm_90) */                                                 \
     const int nqr = (nn + TILE__CHOL_VW_##sfx - 1) / TILE__CHOL_VW_##sfx;                                                   \
-    for (int r = TILE__CHOL_WARP(g); r < nn; r += TILE__CHOL_NWARPS(groups)) {                                              \
-        for (int q = TILE__CHOL_LANE32(g, lane); q < nqr; q += TILE__CHOL_LSTEP) {                                          \
+    TILE__CHOL_NOUNROLL for (int r = TILE__CHOL_WARP(g); r < nn; r += TILE__CHOL_NWARPS(groups)) {                          \
+        TILE__CHOL_NOUNROLL for (int q = TILE__CHOL_LANE32(g, lane); q < nqr; q += TILE__CHOL_LSTEP) {                      \
             const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
             T v[TILE__CHOL_VW_##sfx];                                                                                       \
             if (c0 <= r) {                                                                                                  \
@@ -442,6 +443,8 @@ TILE__CHOL_DEF(f64, double)
         tile__chol_zero_upper_##sfx(&a00);                                         \
         tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
         tile16_store_##sfx(am, rows, n, 16, 32, 0, 16, &a10);                      \
+        a00 = tile16_zeros_##sfx(); /* the block above a11: L itself */            \
+        tile16_store_##sfx(am, rows, n, 0, 16, 16, 32, &a00);                      \
         /* a11 only now: a00, a10 and a11 never live at once (registers) */       \
         tile16_load_##sfx(&a11, am, rows, n, 16, 32, 16, 32);                      \
         tile16_store_row16_##sfx(st, TILE__CHOL_LD_##sfx, &a10);                   \
@@ -451,8 +454,6 @@ TILE__CHOL_DEF(f64, double)
         if (!r && i1) r = 16 + i1;                                                 \
         tile__chol_zero_upper_##sfx(&a11);                                         \
         tile16_store_##sfx(am, rows, n, 16, 32, 16, 32, &a11);                     \
-        a11 = tile16_zeros_##sfx(); /* the block above a11: L itself */            \
-        tile16_store_##sfx(am, rows, n, 0, 16, 16, 32, &a11);                      \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
     }                                                                              \
     /* n <= 16: one tile, no a10 / a11 and no shuffled update: far fewer      \
@@ -528,7 +529,7 @@ TILE__CHOL_KERNELS(f64, double)
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
         /* The step loop is a latency chain (chol, solve, update, 2 barriers),  \
          * so matrices in flight an SM count most: 128 threads (f32 68        \
-         * registers: 7 blocks; f64 112: 4) unless shared memory alone caps   \
+         * registers: 7 blocks; f64 110: 4) unless shared memory alone caps   \
          * the SM at 2 (f64) / 4 (f32) blocks, at nb = 8 (n > 112), where 256 \
          * threads double the warps (and the groups for the 28 update tiles   \
          * of step 0) at the same matrices in flight. f32 n = 92 (nb = 6): 7  \
