@@ -31,11 +31,13 @@
 /* Candidates timed next to the default kernels (gemm_f32 / gemm_bf16) and
  * cuBLAS in the same run, each checked like the default; the lead's H100 run
  * picks the winner, which then becomes gemm_tiled.cu's default shape.
- * GLB_VARIANT(name, T, threads, BM, BN, BK, stages, min blocks an SM). */
-#define GLB_VARIANT(name, T, THREADS, BM, BN, BK, STAGES, MINB)                    \
-    GEMM_KERNEL(name, T, THREADS, BM, BN, BK, STAGES, MINB)                        \
+ * GLB_VARIANT(name, T, threads, BM, BN, BK, stages, min blocks an SM);
+ * GLB_VARIANT_G: and GROUP (tile rows the blocks walk before moving right). */
+#define GLB_VARIANT(name, T, THREADS, BM, BN, BK, STAGES, MINB) GLB_VARIANT_G(name, T, THREADS, BM, BN, BK, STAGES, MINB, 1)
+#define GLB_VARIANT_G(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP)          \
+    GEMM_KERNEL(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP)                 \
     static int name##_launch(tile_exec ex, const void *A, const void *B, float *C, int M, int N, int K) { \
-        return GEMM_LAUNCH(ex, name, T, THREADS, BM, BN, A, B, C, M, N, K);       \
+        return GEMM_LAUNCH(ex, name, T, THREADS, BM, BN, GROUP, A, B, C, M, N, K); \
     }
 /* f32: the default shape in <= 128 registers, 2 blocks an SM (16 warps:
  * one block's barrier waits overlap the other's FMAs) */
@@ -60,6 +62,15 @@ GLB_VARIANT(glb_f32_128x64_2b, float, 256, 128, 64, 16, 3, 2)
 GLB_VARIANT(glb_f32_u2, float, 256, 128, 128, 16, 3, 0)
 #undef TILE_MATMUL_ACC_UNROLL
 #define TILE_MATMUL_ACC_UNROLL 1
+/* f32: the default shape in groups of 8 tile rows, 2 blocks an SM (the blocks running at once read
+ * 8 x 128 rows of A and a band of B's columns: L2 hits instead of B re-read
+ * from DRAM by every wave) */
+GLB_VARIANT_G(glb_f32_g8, float, 256, 128, 128, 16, 3, 2, 8)
+/* bf16: the default in groups of 8 tile rows (B is 128 MiB at 8192^2: more
+ * than L2, re-read by every wave of row-by-row blocks) */
+GLB_VARIANT_G(glb_bf16_g8, tile_bf16, 256, 128, 256, 32, 4, 0, 8)
+/* bf16: 128 x 128, 2 blocks an SM, groups of 8 tile rows */
+GLB_VARIANT_G(glb_bf16_128x128_2b_g8, tile_bf16, 256, 128, 128, 32, 4, 2, 8)
 /* bf16: 128 x 128 (64 x 32 a warp, 64 accumulators), 2 blocks an SM */
 GLB_VARIANT(glb_bf16_128x128_2b, tile_bf16, 256, 128, 128, 32, 4, 2)
 /* bf16: the same with k windows of 64 (3 stages, 105 KiB a block) */
@@ -91,21 +102,24 @@ struct GlbVariant {
 };
 /* [0]: the default (gemm_tiled.cu's kernel, the target line's figure) */
 static const GlbVariant glb_f32_variants[] = {
-    {"default " GLB_S(GEMM_F32_BM) "x" GLB_S(GEMM_F32_BN) " k" GLB_S(GEMM_F32_BK) " " GLB_S(GEMM_F32_STAGES) "st " GLB_S(GEMM_F32_THREADS) "thr minb" GLB_S(GEMM_F32_MINB), glb_default_f32},
+    {"default " GLB_S(GEMM_F32_BM) "x" GLB_S(GEMM_F32_BN) " k" GLB_S(GEMM_F32_BK) " " GLB_S(GEMM_F32_STAGES) "st " GLB_S(GEMM_F32_THREADS) "thr minb" GLB_S(GEMM_F32_MINB) " GROUP=" GLB_S(GEMM_F32_GROUP), glb_default_f32},
     {"128x128 k16 3st 256thr minb2", glb_f32_2b_launch},
     {"128x128 k16 3st 256thr minb2 ACC_A16=0", glb_f32_2b_a1_launch},
     {"128x128 k8 3st 256thr minb2", glb_f32_2b_k8_launch},
     {"128x128 k32 3st 256thr minb0", glb_f32_bk32_launch},
     {"128x64 k16 3st 256thr minb2", glb_f32_128x64_2b_launch},
     {"128x128 k16 3st 256thr minb0 ACC_UNROLL=2", glb_f32_u2_launch},
+    {"128x128 k16 3st 256thr minb2 GROUP=8", glb_f32_g8_launch},
 };
 static const GlbVariant glb_bf16_variants[] = {
-    {"default " GLB_S(GEMM_BF16_BM) "x" GLB_S(GEMM_BF16_BN) " k" GLB_S(GEMM_BF16_BK) " " GLB_S(GEMM_BF16_STAGES) "st " GLB_S(GEMM_BF16_THREADS) "thr minb" GLB_S(GEMM_BF16_MINB), glb_default_bf16},
+    {"default " GLB_S(GEMM_BF16_BM) "x" GLB_S(GEMM_BF16_BN) " k" GLB_S(GEMM_BF16_BK) " " GLB_S(GEMM_BF16_STAGES) "st " GLB_S(GEMM_BF16_THREADS) "thr minb" GLB_S(GEMM_BF16_MINB) " GROUP=" GLB_S(GEMM_BF16_GROUP), glb_default_bf16},
     {"128x128 k32 4st 256thr minb2", glb_bf16_128x128_2b_launch},
     {"128x128 k64 3st 256thr minb2", glb_bf16_128x128_2b_k64_launch},
     {"128x256 k64 3st 256thr minb0", glb_bf16_bk64_launch},
     {"128x256 k32 4st 256thr minb0 ACC_UNROLL=2", glb_bf16_u2_launch},
     {"128x128 k32 4st 256thr minb2 ACC_UNROLL=2", glb_bf16_128x128_2b_u2_launch},
+    {"128x256 k32 4st 256thr minb0 GROUP=8", glb_bf16_g8_launch},
+    {"128x128 k32 4st 256thr minb2 GROUP=8", glb_bf16_128x128_2b_g8_launch},
 };
 
 #define CB(call)                                                                   \

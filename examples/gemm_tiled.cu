@@ -5,8 +5,9 @@
  *   cores, mma.sync, f32 accumulation).
  *
  * How the work is cut:
- *  - grid: one block of 256 threads per BM x BN tile of C, a tiled launch over
- *    tile_grid2(ceil(M / BM), ceil(N / BN));
+ *  - grid: one block of 256 threads per BM x BN tile of C, a tiled launch of
+ *    ceil(M / BM) * ceil(N / BN) blocks (GROUP > 1: blocks walk GROUP tile
+ *    rows at a time, so the ones running together share B's columns in L2);
  *  - the block walks K in windows of BK: A's BM x BK window and B's BK x BN
  *    window are copied into shared tiles by cp.async (tile_matmul_load_async),
  *    STAGES copies deep: while window k is multiplied, windows k + 1 ..
@@ -56,10 +57,17 @@
  * MINB: resident blocks an SM the compiler must leave room for
  * (TILE_KERNEL_SMEM_BOUNDS: registers capped at 65536 / (THREADS * MINB);
  * 0 leaves the choice to the compiler). */
-#define GEMM_KERNEL(name, T, THREADS, BM, BN, BK, STAGES, MINB)                    \
+#define GEMM_KERNEL(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP)             \
     TILE_KERNEL_SMEM_BOUNDS(name, THREADS, GEMM_SMEM(T, BM, BN, BK, STAGES), MINB, const T *A, const T *B, \
                             float *C, int M, int N, int K) {                       \
-        const int i0 = tile_block(0) * (BM), j0 = tile_block(1) * (BN);           \
+        /* C's tile of this block: blocks go down GROUP tile rows before they \
+         * move one tile column right, so the blocks running at once share    \
+         * B's columns in L2 (GROUP 1: row by row). The grid rounds the tile  \
+         * rows up to a multiple of GROUP (constant divisors: a runtime one   \
+         * cost 60 registers); blocks past M leave at once. */                \
+        const int tn = (N + (BN)-1) / (BN), tb = tile_block(0), tr = tb % ((GROUP)*tn); \
+        const int i0 = (tb / ((GROUP)*tn) * (GROUP) + tr % (GROUP)) * (BM), j0 = tr / (GROUP) * (BN); \
+        if (i0 >= M) return; /* the whole block: before any barrier */         \
         tile_shared_stages(T, a_st, STAGES, BM, (BK) + TILE_MATMUL_PAD(T));        \
         tile_shared_stages(T, b_st, STAGES, BK, (BN) + TILE_MATMUL_PAD(T));        \
         /* the accumulator: C's BM x BN tile, in registers, zero */                \
@@ -116,6 +124,9 @@
 #ifndef GEMM_F32_MINB
 #define GEMM_F32_MINB 0
 #endif
+#ifndef GEMM_F32_GROUP
+#define GEMM_F32_GROUP 1
+#endif
 #ifndef GEMM_BF16_BM
 #define GEMM_BF16_BM 128
 #endif
@@ -134,20 +145,30 @@
 #ifndef GEMM_BF16_MINB
 #define GEMM_BF16_MINB 0
 #endif
-GEMM_KERNEL(gemm_f32, float, GEMM_F32_THREADS, GEMM_F32_BM, GEMM_F32_BN, GEMM_F32_BK, GEMM_F32_STAGES, GEMM_F32_MINB)
+#ifndef GEMM_BF16_GROUP
+#define GEMM_BF16_GROUP 1
+#endif
+GEMM_KERNEL(gemm_f32, float, GEMM_F32_THREADS, GEMM_F32_BM, GEMM_F32_BN, GEMM_F32_BK, GEMM_F32_STAGES, GEMM_F32_MINB,
+            GEMM_F32_GROUP)
 GEMM_KERNEL(gemm_bf16, tile_bf16, GEMM_BF16_THREADS, GEMM_BF16_BM, GEMM_BF16_BN, GEMM_BF16_BK, GEMM_BF16_STAGES,
-            GEMM_BF16_MINB)
+            GEMM_BF16_MINB, GEMM_BF16_GROUP)
 
-/* the launch of a GEMM_KERNEL: grid of ceil(M / BM) x ceil(N / BN) tiles */
-#define GEMM_LAUNCH(ex, name, T, THREADS, BM, BN, A, B, C, M, N, K)                \
-    tile_launch(ex, name, tile_grid2(((M) + (BM)-1) / (BM), ((N) + (BN)-1) / (BN)), THREADS, (const T *)(A), \
-                (const T *)(B), C, M, N, K)
+/* the launch of a GEMM_KERNEL: one block per BM x BN tile of C, tile rows
+ * rounded up to a multiple of GROUP (the kernel maps the block index to its
+ * tile) */
+#define GEMM_LAUNCH(ex, name, T, THREADS, BM, BN, GROUP, A, B, C, M, N, K)         \
+    tile_launch(ex, name,                                                          \
+                tile_grid1((int64_t)((((M) + (BM)-1) / (BM) + (GROUP)-1) / (GROUP) * (GROUP)) * \
+                           (((N) + (BN)-1) / (BN))),                               \
+                THREADS, (const T *)(A), (const T *)(B), C, M, N, K)
 
 /* C = A @ B on target ex; bf16: A and B are tile_bf16 */
 static int gemm_launch(tile_exec ex, int bf16, const void *A, const void *B, float *C, int M, int N, int K) {
     if (bf16)
-        return GEMM_LAUNCH(ex, gemm_bf16, tile_bf16, GEMM_BF16_THREADS, GEMM_BF16_BM, GEMM_BF16_BN, A, B, C, M, N, K);
-    return GEMM_LAUNCH(ex, gemm_f32, float, GEMM_F32_THREADS, GEMM_F32_BM, GEMM_F32_BN, A, B, C, M, N, K);
+        return GEMM_LAUNCH(ex, gemm_bf16, tile_bf16, GEMM_BF16_THREADS, GEMM_BF16_BM, GEMM_BF16_BN, GEMM_BF16_GROUP, A,
+                           B, C, M, N, K);
+    return GEMM_LAUNCH(ex, gemm_f32, float, GEMM_F32_THREADS, GEMM_F32_BM, GEMM_F32_BN, GEMM_F32_GROUP, A, B, C, M, N,
+                       K);
 }
 
 #ifndef GEMM_TILED_NO_MAIN
