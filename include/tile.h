@@ -24,6 +24,7 @@
 #include "tile/sort.h"
 #include "tile/histogram.h"
 #include "tile/scan.h"
+#include "tile/select.h"
 #include "tile/load.h"
 #include "tile/stack.h"
 #include "tile/async.h"

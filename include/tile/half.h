@@ -167,6 +167,9 @@ TILE_API double tile_bf16_to_f64(tile_bf16 h) { return (double)tile_bf16_to_f32(
  * One f32 operation on two 16-bit values then one rounding gives the
  * correctly rounded 16-bit result for + - * / (f32 has 24 >= 2 * 11 + 2
  * significand bits), so these are IEEE's binary16 / bfloat16 operations.
+ * A NaN result is a quiet NaN whose payload may differ by target (the GPU's
+ * f32 units return the canonical NaN, x86 keeps an operand's); every other
+ * result has the same bits on both.
  * neg flips the sign bit (NaNs included, as IEEE negate). The _s forms take
  * an f32 scalar (the result is rounded once from the f32 operation).
  *   a = 1.5, b = 0.1 (f16 0x2e66 = 0.0999755859375):

@@ -145,6 +145,15 @@ DEF_HALF(bf16)
     }
 HALF_REF(f16)
 HALF_REF(bf16)
+/* 16-bit NaN: exponent all ones, significand nonzero */
+static int half_nan_f16(uint16_t b) { return (b & 0x7c00u) == 0x7c00u && (b & 0x03ffu); }
+static int half_nan_bf16(uint16_t b) { return (b & 0x7f80u) == 0x7f80u && (b & 0x007fu); }
+/* equal bits, or both NaN */
+static int half_same(const uint16_t *a, const uint16_t *b, size_t n, int (*isnan16)(uint16_t)) {
+    for (size_t i = 0; i < n; ++i)
+        if (a[i] != b[i] && !(isnan16(a[i]) && isnan16(b[i]))) return 0;
+    return 1;
+}
 
 typedef struct {
     uint16_t out[MAXBLK * H_NOUT * HN], iout[MAXBLK * HN];
@@ -203,7 +212,9 @@ typedef struct {
                 for (int j = 0; j < H_NOUT; ++j) {                                 \
                     const uint16_t got = r->out[(bk * H_NOUT + j) * HN + i], want = half_ref_##sfx(j, ha[e], hb[e], hf[e], k); \
                     ++g_checks;                                                    \
-                    if (got != want)                                               \
+                    /* a NaN result is some quiet NaN: the GPU's f32 units give \
+                     * the canonical one, x86 keeps an input's payload */      \
+                    if (got != want && !(half_nan_##sfx(got) && half_nan_##sfx(want))) \
                         fail_elem(&bad, __FILE__, __LINE__, #sfx " output %d block %d element %d: a 0x%04x b 0x%04x: " \
                                   "0x%04x, expected 0x%04x", j, bk, i, ha[e].bits, hb[e].bits, got, want); \
                 }                                                                  \
@@ -649,11 +660,12 @@ int main(int argc, char **argv) {
         const all_res *g = &results[0], *c = &results[1];
         const int nb = nblocks();
         g_target = "gpu vs cpu";
-        CHECK(!memcmp(g->h16.out, c->h16.out, sizeof(uint16_t) * nb * H_NOUT * HN) &&
+        /* arithmetic outputs: the same bits but for NaN payloads (see above) */
+        CHECK(half_same(g->h16.out, c->h16.out, (size_t)nb * H_NOUT * HN, half_nan_f16) &&
                   !memcmp(g->h16.iout, c->h16.iout, sizeof(uint16_t) * nb * HN) &&
                   !memcmp(g->h16.f32out, c->h16.f32out, sizeof(float) * nb * HN),
               "f16 tiles: GPU bits differ from the CPU target's");
-        CHECK(!memcmp(g->hb16.out, c->hb16.out, sizeof(uint16_t) * nb * H_NOUT * HN) &&
+        CHECK(half_same(g->hb16.out, c->hb16.out, (size_t)nb * H_NOUT * HN, half_nan_bf16) &&
                   !memcmp(g->hb16.iout, c->hb16.iout, sizeof(uint16_t) * nb * HN) &&
                   !memcmp(g->hb16.f32out, c->hb16.f32out, sizeof(float) * nb * HN),
               "bf16 tiles: GPU bits differ from the CPU target's");
