@@ -4,7 +4,10 @@
  * back (tile_ifft) and stores them - one read and one write of the signals,
  * where the cuFFT way takes a forward transform, a multiply kernel and an
  * inverse transform, three round trips through memory
- * (bench/fftconv_bench.cu times the two).
+ * (bench/fftconv_bench.cu times the two). This is the simplest form, one
+ * tile a block; the bench also times a pipelined form (resident blocks that
+ * copy the next tile asynchronously while they transform the current one),
+ * which docs/fft.md explains.
  *
  * y = x (*) h, the circular convolution y[i] = sum_j h[j] x[(i - j) mod n],
  * is ifft(fft(x) * fft(h)) / n; the filter's spectrum is computed once by a
