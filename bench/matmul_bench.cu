@@ -173,46 +173,50 @@ MMB_F32_N(mm_f32_64_b4off, 64, 256, MMB_LOAD_ASYNC)
  * (TILE_KERNEL_SMEM_BOUNDS). One product per block, 256 threads (MMB_ACC_T:
  * THREADS). */
 #define MMB_ACC(name, T, S, BK, STAGES, MINB) MMB_ACC_T(name, T, 256, S, BK, STAGES, MINB)
-#define MMB_ACC_T(name, T, THREADS, S, BK, STAGES, MINB)                           \
+#define MMB_ACC_T(name, T, THREADS, S, BK, STAGES, MINB) MMB_ACC_M(name, T, THREADS, S, S, BK, STAGES, MINB)
+/* MMB_ACC_M: S / BM blocks a product, each BM rows of C (more, smaller
+ * blocks; B read S / BM times, from L2) */
+#define MMB_ACC_M(name, T, THREADS, S, BM, BK, STAGES, MINB)                       \
     TILE_KERNEL_SMEM_BOUNDS(name, THREADS,                                             \
-                            (STAGES) * (TILE_SMEM_BYTES(T, S, (BK) + TILE_MATMUL_PAD(T)) + \
+                            (STAGES) * (TILE_SMEM_BYTES(T, BM, (BK) + TILE_MATMUL_PAD(T)) + \
                                         TILE_SMEM_BYTES(T, BK, (S) + TILE_MATMUL_PAD(T))), \
                             MINB, const T *A, const T *B, float *C) {              \
-        const size_t o = (size_t)tile_block(0) * (S) * (S);                       \
-        tile_shared_stages(T, a_st, STAGES, S, (BK) + TILE_MATMUL_PAD(T));         \
+        const size_t o = (size_t)(tile_block(0) / ((S) / (BM))) * (S) * (S);      \
+        const int m0 = tile_block(0) % ((S) / (BM)) * (BM); /* C's rows m0 .. m0 + BM - 1 */ \
+        tile_shared_stages(T, a_st, STAGES, BM, (BK) + TILE_MATMUL_PAD(T));        \
         tile_shared_stages(T, b_st, STAGES, BK, (S) + TILE_MATMUL_PAD(T));         \
         tile_stage(a_pad0, a_st, 0);                                               \
         tile_stage(b_pad0, b_st, 0);                                               \
-        tile_view(a_win0, a_pad0, (S, BK), (0, 0));                                \
+        tile_view(a_win0, a_pad0, (BM, BK), (0, 0));                               \
         tile_view(b_win0, b_pad0, (BK, S), (0, 0));                                \
         tile_matmul_acc(acc, a_win0, b_win0);                                      \
         const int nk = (S) / (BK);                                                 \
         for (int kk = 0; kk < (STAGES)-1; ++kk) { /* windows 0 .. STAGES - 2 */    \
-            if (kk < nk) MMB_ACC_LOAD(T, S, BK, STAGES, kk);                        \
+            if (kk < nk) MMB_ACC_LOAD(T, S, BM, BK, STAGES, kk);                    \
             tile_async_commit();                                                   \
         }                                                                          \
         for (int k = 0; k < nk; ++k) {                                             \
-            if (k + (STAGES)-1 < nk) MMB_ACC_LOAD(T, S, BK, STAGES, k + (STAGES)-1); \
+            if (k + (STAGES)-1 < nk) MMB_ACC_LOAD(T, S, BM, BK, STAGES, k + (STAGES)-1); \
             tile_async_commit();                                                   \
             tile_async_wait((STAGES)-1); /* window k landed, and a barrier */     \
             tile_stage(a_pad, a_st, k % (STAGES));                                 \
             tile_stage(b_pad, b_st, k % (STAGES));                                 \
-            tile_view(a_win, a_pad, (S, BK), (0, 0));                              \
+            tile_view(a_win, a_pad, (BM, BK), (0, 0));                             \
             tile_view(b_win, b_pad, (BK, S), (0, 0));                              \
             tile_matmul_acc_add(acc, a_win, b_win);                                \
         }                                                                          \
         tile_async_wait(0);                                                        \
-        tile_matmul_acc_store(tile_array2(C + o, S, S), acc, 0, 0);               \
+        tile_matmul_acc_store(tile_array2(C + o, S, S), acc, m0, 0);              \
     }
 /* window kk of this block's A and B into stage kk % STAGES (each copy begins
  * with a barrier: the stage's last readers are done) */
-#define MMB_ACC_LOAD(T, S, BK, STAGES, kk)                                         \
+#define MMB_ACC_LOAD(T, S, BM, BK, STAGES, kk)                                     \
     do {                                                                           \
         tile_stage(a_pad, a_st, (kk) % (STAGES));                                  \
         tile_stage(b_pad, b_st, (kk) % (STAGES));                                  \
-        tile_view(a_win, a_pad, (S, BK), (0, 0));                                  \
+        tile_view(a_win, a_pad, (BM, BK), (0, 0));                                 \
         tile_view(b_win, b_pad, (BK, S), (0, 0));                                  \
-        tile_matmul_load_async(a_win, tile_array2(A + o, S, S), 0, (kk) * (BK));   \
+        tile_matmul_load_async(a_win, tile_array2(A + o, S, S), m0, (kk) * (BK));  \
         tile_matmul_load_async(b_win, tile_array2(B + o, S, S), (kk) * (BK), 0);   \
     } while (0)
 MMB_ACC(mma_f32_128_k32s2_b2, float, 128, 32, 2, 2)
@@ -226,15 +230,19 @@ MMB_ACC(mma_bf16_128_k64s2_b2, tile_bf16, 128, 64, 2, 2)
  * each fragment than 8 warps' 16 x 32 / 64 x 32) */
 MMB_ACC_T(mma_bf16_64_t128, tile_bf16, 128, 64, 64, 1, 0)
 MMB_ACC_T(mma_bf16_128_t128, tile_bf16, 128, 128, 32, 4, 0)
+/* s = 128 in two blocks of 64 rows: f32 8 x 4 a thread, bf16 32 x 32 a warp */
+MMB_ACC_M(mma_f32_128_h64, float, 256, 128, 64, 32, 2, 2)
+MMB_ACC_M(mma_bf16_128_h64, tile_bf16, 256, 128, 64, 32, 4, 2)
 struct MmbExtra {
     int s, bf;
     const char *name;
     int (*fn)(tile_exec, long, const void *, const void *, float *);
 };
 #define MMB_EXTRA_FN(name, T) MMB_EXTRA_FN_T(name, T, 256)
-#define MMB_EXTRA_FN_T(name, T, THREADS)                                           \
+#define MMB_EXTRA_FN_T(name, T, THREADS) MMB_EXTRA_FN_M(name, T, THREADS, 1)
+#define MMB_EXTRA_FN_M(name, T, THREADS, PER) /* PER blocks a product */           \
     static int name##_run(tile_exec ex, long batch, const void *A, const void *B, float *C) { \
-        return tile_launch(ex, name, tile_grid1(batch), THREADS, (const T *)A, (const T *)B, C); \
+        return tile_launch(ex, name, tile_grid1(batch * (PER)), THREADS, (const T *)A, (const T *)B, C); \
     }
 MMB_EXTRA_FN(mma_f32_128_k32s2_b2, float)
 MMB_EXTRA_FN(mma_f32_128_k16s3_b2, float)
@@ -245,6 +253,8 @@ MMB_EXTRA_FN(mma_bf16_128_k32s4_b2, tile_bf16)
 MMB_EXTRA_FN(mma_bf16_128_k64s2_b2, tile_bf16)
 MMB_EXTRA_FN_T(mma_bf16_64_t128, tile_bf16, 128)
 MMB_EXTRA_FN_T(mma_bf16_128_t128, tile_bf16, 128)
+MMB_EXTRA_FN_M(mma_f32_128_h64, float, 256, 2)
+MMB_EXTRA_FN_M(mma_bf16_128_h64, tile_bf16, 256, 2)
 static int mm_f32_64_b4off_run(tile_exec ex, long batch, const void *A, const void *B, float *C);
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
@@ -252,12 +262,14 @@ static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 2st 256thr minb2", mma_f32_128_k32s2_b2_run},
     {128, 0, "acc k16 3st 256thr minb2", mma_f32_128_k16s3_b2_run},
     {128, 0, "acc k32 2st 256thr minb0", mma_f32_128_k32s2_b0_run},
+    {128, 0, "acc 2 blocks of 64 rows k32 2st 256thr minb2", mma_f32_128_h64_run},
     {64, 1, "acc k64 1st 256thr", mma_bf16_64_k64s1_run},
     {64, 1, "acc k32 2st 256thr", mma_bf16_64_k32s2_run},
     {64, 1, "acc k64 1st 128thr", mma_bf16_64_t128_run},
     {128, 1, "acc k32 4st 256thr minb2", mma_bf16_128_k32s4_b2_run},
     {128, 1, "acc k64 2st 256thr minb2", mma_bf16_128_k64s2_b2_run},
     {128, 1, "acc k32 4st 128thr", mma_bf16_128_t128_run},
+    {128, 1, "acc 2 blocks of 64 rows k32 4st 256thr minb2", mma_bf16_128_h64_run},
 };
 
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
