@@ -60,6 +60,8 @@ GLB_VARIANT(glb_f32_128x64_2b, float, 256, 128, 64, 16, 3, 2)
 #undef TILE_MATMUL_ACC_UNROLL
 #define TILE_MATMUL_ACC_UNROLL 2
 GLB_VARIANT(glb_f32_u2, float, 256, 128, 128, 16, 3, 0)
+/* ... and in <= 128 registers, 2 blocks an SM */
+GLB_VARIANT(glb_f32_u2_2b, float, 256, 128, 128, 16, 3, 2)
 #undef TILE_MATMUL_ACC_UNROLL
 #define TILE_MATMUL_ACC_UNROLL 1
 /* f32: the default shape in groups of 8 tile rows, 2 blocks an SM (the blocks running at once read
@@ -84,6 +86,9 @@ GLB_VARIANT(glb_bf16_u2, tile_bf16, 256, 128, 256, 32, 4, 0)
 GLB_VARIANT(glb_bf16_128x128_2b_u2, tile_bf16, 256, 128, 128, 32, 4, 2)
 #undef TILE_MATMUL_ACC_UNROLL
 #define TILE_MATMUL_ACC_UNROLL 1
+/* bf16: the default tile with 16 warps of 64 x 32 (512 threads, <= 128
+ * registers: 16 warps an SM to hide latency instead of 8) */
+GLB_VARIANT(glb_bf16_512t, tile_bf16, 512, 128, 256, 32, 4, 1)
 /* bf16: 128 x 256, k windows of 64 (half the barriers and window set-ups;
  * 3 stages, 153 KiB) */
 GLB_VARIANT(glb_bf16_bk64, tile_bf16, 256, 128, 256, 64, 3, 0)
@@ -109,6 +114,7 @@ static const GlbVariant glb_f32_variants[] = {
     {"128x128 k32 3st 256thr minb0", glb_f32_bk32_launch},
     {"128x64 k16 3st 256thr minb2", glb_f32_128x64_2b_launch},
     {"128x128 k16 3st 256thr minb0 ACC_UNROLL=2", glb_f32_u2_launch},
+    {"128x128 k16 3st 256thr minb2 ACC_UNROLL=2", glb_f32_u2_2b_launch},
     {"128x128 k16 3st 256thr minb2 GROUP=8", glb_f32_g8_launch},
 };
 static const GlbVariant glb_bf16_variants[] = {
@@ -119,6 +125,7 @@ static const GlbVariant glb_bf16_variants[] = {
     {"128x256 k32 4st 256thr minb0 ACC_UNROLL=2", glb_bf16_u2_launch},
     {"128x128 k32 4st 256thr minb2 ACC_UNROLL=2", glb_bf16_128x128_2b_u2_launch},
     {"128x256 k32 4st 256thr minb0 GROUP=8", glb_bf16_g8_launch},
+    {"128x256 k32 4st 512thr minb1", glb_bf16_512t_launch},
     {"128x128 k32 4st 256thr minb2 GROUP=8", glb_bf16_128x128_2b_g8_launch},
 };
 
