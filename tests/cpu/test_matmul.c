@@ -10,6 +10,8 @@
  * Accumulators: a @ b summed over k windows loaded by tile_matmul_load_async
  * (16-byte copies and element copies), stored with alpha/beta at offsets
  * that put part of the product outside C; C's other elements unchanged.
+ * examples/gemm_tiled.cu's kernel with small tiles walked in groups of tile
+ * rows (partial groups) against a double product.
  */
 #include "test_util.h"
 
@@ -282,6 +284,45 @@ static void test_matmul_acc(void **state) {
     assert_int_equal(TILE_MATMUL_PAD(float), 0);
 }
 
+/* ---- examples/gemm_tiled.cu's kernel (the large GEMM) with small tiles
+ * walked in groups of tile rows (GROUP 3 and 2: the last group partial, its
+ * missing rows' blocks leave at once), a partial last k window ---- */
+#define GEMM_TILED_NO_MAIN
+#define GEMM_F32_BM 32
+#define GEMM_F32_BN 48
+#define GEMM_F32_BK 8
+#define GEMM_F32_GROUP 3
+#define GEMM_BF16_BM 32
+#define GEMM_BF16_BN 64
+#define GEMM_BF16_GROUP 2
+#include "../../examples/gemm_tiled.cu"
+static void test_gemm_tiled_groups(void **state) {
+    (void)state;
+    (void)example_target, (void)example_check;
+    enum { M = 150, N = 100, K = 37 }; /* 5 tile rows: groups of 3 (+1 empty) / 2 (+1 empty) */
+    static float fa[M * K], fb[K * N], c[M * N];
+    static tile_bf16 ha[M * K], hb[K * N];
+    for (int bf = 0; bf < 2; ++bf) {
+        for (int i = 0; i < M * K; ++i) {
+            ha[i] = tile_f32_to_bf16(tile_hash_unit(21, (uint32_t)i) - 0.5f);
+            fa[i] = bf ? tile_bf16_to_f32(ha[i]) : tile_hash_unit(21, (uint32_t)i) - 0.5f;
+        }
+        for (int i = 0; i < K * N; ++i) {
+            hb[i] = tile_f32_to_bf16(tile_hash_unit(22, (uint32_t)i) - 0.5f);
+            fb[i] = bf ? tile_bf16_to_f32(hb[i]) : tile_hash_unit(22, (uint32_t)i) - 0.5f;
+        }
+        for (int i = 0; i < M * N; ++i) c[i] = NAN; /* an element never written fails */
+        assert_tile_ok(gemm_launch(TILE_CPU, bf, bf ? (const void *)ha : (const void *)fa,
+                                   bf ? (const void *)hb : (const void *)fb, c, M, N, K));
+        for (int i = 0; i < M; ++i)
+            for (int j = 0; j < N; ++j) {
+                double r = 0;
+                for (int k = 0; k < K; ++k) r += (double)fa[i * K + k] * fb[k * N + j];
+                if (!(fabs(c[i * N + j] - r) <= 1e-5 * K)) fail_msg("gemm_tiled %s C[%d][%d] = %g, expected %g", bf ? "bf16" : "f32", i, j, (double)c[i * N + j], r);
+            }
+    }
+}
+
 static double ref_f16(unsigned h) { /* IEEE binary16 value, by its definition */
     const int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
     double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
@@ -382,6 +423,7 @@ int main(void) {
         cmocka_unit_test(test_matmul_tf32),
         cmocka_unit_test(test_matmul_doc_and_views),
         cmocka_unit_test(test_matmul_acc),
+        cmocka_unit_test(test_gemm_tiled_groups),
         cmocka_unit_test(test_half_all_patterns),
         cmocka_unit_test(test_half_rounding),
     };
