@@ -379,7 +379,7 @@ static void test_batched(void **state) {
     float e[8] = {4, 2, 2, 10, 1, 2, 2, 1};
     int inf2[2];
     assert_tile_ok(tile_chol_batched_f32(TILE_CPU, e, 2, 2, inf2));
-    assert_true(e[0] == 2 && e[1] == 2 && e[2] == 1 && e[3] == 3 && e[4] == 1 && e[5] == 2 && e[6] == 2 && isnan(e[7]));
+    assert_true(e[0] == 2 && e[1] == 0 && e[2] == 1 && e[3] == 3 && e[4] == 1 && e[5] == 0 && e[6] == 2 && isnan(e[7]));
     assert_int_equal(inf2[0], 0);
     assert_int_equal(inf2[1], 2);
 }

@@ -116,6 +116,7 @@ TILE_API tile_array sl_arr(const void *p, int nd, const int *d) {
             tile_store(ao, f, 0, 0, 0, 0);                                         \
         } else if (which == 11) {                                                  \
             tile_copy(f, r);                                                       \
+            tile_full(sh, 0); /* lengths past the count keep what was there */     \
             tile_run_length_encode(f, sh, n, r);                                   \
             tile_store(ao, f, 0, 0, 0, 0);                                         \
             tile_store(ao2, sh, 0, 0, 0, 0);                                       \
