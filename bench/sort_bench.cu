@@ -16,7 +16,9 @@
  * (SortDescendingBlockedToStriped), keys by bits [16, 32) (begin/end bit),
  * and the merge sort by a comparator (tile_merge_sort, FLT_LESS) against
  * cub::BlockMergeSort<float, 256, 16 [, uint32_t]>::Sort with the same
- * comparator (blocked: BLOCK_LOAD/STORE_WARP_TRANSPOSE around it). Checked:
+ * comparator (blocked: BLOCK_LOAD/STORE_WARP_TRANSPOSE around it); the merge
+ * sorts also under the other TILE_MERGE_SORT_PAD setting ("(cand)" rows,
+ * each with its own CUB run next to it: the H100 run picks the default). Checked:
  * tile == CUB bit for bit (keys and values; both stable), and every 64th
  * tile against std::stable_sort of (order, index) (a sample: the bench stays
  * short).
@@ -126,6 +128,35 @@ TILE_KERNEL(tile_msort_kv, THREADS, const float *in, const uint32_t *vin, float 
     tile_store(tile_array1(out + base, TILE_N), k, 0);
     tile_store(tile_array1(vout + base, TILE_N), v, 0);
 }
+/* candidates: the same two kernels under the other TILE_MERGE_SORT_PAD
+ * setting (the merge sort reads it where it expands); the H100 run picks
+ * the default */
+#if TILE_MERGE_SORT_PAD
+#define MS_PAD_ALT 0
+#else
+#define MS_PAD_ALT 1
+#endif
+#undef TILE_MERGE_SORT_PAD
+#define TILE_MERGE_SORT_PAD MS_PAD_ALT
+TILE_KERNEL(tile_msort_keys_alt, THREADS, const float *in, float *out) {
+    const int64_t base = (int64_t)tile_block(0) * TILE_N;
+    tile_reg(float, k, TILE_N);
+    tile_load(k, tile_array1(in + base, TILE_N), 0);
+    tile_merge_sort(k, FLT_LESS);
+    tile_store(tile_array1(out + base, TILE_N), k, 0);
+}
+TILE_KERNEL(tile_msort_kv_alt, THREADS, const float *in, const uint32_t *vin, float *out, uint32_t *vout) {
+    const int64_t base = (int64_t)tile_block(0) * TILE_N;
+    tile_reg(float, k, TILE_N);
+    tile_reg(uint32_t, v, TILE_N);
+    tile_load(k, tile_array1(in + base, TILE_N), 0);
+    tile_load(v, tile_array1(vin + base, TILE_N), 0);
+    tile_merge_sort_pairs(k, v, FLT_LESS);
+    tile_store(tile_array1(out + base, TILE_N), k, 0);
+    tile_store(tile_array1(vout + base, TILE_N), v, 0);
+}
+#undef TILE_MERGE_SORT_PAD
+#define TILE_MERGE_SORT_PAD (1 - MS_PAD_ALT)
 
 /* ---- the CUB peers ---- */
 template <cub::BlockLoadAlgorithm LOAD>
@@ -341,6 +372,8 @@ static int run(const Opts &o) {
     printf("size: %ld tiles x %d f32 keys (%d threads x %d) = %.0f MiB of keys (+ %.0f MiB of u32 values for "
            "pairs); %d warm-up, %d timed reps each\n",
            tiles, TILE_N, THREADS, IPT, kb / 1048576.0, vb / 1048576.0, o.warmup, o.iters);
+    printf("merge sort: rows 'tile merge ...' with TILE_MERGE_SORT_PAD=%d (the default), rows '... (cand)' with %d\n",
+           1 - MS_PAD_ALT, MS_PAD_ALT);
 
     float *d_in, *d_tk, *d_ck, *d_cs, *d_tpk, *d_cpk, *d_copy;
     uint32_t *d_vin, *d_tpv, *d_cpv;
@@ -366,14 +399,20 @@ static int run(const Opts &o) {
     CK(cudaDeviceSynchronize());
 
     const tile_exec ex = TILE_GPU(dev);
-    enum { V_TK, V_CK, V_CS, V_TP, V_CP, V_COPY, V_TD, V_CD, V_TDP, V_CDP, V_TB, V_CB, V_TM, V_CM, V_TMP, V_CMP, V };
+    enum { V_TK, V_CK, V_CS, V_TP, V_CP, V_COPY, V_TD, V_CD, V_TDP, V_CDP, V_TB, V_CB, V_TM, V_CM, V_TMP, V_CMP,
+           V_TMX, V_CMX, V_TMPX, V_CMPX, V };
     const char *names[V] = {"tile sort keys", "cub sort keys (peer)", "cub keys striped (diag)",
                             "tile sort pairs", "cub sort pairs (peer)", "cudaMemcpy d2d keys",
                             "tile desc keys", "cub desc keys (peer)", "tile desc pairs", "cub desc pairs (peer)",
                             "tile bits[16,32) keys", "cub bits[16,32) (peer)", "tile merge keys",
-                            "cub merge keys (peer)", "tile merge pairs", "cub merge pairs (peer)"};
+                            "cub merge keys (peer)", "tile merge pairs", "cub merge pairs (peer)",
+                            MS_PAD_ALT ? "tile merge keys pad1 (cand)" : "tile merge keys pad0 (cand)",
+                            "cub merge keys (peer 2)",
+                            MS_PAD_ALT ? "tile merge pairs pad1 (cand)" : "tile merge pairs pad0 (cand)",
+                            "cub merge pairs (peer 2)"};
     const double bytes[V] = {2.0 * kb, 2.0 * kb, 2.0 * kb, 2.0 * (kb + vb), 2.0 * (kb + vb), 2.0 * kb,
                              2.0 * kb, 2.0 * kb, 2.0 * (kb + vb), 2.0 * (kb + vb), 2.0 * kb, 2.0 * kb,
+                             2.0 * kb, 2.0 * kb, 2.0 * (kb + vb), 2.0 * (kb + vb),
                              2.0 * kb, 2.0 * kb, 2.0 * (kb + vb), 2.0 * (kb + vb)};
     /* the peer of each variant (its ratio's denominator) */
     auto peer_of = [&](int v) { return v >= V_TD ? V_TD + (v - V_TD) / 2 * 2 + 1 : v <= V_CS ? V_CK : v <= V_CP ? V_CP : V_COPY; };
@@ -403,6 +442,13 @@ static int run(const Opts &o) {
                            d_xt, d_xtv));
             break;
         case V_CMP: cub_msort<true><<<(unsigned)tiles, THREADS>>>(d_in, d_vin, d_xc, d_xcv); break;
+        case V_TMX: TK(tile_launch(ex, tile_msort_keys_alt, tile_grid1(tiles), THREADS, (const float *)d_in, d_xt)); break;
+        case V_CMX: cub_msort<false><<<(unsigned)tiles, THREADS>>>(d_in, d_vin, d_xc, d_xcv); break;
+        case V_TMPX:
+            TK(tile_launch(ex, tile_msort_kv_alt, tile_grid1(tiles), THREADS, (const float *)d_in,
+                           (const uint32_t *)d_vin, d_xt, d_xtv));
+            break;
+        case V_CMPX: cub_msort<true><<<(unsigned)tiles, THREADS>>>(d_in, d_vin, d_xc, d_xcv); break;
         default: CK(cudaMemcpyAsync(d_copy, d_in, kb, cudaMemcpyDeviceToDevice, 0)); break;
         }
         CK(cudaGetLastError());
@@ -469,7 +515,7 @@ static int run(const Opts &o) {
         std::vector<float> xt(n), xc(n);
         std::vector<uint32_t> xtv(n), xcv(n);
         for (int v = V_TD; v < V; v += 2) {
-            const bool pairs = v == V_TDP || v == V_TMP;
+            const bool pairs = v == V_TDP || v == V_TMP || v == V_TMPX;
             CK(cudaMemset(d_xt, 0xff, kb));
             CK(cudaMemset(d_xc, 0xfe, kb));
             CK(cudaMemset(d_xtv, 0xff, vb));
@@ -571,7 +617,14 @@ static int run(const Opts &o) {
     const bool pb = print_target("tile sort bits [16,32) keys / CUB", ratio(V_TB), ">=", 1.00);
     const bool pm = print_target("tile merge sort keys / CUB BlockMergeSort", ratio(V_TM), ">=", 1.00);
     const bool pmp = print_target("tile merge sort pairs / CUB BlockMergeSort", ratio(V_TMP), ">=", 1.00);
-    const bool pnew[V] = {false, false, false, false, false, false, pd, false, pdp, false, pb, false, pm, false, pmp, false};
+    /* the other TILE_MERGE_SORT_PAD setting: printed for the choice, not in --strict */
+    char cw[2][96];
+    snprintf(cw[0], sizeof cw[0], "candidate TILE_MERGE_SORT_PAD=%d: tile merge sort keys / CUB", MS_PAD_ALT);
+    snprintf(cw[1], sizeof cw[1], "candidate TILE_MERGE_SORT_PAD=%d: tile merge sort pairs / CUB", MS_PAD_ALT);
+    const bool pmx = print_target(cw[0], ratio(V_TMX), ">=", 1.00);
+    const bool pmpx = print_target(cw[1], ratio(V_TMPX), ">=", 1.00);
+    const bool pnew[V] = {false, false, false, false, false, false, pd, false, pdp, false, pb, false, pm, false, pmp, false,
+                          pmx, false, pmpx, false};
 
     if (o.csv) {
         FILE *f = csv_open(o.csv);

@@ -69,9 +69,37 @@
  * conversion makes negative samples huge) */
 TILE_API uint32_t tile__histo_bin(uint64_t x, uint32_t nb) { return x < (uint64_t)nb ? (uint32_t)x : nb; }
 
-/* staging bytes: the sorted bins (sort algorithm) and nbins u32 words */
+/* TILE_HISTO_AGG (default 0): 1 makes TILE_HISTO_ATOMIC aggregate each
+ * warp's increments on the GPU (sm_70+): the lanes whose samples fall in one
+ * bin are found with __match_any_sync and the lowest of them adds their
+ * count with one atomic, so many samples in few bins do not contend on one
+ * counter; uniform samples pay a match per sample for nothing. Read where
+ * the histogram expands (one translation unit may compile both, as
+ * histogram_bench does). The CPU path adds 1 per sample either way. */
+#ifndef TILE_HISTO_AGG
+#define TILE_HISTO_AGG 0
+#endif
+/* what this lane adds to bin b's counter (0: nothing): 1, or with agg the
+ * number of active lanes of its warp whose bin is b for the lowest of them */
+TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 700
+    if (agg) {
+        const unsigned tile__m = __match_any_sync(__activemask(), b);
+        unsigned tile__lane;
+        asm("mov.u32 %0, %%laneid;" : "=r"(tile__lane));
+        return (tile__m & ((1u << tile__lane) - 1u)) ? 0u : (uint32_t)__popc(tile__m);
+    }
+#endif
+    (void)b;
+    (void)agg;
+    return 1u;
+}
+
+/* staging bytes: nbins u32 words, and for the sort algorithm the sorted
+ * bins and a second nbins words (the runs' ends next to their starts) */
 #define TILE__HISTO_BYTES(n, nbins, sorted) \
-    (((sorted) ? TILE__SORT_A16((size_t)(n)*4u) : 0) + TILE__SORT_A16((size_t)(nbins)*4u))
+    (((sorted) ? TILE__SORT_A16((size_t)(n)*4u) + TILE__SORT_A16((size_t)(nbins)*4u) : 0) + \
+     TILE__SORT_A16((size_t)(nbins)*4u))
 #define TILE__HISTO_MAX(a, b) ((a) > (b) ? (a) : (b))
 /* the sort algorithm's staging is sized (for the static-or-arena decision
  * and the static size class) at least as the sort's own, so that it takes
@@ -122,7 +150,9 @@ TILE_API uint32_t tile__histo_bin(uint64_t x, uint32_t nb) { return x < (uint64_
             else tile_barrier(); /* the counts may have been written just before */ \
             TILE__EACH(X, tile__s) {                                               \
                 const uint32_t tile__b = tile__histo_bin(TILE__AT(X, tile__s), (uint32_t)(NB)); \
-                if (tile__b < (uint32_t)(NB)) TILE__ATOMIC_ADD(&(C).v[TILE__OFF(C, (int)tile__b)], (TILE_ELEM_T(C))1); \
+                const uint32_t tile__n = tile__histo_agg(tile__b, TILE_HISTO_AGG);   \
+                if (tile__b < (uint32_t)(NB) && tile__n)                           \
+                    TILE__ATOMIC_ADD(&(C).v[TILE__OFF(C, (int)tile__b)], (TILE_ELEM_T(C))tile__n); \
             }                                                                      \
             tile_barrier();                                                        \
         } else {                                                                   \
@@ -152,22 +182,27 @@ TILE_API uint32_t tile__histo_bin(uint64_t x, uint32_t nb) { return x < (uint64_
         tile_barrier();                                                            \
         TILE__EACH(X, tile__s) {                                                   \
             const uint32_t tile__b = tile__histo_bin(TILE__AT(X, tile__s), (uint32_t)(NB)); \
-            if (tile__b < (uint32_t)(NB)) TILE__ATOMIC_ADD(&tile__st[tile__b], 1u); \
+            const uint32_t tile__n = tile__histo_agg(tile__b, TILE_HISTO_AGG);       \
+            if (tile__b < (uint32_t)(NB) && tile__n) TILE__ATOMIC_ADD(&tile__st[tile__b], tile__n); \
         }                                                                          \
         tile_barrier();                                                            \
         TILE__HISTO_OUT_(C, tile__st, ADD);                                        \
         TILE__SORT_BUF_END(tile__hbuf, tile__hBY);                                 \
     } while (0)
 
-/* sort the bins, then find the runs: the first element of a run writes its
- * start into the staging word of its bin, the last one (after a barrier)
- * replaces it with the run's length; bins without samples stay 0 */
+/* sort the bins, then find the runs in one pass over the sorted bins (as
+ * CUB's BlockHistogramSort with BlockDiscontinuity): the first element of a
+ * run (p == 0 or a different bin before it) writes its position as the
+ * start of its bin's run and as the end of the previous bin's run; the last
+ * element writes n as the end of its bin's run. Each word has one writer;
+ * bins without samples keep start = end = 0. Count = end - start. */
 #define TILE__HISTO_SORT_(C, X, NB, ADD, OP)                                           \
     do {                                                                           \
         enum {                                                                     \
             tile__hN = tile_size(X),                                               \
             tile__hBY = (int)TILE__HISTO_BYTES(tile_size(X), NB, 1),               \
             tile__hOS = (int)TILE__SORT_A16((size_t)tile_size(X) * 4u),            \
+            tile__hOE = tile__hOS + (int)TILE__SORT_A16((size_t)(NB)*4u),          \
             tile__hSZ = (int)TILE__HISTO_SIZING(tile_size(X), NB, TILE__BD(X))     \
         };                                                                         \
         TILE__REG_TYPE(uint32_t, TILE__BD(X), tile_size(X)) tile__hk;              \
@@ -177,26 +212,32 @@ TILE_API uint32_t tile__histo_bin(uint64_t x, uint32_t nb) { return x < (uint64_
         TILE__SORT_G(tile__hk, tile__hk, 0, 0, 0, 0, 0, OP);                       \
         TILE__SORT_BUF(tile__hbuf, tile__hBY, tile__hSZ);                          \
         uint32_t *const tile__sk = (uint32_t *)tile__hbuf;                         \
-        uint32_t *const tile__st = (uint32_t *)(tile__hbuf + tile__hOS);           \
+        uint32_t *const tile__st = (uint32_t *)(tile__hbuf + tile__hOS); /* starts */ \
+        uint32_t *const tile__en = (uint32_t *)(tile__hbuf + tile__hOE); /* ends */ \
         tile_barrier(); /* the sort (or another operation) may still read a buffer of this size */ \
         TILE__EACH(tile__hk, tile__s) { tile__sk[TILE__LIN(tile__hk, tile__s)] = tile__hk.v[tile__s]; } \
-        for (int tile__i = tile_thread(); tile__i < (NB); tile__i += TILE__BD(X)) tile__st[tile__i] = 0; \
-        tile_barrier();                                                            \
-        TILE__EACH(tile__hk, tile__s) {                                            \
-            const int tile__p = TILE__LIN(tile__hk, tile__s);                      \
-            const uint32_t tile__b = tile__hk.v[tile__s];                          \
-            if (tile__b < (uint32_t)(NB) && (tile__p == 0 || tile__sk[tile__p - 1] != tile__b)) \
-                tile__st[tile__b] = (uint32_t)tile__p;                             \
+        for (int tile__i = tile_thread(); tile__i < (NB); tile__i += TILE__BD(X)) { \
+            tile__st[tile__i] = 0;                                                 \
+            tile__en[tile__i] = 0;                                                 \
         }                                                                          \
         tile_barrier();                                                            \
         TILE__EACH(tile__hk, tile__s) {                                            \
             const int tile__p = TILE__LIN(tile__hk, tile__s);                      \
             const uint32_t tile__b = tile__hk.v[tile__s];                          \
-            if (tile__b < (uint32_t)(NB) && (tile__p == tile__hN - 1 || tile__sk[tile__p + 1] != tile__b)) \
-                tile__st[tile__b] = (uint32_t)tile__p + 1u - tile__st[tile__b];    \
+            const uint32_t tile__a = tile__p > 0 ? tile__sk[tile__p > 0 ? tile__p - 1 : 0] : (uint32_t)(NB); \
+            if (tile__p == 0 || tile__a != tile__b) {                              \
+                if (tile__b < (uint32_t)(NB)) tile__st[tile__b] = (uint32_t)tile__p; \
+                if (tile__a < (uint32_t)(NB)) tile__en[tile__a] = (uint32_t)tile__p; \
+            }                                                                      \
+            if (tile__p == tile__hN - 1 && tile__b < (uint32_t)(NB)) tile__en[tile__b] = (uint32_t)tile__hN; \
         }                                                                          \
-        tile_barrier();                                                            \
-        TILE__HISTO_OUT_(C, tile__st, ADD);                                        \
+        tile_barrier(); /* (also orders an earlier write of shared counts) */   \
+        TILE__EACH(C, tile__s) {                                                   \
+            const int tile__i = TILE__LIN(C, tile__s);                             \
+            const TILE_ELEM_T(C) tile__c = (TILE_ELEM_T(C))(tile__en[tile__i] - tile__st[tile__i]); \
+            TILE__AT(C, tile__s) = (ADD) ? (TILE_ELEM_T(C))(TILE__AT(C, tile__s) + tile__c) : tile__c; \
+        }                                                                          \
+        if (tile_is_shared(C)) tile_barrier();                                     \
         TILE__SORT_BUF_END(tile__hbuf, tile__hSZ);                                 \
     } while (0)
 

@@ -940,9 +940,23 @@ typedef union {
 #define tile_merge_sort(keys, less) TILE__MSORT(keys, keys, 0, less, "tile_merge_sort")
 #define tile_merge_sort_pairs(keys, values, less) TILE__MSORT(keys, values, 1, less, "tile_merge_sort_pairs")
 
+/* TILE_MERGE_SORT_PAD (default 1): the staging of blocks of 2+ threads
+ * leaves one unused element after every 32 (element p at p + p / 32), so
+ * that a thread's S consecutive elements (the runs written before every
+ * merge round, the chunks read at the start and written at the end) fall in
+ * distinct banks across a warp: without it S = 16 of 4-byte keys is a 16-way
+ * bank conflict on each of those stores and loads (CUB's BlockMergeSort has
+ * the same conflicts). 0: unpadded (the layout before). Read where the sort
+ * expands, so one translation unit may compile both (as sort_bench does);
+ * the SMEM_BYTES macros must then be expanded under the same setting. */
+#ifndef TILE_MERGE_SORT_PAD
+#define TILE_MERGE_SORT_PAD 1
+#endif
+#define TILE__MSORT_PX(p) (TILE_MERGE_SORT_PAD ? (p) + ((p) >> 5) : (p))
+#define TILE__MSORT_PADN(n) ((size_t)(n) + (TILE_MERGE_SORT_PAD ? (size_t)(n) / 32u : (size_t)0))
 /* one copy of the keys (and values); two for one thread (the serial path) */
 #define TILE__MSORT_BYTES1(ksz, vsz, hasv, n) \
-    (TILE__SORT_A16((size_t)(n) * (ksz)) + ((hasv) ? TILE__SORT_A16((size_t)(n) * (vsz)) : 0))
+    (TILE__SORT_A16(TILE__MSORT_PADN(n) * (ksz)) + ((hasv) ? TILE__SORT_A16(TILE__MSORT_PADN(n) * (vsz)) : 0))
 #define TILE__MSORT_BYTES(ksz, vsz, hasv, n, b) (((b) == 1 ? 2u : 1u) * TILE__MSORT_BYTES1(ksz, vsz, hasv, n))
 #define TILE_MERGE_SORT_SMEM_BYTES(K, n, block)                                    \
     ((size_t)(TILE__SORT_STATIC(TILE__MSORT_BYTES(sizeof(K), 1, 0, n, block)) ? 0      \
@@ -963,7 +977,7 @@ typedef union {
             tile__S = (tile__N + tile__B - 1) / tile__B,                           \
             tile__KSH = tile_is_shared(K),                                         \
             tile__VSH = (HASV) && tile_is_shared(V),                               \
-            tile__KB = (int)TILE__SORT_A16((size_t)tile__N * sizeof(tile__K)),     \
+            tile__KB = (int)TILE__SORT_A16(TILE__MSORT_PADN(tile__N) * sizeof(tile__K)), \
             tile__BY1 = (int)TILE__MSORT_BYTES1(sizeof(tile__K), sizeof(tile__V), HASV, tile__N), \
             tile__BYTES = (int)TILE__MSORT_BYTES(sizeof(tile__K), sizeof(tile__V), HASV, tile__N, tile__B) \
         };                                                                         \
@@ -996,17 +1010,17 @@ typedef union {
         tile_barrier(); /* an earlier operation may still read a buffer of this size */ \
         /* register tiles: striped slots -> chunks through the buffer */         \
         if (!tile__KSH) {                                                          \
-            TILE__EACH(K, tile__s) { tile__kb[TILE__LIN(K, tile__s)] = TILE__AT(K, tile__s); } \
+            TILE__EACH(K, tile__s) { tile__kb[TILE__MSORT_PX(TILE__LIN(K, tile__s))] = TILE__AT(K, tile__s); } \
         }                                                                          \
         if ((HASV) && !tile__VSH) {                                                \
-            TILE__EACH(V, tile__s) { tile__vb[TILE__LIN(V, tile__s)] = TILE__AT(V, tile__s); } \
+            TILE__EACH(V, tile__s) { tile__vb[TILE__MSORT_PX(TILE__LIN(V, tile__s))] = TILE__AT(V, tile__s); } \
         }                                                                          \
         if (!tile__KSH || ((HASV) && !tile__VSH)) tile_barrier();                  \
         TILE__UNROLL for (int tile__j = 0; tile__j < tile__S; ++tile__j) {         \
             const int tile__p = tile__c0 + tile__j;                                \
             if (tile__j < tile__cnt) {                                             \
-                tile__x[tile__j] = tile__KSH ? (K).v[TILE__OFF(K, tile__p)] : tile__kb[tile__p]; \
-                if (HASV) tile__y[tile__j] = tile__VSH ? (V).v[TILE__OFF(V, tile__p)] : tile__vb[tile__p]; \
+                tile__x[tile__j] = tile__KSH ? (K).v[TILE__OFF(K, tile__p)] : tile__kb[TILE__MSORT_PX(tile__p)]; \
+                if (HASV) tile__y[tile__j] = tile__VSH ? (V).v[TILE__OFF(V, tile__p)] : tile__vb[TILE__MSORT_PX(tile__p)]; \
             } else {                                                               \
                 memset(&tile__x[tile__j], 0, sizeof(tile__K));                     \
                 if (HASV) memset(&tile__y[tile__j], 0, sizeof(tile__V));           \
@@ -1033,8 +1047,8 @@ typedef union {
             tile_barrier(); /* the last round's reads are done */                \
             TILE__UNROLL for (int tile__j = 0; tile__j < tile__S; ++tile__j) {     \
                 if (tile__j < tile__cnt) {                                         \
-                    tile__kb[tile__c0 + tile__j] = tile__x[tile__j];               \
-                    if (HASV) tile__vb[tile__c0 + tile__j] = tile__y[tile__j];     \
+                    tile__kb[TILE__MSORT_PX(tile__c0 + tile__j)] = tile__x[tile__j];               \
+                    if (HASV) tile__vb[TILE__MSORT_PX(tile__c0 + tile__j)] = tile__y[tile__j];     \
                 }                                                                  \
             }                                                                      \
             tile_barrier();                                                        \
@@ -1048,7 +1062,7 @@ typedef union {
                 int tile__hi = tile__d < tile__a1 - tile__a0 ? tile__d : tile__a1 - tile__a0; \
                 while (tile__lo < tile__hi) {                                      \
                     const int tile__m = (tile__lo + tile__hi) >> 1;                \
-                    if (LESS(tile__kb[tile__a1 + tile__d - 1 - tile__m], tile__kb[tile__a0 + tile__m])) \
+                    if (LESS(tile__kb[TILE__MSORT_PX(tile__a1 + tile__d - 1 - tile__m)], tile__kb[TILE__MSORT_PX(tile__a0 + tile__m)])) \
                         tile__hi = tile__m;                                        \
                     else                                                           \
                         tile__lo = tile__m + 1;                                    \
@@ -1056,21 +1070,21 @@ typedef union {
                 int tile__ia = tile__a0 + tile__lo, tile__ib = tile__a1 + tile__d - tile__lo; \
                 /* the heads of both runs stay in registers: one shared load   \
                  * per output (indices clamped: a run's end may be n) */       \
-                tile__K tile__ka = tile__kb[tile__ia < tile__N ? tile__ia : tile__N - 1]; \
-                tile__K tile__kx = tile__kb[tile__ib < tile__N ? tile__ib : tile__N - 1]; \
+                tile__K tile__ka = tile__kb[TILE__MSORT_PX(tile__ia < tile__N ? tile__ia : tile__N - 1)]; \
+                tile__K tile__kx = tile__kb[TILE__MSORT_PX(tile__ib < tile__N ? tile__ib : tile__N - 1)]; \
                 TILE__UNROLL for (int tile__j = 0; tile__j < tile__S; ++tile__j) { \
                     if (tile__j < tile__cnt) {                                     \
                         /* B only when strictly before A: stable */              \
                         const int tile__tb = tile__ib < tile__b1 && (tile__ia >= tile__a1 || (LESS(tile__kx, tile__ka))); \
-                        if (HASV) tile__y[tile__j] = tile__vb[tile__tb ? tile__ib : tile__ia]; \
+                        if (HASV) tile__y[tile__j] = tile__vb[TILE__MSORT_PX(tile__tb ? tile__ib : tile__ia)]; \
                         if (tile__tb) {                                            \
                             tile__x[tile__j] = tile__kx;                           \
                             ++tile__ib;                                            \
-                            tile__kx = tile__kb[tile__ib < tile__N ? tile__ib : tile__N - 1]; \
+                            tile__kx = tile__kb[TILE__MSORT_PX(tile__ib < tile__N ? tile__ib : tile__N - 1)]; \
                         } else {                                                   \
                             tile__x[tile__j] = tile__ka;                           \
                             ++tile__ia;                                            \
-                            tile__ka = tile__kb[tile__ia < tile__N ? tile__ia : tile__N - 1]; \
+                            tile__ka = tile__kb[TILE__MSORT_PX(tile__ia < tile__N ? tile__ia : tile__N - 1)]; \
                         }                                                          \
                     }                                                              \
                 }                                                                  \
@@ -1082,19 +1096,19 @@ typedef union {
             if (tile__j < tile__cnt) {                                             \
                 const int tile__p = tile__c0 + tile__j;                            \
                 if (tile__KSH) (K).v[TILE__OFF(K, tile__p)] = tile__x[tile__j];    \
-                else tile__kb[tile__p] = tile__x[tile__j];                         \
+                else tile__kb[TILE__MSORT_PX(tile__p)] = tile__x[tile__j];                         \
                 if (HASV) {                                                        \
                     if (tile__VSH) (V).v[TILE__OFF(V, tile__p)] = tile__y[tile__j]; \
-                    else tile__vb[tile__p] = tile__y[tile__j];                     \
+                    else tile__vb[TILE__MSORT_PX(tile__p)] = tile__y[tile__j];                     \
                 }                                                                  \
             }                                                                      \
         }                                                                          \
         tile_barrier();                                                            \
         if (!tile__KSH) {                                                          \
-            TILE__EACH(K, tile__s) { TILE__AT(K, tile__s) = tile__kb[TILE__LIN(K, tile__s)]; } \
+            TILE__EACH(K, tile__s) { TILE__AT(K, tile__s) = tile__kb[TILE__MSORT_PX(TILE__LIN(K, tile__s))]; } \
         }                                                                          \
         if ((HASV) && !tile__VSH) {                                                \
-            TILE__EACH(V, tile__s) { TILE__AT(V, tile__s) = tile__vb[TILE__LIN(V, tile__s)]; } \
+            TILE__EACH(V, tile__s) { TILE__AT(V, tile__s) = tile__vb[TILE__MSORT_PX(TILE__LIN(V, tile__s))]; } \
         }                                                                          \
     } while (0)
 
