@@ -23,13 +23,14 @@
  *    shared-memory atomics: into the counts tile itself when it is a shared
  *    tile of 32-bit counters, else into a staging array of nbins u32 words
  *    that is then added to (or copied into) the counts. Fast unless many
- *    samples fall into few bins (atomic contention).
+ *    samples fall into few bins (atomic contention). TILE_HISTO_AGG 1
+ *    (default 0; see below) aggregates each warp's increments per bin.
  *  - TILE_HISTO_SORT: the samples' bins (out-of-range ones as bin nbins)
  *    are sorted with tile_sort (a radix sort that skips the 4-bit digits
- *    that no bin uses: 2 passes for 256 bins), then each run of equal bins
- *    is found from its first and last positions: a run's first element
- *    writes its start, its last one writes the length into the staging
- *    array; no atomics, so its cost does not depend on the distribution.
+ *    that no bin uses: 2 passes for 256 bins), then the runs of equal bins
+ *    are found in one pass: a run's first element writes its position as
+ *    its bin's start and as the previous bin's end; counts = end - start.
+ *    No atomics, so its cost does not depend on the distribution.
  *    The sort's limits apply (at most 65535 samples).
  * Shared memory: the staging array (and the sorted bins for
  * TILE_HISTO_SORT) are static (TILE_STATIC_SMEM, the size classes of

@@ -622,6 +622,11 @@ TILE_KERNEL_SMEM(k_hist_u8, HB, TILE_SMEM_BYTES(uint32_t, HB) + TILE_HISTOGRAM_S
     else tile_histogram_composite(c, x, HB);
     tile_store(tile_array1(out2 + b * HB, HB), c, 0);
 }
+/* k_hist_i32 with warp-aggregated atomics (TILE_HISTO_AGG 1, GPU only: a
+ * partial warp, samples out of range, counts staged); k_hist_u8 with the
+ * default (atomics straight into shared counts) */
+#undef TILE_HISTO_AGG
+#define TILE_HISTO_AGG 1
 TILE_KERNEL_SMEM(k_hist_i32, 33, TILE_SMEM_BYTES(int32_t, H2N) + TILE_HISTOGRAM_SMEM_BYTES(H2N, H2B, 33),
                  const int32_t *in, int32_t *out1, int32_t *out2, int alg) {
     const int64_t b = tile_block(0);
@@ -635,6 +640,8 @@ TILE_KERNEL_SMEM(k_hist_i32, 33, TILE_SMEM_BYTES(int32_t, H2N) + TILE_HISTOGRAM_
     else tile_histogram_composite(c, x, H2B);
     tile_store(tile_array1(out2 + b * H2B, H2B), c, 0);
 }
+#undef TILE_HISTO_AGG
+#define TILE_HISTO_AGG 0
 static void run_rows_hist(const target *t) {
     /* rows, pairs (f32 5 x 37) */
     {
