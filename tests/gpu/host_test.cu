@@ -11,7 +11,7 @@
  *    transpose pair, alpha/beta (beta 0 over NaN: C not read), padded leading
  *    dimensions (the padding untouched); on a stream of its own on the GPU;
  *  - tile_gemm_strided_batched: sizes on every side of the automatic choice
- *    (in-kernel: 8, 13 x 31 x 7, 16, 32; cuBLAS: 24, 17 x 28 x 5, 33, 64),
+ *    (in-kernel: 8, 13 x 32 x 7, 16, 32; cuBLAS: 24, 17 x 28 x 5, 33, 64),
  *    transposes (cuBLAS), forced TILE and LIBRARY paths on the same problem
  *    (forced TILE at 24 too), gaps between the products untouched;
  *  - tile_potrf_batched / tile_potrs_batched: n on both sides of the
@@ -178,9 +178,9 @@ template <class T> static void gemm_tests(const target *t, cudaStream_t stream) 
         }
     if (stream) gemm_case<T>(t, -1, 0, 1, 70, 50, 90, 1, 2.0, -1.0, 1, stream);
     g_test = "gemm_strided_batched";
-    /* auto (f32, N N): in-kernel for max(m, n, k) <= 16 and 31..32, cuBLAS for
-     * 17..30 and above 32 (TILE_HOST_GEMM_TILE32_MIN, _MAX) */
-    static const int bshapes[][3] = {{8, 8, 8},    {13, 31, 7},  {16, 16, 16}, {24, 24, 24},
+    /* auto (f32, N N): in-kernel for max(m, n, k) <= 16 and 32, cuBLAS for
+     * 17..31 and above 32 (TILE_HOST_GEMM_TILE32_MIN, _MAX) */
+    static const int bshapes[][3] = {{8, 8, 8},    {13, 32, 7},  {16, 16, 16}, {24, 24, 24},
                                      {17, 28, 5},  {32, 32, 32}, {33, 33, 33}, {64, 64, 64}};
     const int batch = g_quick ? 3 : 40;
     for (int s = 0; s < 8; ++s) {

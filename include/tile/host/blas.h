@@ -83,14 +83,13 @@
  * in-kernel for TILE_HOST_GEMM_TILE_MIN <= s <= 16 (the 16 x 16 kernel) and
  * TILE_HOST_GEMM_TILE32_MIN <= s <= TILE_HOST_GEMM_TILE_MAX (the 32 x 32
  * kernel), cuBLAS otherwise. Measured on an H100 (bench/results/
- * 2026-11-25-h100-host-100ffaa-bench.txt, square s x s x s, batch 2^25 / s^2,
- * in-kernel time / cublasSgemmStridedBatched time inverted):
- *      s        8     12     16     20     24     28     30     32   48..128
- *   tile/cuB  1.87   2.28   2.36   0.70   0.76   0.89   0.92   1.20  (cuBLAS)
+ * 2026-11-25-h100-host-100ffaa-bench.txt and -chol-fft-a7e39e6-bench.txt,
+ * square s x s x s, batch 2^25 / s^2, cuBLAS time / in-kernel time):
+ *      s        8     12     16     20     24     28     30     31     32   48..128
+ *   tile/cuB  1.87   2.28   2.36   0.70   0.76   0.89   0.92   0.94   1.20  (cuBLAS)
  * 17 .. 32 run the 32 x 32 kernel on zero-padded tiles: its time hardly
- * depends on s while cuBLAS's work is s^3, so the tile path wins only near
- * 32; 30 still lost (0.92), so 31 and 32 go in-kernel (host_bench sweeps 31
- * to check that edge). */
+ * depends on s while cuBLAS's work is s^3, so the tile path wins only at
+ * 32 itself. */
 #ifndef TILE_HOST_GEMM_TILE_MAX
 #define TILE_HOST_GEMM_TILE_MAX 32
 #endif
@@ -102,7 +101,7 @@
 /* the smallest s above 16 that goes to the 32 x 32 kernel (17 .. this - 1:
  * cuBLAS); 17 sends every s <= TILE_HOST_GEMM_TILE_MAX in-kernel */
 #ifndef TILE_HOST_GEMM_TILE32_MIN
-#define TILE_HOST_GEMM_TILE32_MIN 31
+#define TILE_HOST_GEMM_TILE32_MIN 32
 #endif
 TILE__STATIC_ASSERT(TILE_HOST_GEMM_TILE32_MIN >= 17 && TILE_HOST_GEMM_TILE32_MIN <= 33,
                     "tile/host/blas.h: TILE_HOST_GEMM_TILE32_MIN must be 17..33");
