@@ -234,8 +234,119 @@ TILE_API double tile__fft_cos32(int m) { return TILE__FFT_COS32(m); }
         }                                                                         \
     }
 
+/* Fused convolution, fast path: per row, the forward passes, then the
+ * forward's last pass is not stored: thread q of a group then holds
+ * X[q + P m], m = 0..E-1 (register b R + brev(x) holds m = b + x E / R), which
+ * are exactly the inputs of the inverse's first pass (radix E, one butterfly
+ * a thread, inputs q + P m). So the product with H is taken in registers
+ * and the inverse starts from them: one store, one load and two syncs a row
+ * fewer than tile_fft + multiply + tile_ifft (and no natural-order round
+ * trip for the multiply). The passes are the same code as
+ * tile__fft_fast_*_E's, with the sign a constant. */
+#define TILE__FFT_DEF_CONV_E(sfx, T, S, W, LW, E)                                 \
+    TILE_API void tile__fft_convf_##sfx##_##E(T *buf, int rows, int n, int rs, const T *H, int norm, int tid, int bd) { \
+        const int P = n / (E), G = bd / P, g = tid / P, q = tid - g * P;          \
+        const int ws = P <= 32, sw = n >= (W);                                    \
+        const unsigned mask = P >= 32 ? 0xffffffffu : ((1u << P) - 1u) << ((tid & 31) & ~(P - 1)); \
+        const int rounds = (rows + G - 1) / G;                                    \
+        for (int it = 0; it < rounds; ++it) {                                     \
+            const int r = g + it * G;                                             \
+            const int act = tid < G * P && r < rows;                              \
+            if (ws && !act) break; /* a whole group leaves together */            \
+            T *row = buf + (act ? r : 0) * rs;                                    \
+            T v[E];                                                               \
+            const int LE = tile__fft_log2(E), LN = tile__fft_log2(n);             \
+            const int NP = (LN + LE - 1) / LE;                                    \
+            TILE__UNROLL for (int pp = 0; pp < 2 * NP; ++pp) {                    \
+                const int inv = pp >= NP, p = inv ? pp - NP : pp, sign = inv ? 1 : -1; \
+                const int Ns = 1 << (p * LE);                                     \
+                const int R = n / Ns < (E) ? n / Ns : (E);                        \
+                const int LR = tile__fft_log2(R), stride = n / R;                 \
+                const int first = Ns == 1, last = Ns * R == n;                    \
+                if (act) {                                                        \
+                    if (inv && first) { /* X[q + P m] times H, from the forward's registers */ \
+                        T u[E];                                                   \
+                        TILE__UNROLL for (int m = 0; m < (E); ++m) {              \
+                            const int RL = n >> ((NP - 1) * LE), LRL = tile__fft_log2(RL); \
+                            const int bb = m % ((E) / RL), xx = m / ((E) / RL);   \
+                            T hv = H[q + P * m];                                  \
+                            if (norm) hv = tile_##sfx##_scale(hv, (S)1 / (S)n);   \
+                            u[m] = tile__fft_mul_##sfx(v[bb * RL + TILE__FFT_BREV5(xx, LRL)], hv); \
+                        }                                                         \
+                        TILE__UNROLL for (int m = 0; m < (E); ++m) v[m] = u[m];   \
+                    }                                                             \
+                    TILE__UNROLL for (int b = 0; b < (E) / R; ++b) {              \
+                        const int j = q + P * b, k = j & (Ns - 1);                \
+                        if (!(inv && first)) {                                    \
+                            TILE__UNROLL for (int x = 0; x < R; ++x) {            \
+                                const int i = j + x * stride;                     \
+                                v[b * R + x] = row[TILE__FFT_SWZ(i, sw && !first, W, LW)]; \
+                            }                                                     \
+                        }                                                         \
+                        if (!first) {                                             \
+                            const S tile__a = (S)(2 * sign * k) / (S)(Ns * R);    \
+                            T lo[8], hp = tile_##sfx##_set((S)1, (S)0);           \
+                            lo[0] = hp;                                           \
+                            lo[1] = tile_##sfx##_expi(tile__a);                   \
+                            TILE__UNROLL for (int x = 2; x < 8; ++x)              \
+                                lo[x] = x % 2 == 0 ? tile__fft_mul_##sfx(lo[x / 2], lo[x / 2]) \
+                                                   : tile__fft_mul_##sfx(lo[x - 1], lo[1]); \
+                            const T w8 = R > 8 ? tile_##sfx##_expi(8 * tile__a) : hp; \
+                            TILE__UNROLL for (int x = 1; x < R; ++x) {            \
+                                if (x % 8 == 0) hp = x == 8 ? w8 : tile__fft_mul_##sfx(hp, w8); \
+                                const T tw = x < 8 ? lo[x] : x % 8 == 0 ? hp : tile__fft_mul_##sfx(hp, lo[x % 8]); \
+                                v[b * R + x] = tile__fft_mul_##sfx(v[b * R + x], tw); \
+                            }                                                     \
+                        }                                                         \
+                        TILE__UNROLL for (int st = 0; st < LR; ++st)              \
+                            TILE__UNROLL for (int bf = 0; bf < R / 2; ++bf) {     \
+                                const int h = R >> (st + 1), x = bf & (h - 1);    \
+                                const int i0 = b * R + ((bf - x) << 1) + x;       \
+                                const T a = v[i0], c = v[i0 + h];                 \
+                                v[i0] = tile_##sfx##_add(a, c);                   \
+                                v[i0 + h] = tile__fft_rot_##sfx(tile_##sfx##_sub(a, c), x * (16 / h), sign); \
+                            }                                                     \
+                    }                                                             \
+                }                                                                 \
+                if (!inv && last) continue; /* the forward's output stays in registers */ \
+                if (ws) TILE__FFT_SYNCWARP(tid, mask); else TILE__FFT_BARRIER();  \
+                if (act) {                                                        \
+                    TILE__UNROLL for (int b = 0; b < (E) / R; ++b) {              \
+                        const int j = q + P * b, k = j & (Ns - 1);                \
+                        TILE__UNROLL for (int x = 0; x < R; ++x) {                \
+                            const int o = (j - k) * R + k + x * Ns;               \
+                            row[TILE__FFT_SWZ(o, sw && !last, W, LW)] = v[b * R + TILE__FFT_BREV5(x, LR)]; \
+                        }                                                         \
+                    }                                                             \
+                }                                                                 \
+                if (ws) TILE__FFT_SYNCWARP(tid, mask); else TILE__FFT_BARRIER();  \
+            }                                                                     \
+        }                                                                         \
+    }
 TILE__FFT_DEF(c32, tile_c32, float, 16, 4)
 TILE__FFT_DEF(c64, tile_c64, double, 8, 3)
+
+/* the general path's convolution (CPU, or rows longer than EMAX per thread):
+ * transform, multiply in natural order, transform back */
+#define TILE__FFT_DEF_CONV(sfx, T, S, W, LW)                                      \
+    TILE__FFT_DEF_CONV_E(sfx, T, S, W, LW, 2)                                     \
+    TILE__FFT_DEF_CONV_E(sfx, T, S, W, LW, 4)                                     \
+    TILE__FFT_DEF_CONV_E(sfx, T, S, W, LW, 8)                                     \
+    TILE__FFT_DEF_CONV_E(sfx, T, S, W, LW, 16)                                    \
+    TILE_API void tile__fft_convs_##sfx(T *buf, int rows, int n, int rs, const T *H, int norm, int tid, int bd) { \
+        const int logn = tile__fft_log2(n);                                       \
+        tile__fft_slow_##sfx(buf, rows, n, rs, -1, tid, bd); /* ends with a barrier */ \
+        for (int i = tid; i < rows * n; i += bd) {                                \
+            const int r = i >> logn, k = i & (n - 1);                             \
+            T hv = H[k];                                                          \
+            if (norm) hv = tile_##sfx##_scale(hv, (S)1 / (S)n);                   \
+            buf[r * rs + k] = tile__fft_mul_##sfx(buf[r * rs + k], hv);           \
+        }                                                                         \
+        TILE__FFT_BARRIER();                                                      \
+        tile__fft_slow_##sfx(buf, rows, n, rs, 1, tid, bd);                       \
+    }
+TILE__FFT_DEF_CONV(c32, tile_c32, float, 16, 4)
+TILE__FFT_DEF_CONV(c64, tile_c64, double, 8, 3)
 
 /* ---- compile-time plan ---- */
 /* largest power of two <= b (b = 1..1024) */
@@ -261,6 +372,19 @@ TILE__FFT_DEF(c64, tile_c64, double, 8, 3)
     }
 TILE__FFT_RUN_DEF(c32, tile_c32, TILE_FFT_E_C32, TILE__FFT_EMAX_C32)
 TILE__FFT_RUN_DEF(c64, tile_c64, TILE_FFT_E_C64, TILE__FFT_EMAX_C64)
+#define TILE__FFT_CONV_RUN_DEF(sfx, T, EP, EMAX)                                  \
+    TILE_API void tile__fft_conv_run_##sfx(T *buf, int rows, int n, int rs, const T *H, int norm, int tid, int bd) { \
+        const int E = TILE__FFT_E(n, bd, EP);                                     \
+        if (bd == 1 || E > (EMAX)) { tile__fft_convs_##sfx(buf, rows, n, rs, H, norm, tid, bd); return; } \
+        switch (E) {                                                              \
+        case 2: tile__fft_convf_##sfx##_2(buf, rows, n, rs, H, norm, tid, bd); break; \
+        case 4: tile__fft_convf_##sfx##_4(buf, rows, n, rs, H, norm, tid, bd); break; \
+        case 8: tile__fft_convf_##sfx##_8(buf, rows, n, rs, H, norm, tid, bd); break; \
+        default: tile__fft_convf_##sfx##_16(buf, rows, n, rs, H, norm, tid, bd); break; \
+        }                                                                         \
+    }
+TILE__FFT_CONV_RUN_DEF(c32, tile_c32, TILE_FFT_E_C32, TILE__FFT_EMAX_C32)
+TILE__FFT_CONV_RUN_DEF(c64, tile_c64, TILE_FFT_E_C64, TILE__FFT_EMAX_C64)
 
 /* ---- type dispatch ---- */
 #if defined(__cplusplus)
@@ -278,6 +402,13 @@ char (&tile__fft_kind(tile_c64))[2];
 char (&tile__fft_kind(...))[3];
 #define TILE__FFT_KIND(x) ((int)sizeof(tile__fft_kind(x)))
 #define TILE__FFT_RUN(b, ...) tile__fft_run((b), __VA_ARGS__)
+TILE_API void tile__fft_conv_run(tile_c32 *b, int rows, int n, int rs, const tile_c32 *h, int norm, int tid, int bd) {
+    tile__fft_conv_run_c32(b, rows, n, rs, h, norm, tid, bd);
+}
+TILE_API void tile__fft_conv_run(tile_c64 *b, int rows, int n, int rs, const tile_c64 *h, int norm, int tid, int bd) {
+    tile__fft_conv_run_c64(b, rows, n, rs, h, norm, tid, bd);
+}
+#define TILE__FFT_CONV_RUN(b, ...) tile__fft_conv_run((b), __VA_ARGS__)
 #define TILE__FFT_SCALE(a, s) tile__fft_scale((a), (s))
 /* a shared tile's data pointer; null for a register tile (whose slots must
  * not have their address taken, or they leave the registers). C++ overloads
@@ -291,6 +422,8 @@ static TILE_HD __forceinline__ E *tile__fft_ptr(E *&p) { return p; }
 #define TILE__FFT_KIND(x) _Generic((x), tile_c32: 1, tile_c64: 2, default: 3)
 #define TILE__FFT_RUN(b, ...) \
     _Generic((b), tile_c32 *: tile__fft_run_c32, tile_c64 *: tile__fft_run_c64)((b), __VA_ARGS__)
+#define TILE__FFT_CONV_RUN(b, ...) \
+    _Generic((b), tile_c32 *: tile__fft_conv_run_c32, tile_c64 *: tile__fft_conv_run_c64)((b), __VA_ARGS__)
 TILE_API tile_c32 tile__fft_scale_c32(tile_c32 a, double s) { return tile_c32_scale(a, (float)s); }
 TILE_API tile_c64 tile__fft_scale_c64(tile_c64 a, double s) { return tile_c64_scale(a, s); }
 #define TILE__FFT_SCALE(a, s) \
@@ -312,6 +445,60 @@ TILE_API tile_c64 tile__fft_scale_c64(tile_c64 a, double s) { return tile_c64_sc
         TILE__WRITE_BEGIN(t);                                                     \
         TILE__EACH(t, tile__s) TILE__AT(t, tile__s) = TILE__FFT_SCALE(TILE__AT(t, tile__s), tile__fs); \
         TILE__WRITE_END(t);                                                       \
+    } while (0)
+
+/* Fused FFT convolution: every row of t becomes ifft(fft(row) .* h)
+ * (unnormalized, as cuFFT's forward then inverse: n times the circular
+ * convolution when h is the filter's spectrum); _normalized multiplies by
+ * h / n instead (exactly the circular convolution with the filter whose
+ * spectrum is h). t as for tile_fft (register or shared tile of c32/c64, 1D
+ * or rows x n; a register tile needs TILE_FFT_SMEM_BYTES of arena); h a
+ * shared tile of the same element type holding n values in natural order,
+ * shape (n) or (1, n). Same result as tile_fft, the multiply and tile_ifft
+ * (within rounding), with less work on the GPU: the forward's last pass
+ * stays in registers, is multiplied there and is the inverse's first pass's
+ * input (docs/fft.md). Cooperative, like tile_fft.
+ *
+ * Suppose t (tile_c32, shape 4) holds [1 2 3 4] and h [1 0 0 0]:
+ *   tile_fft_conv(t, h)             t = [10 10 10 10]   (sum(x) times 1, n = 4 ... no scaling)
+ *   tile_fft_conv_normalized(t, h)  t = [2.5 2.5 2.5 2.5]
+ * and with h = [1 1 1 1] (the spectrum of a unit impulse):
+ *   tile_fft_conv_normalized(t, h)  t = [1 2 3 4] */
+#define tile_fft_conv(t, h) TILE__FFT_CONV(t, h, 0)
+#define tile_fft_conv_normalized(t, h) TILE__FFT_CONV(t, h, 1)
+#define TILE__FFT_CONV(t, h, norm)                                                \
+    do {                                                                          \
+        TILE__STATIC_ASSERT(TILE__FFT_KIND((t).v[0]) != 3, "tile.h: tile_fft_conv needs a tile of tile_c32 or tile_c64"); \
+        TILE__STATIC_ASSERT(tile_ndim(t) <= 2, "tile.h: tile_fft_conv takes 1D or 2D tiles (one transform per row)"); \
+        TILE__STATIC_ASSERT(TILE__FFT_N(t) >= 2 && TILE__FFT_N(t) <= TILE_FFT_MAX_N && \
+                                (TILE__FFT_N(t) & (TILE__FFT_N(t) - 1)) == 0,     \
+                            "tile.h: tile_fft_conv needs a power-of-two length 2..4096 along the last dim"); \
+        TILE__STATIC_ASSERT(TILE__FFT_KIND((h).v[0]) == TILE__FFT_KIND((t).v[0]) && tile_is_shared(h) && \
+                                TILE__FFT_N(h) == TILE__FFT_N(t) && tile_size(h) == TILE__FFT_N(t), \
+                            "tile.h: tile_fft_conv needs h a shared tile of n elements of t's type"); \
+        typedef TILE_ELEM_T(t) tile__fT;                                          \
+        enum {                                                                    \
+            tile__fN = TILE__FFT_N(t), tile__fR = tile_size(t) / TILE__FFT_N(t),   \
+            tile__fSH = tile_is_shared(t),                                        \
+            tile__fRS = tile__fSH && tile_ndim(t) == 2 ? TILE__S0(t) : TILE__FFT_N(t) \
+        };                                                                        \
+        const int tile__fmk = tile_smem_mark();                                   \
+        tile__fT *tile__fb = tile__fSH ? TILE__FFT_PTR(t)                         \
+                                       : (tile__fT *)tile__smem_alloc(&tile__k, sizeof(tile__fT) * tile_size(t)); \
+        if (tile__fSH) {                                                          \
+            tile_barrier(); /* earlier writes to the tile and to h are visible */ \
+        } else {                                                                  \
+            TILE__EACH(t, tile__s) tile__fb[TILE__LIN(t, tile__s)] = (t).v[tile__s]; \
+            tile_barrier();                                                       \
+        }                                                                         \
+        TILE__FFT_CONV_RUN(tile__fb, tile__fR, tile__fN, tile__fRS, (const tile__fT *)TILE__FFT_PTR(h), (norm), \
+                           tile_thread(), TILE__BD(t));                           \
+        tile_barrier(); /* rows cross warps in the tile's own thread mapping */   \
+        if (!tile__fSH) {                                                         \
+            TILE__EACH(t, tile__s) (t).v[tile__s] = tile__fb[TILE__LIN(t, tile__s)]; \
+            tile_smem_release(tile__fmk);                                         \
+        }                                                                         \
+        (void)tile__fmk;                                                          \
     } while (0)
 
 #define TILE__FFT_N(t) tile_dim(t, tile_ndim(t) - 1)
