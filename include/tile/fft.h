@@ -459,23 +459,36 @@ TILE_API tile_c64 tile__fft_scale_c64(tile_c64 a, double s) { return tile_c64_sc
  * stays in registers, is multiplied there and is the inverse's first pass's
  * input (docs/fft.md). Cooperative, like tile_fft.
  *
+ * tile_fft_conv_ptr(t, H, norm) takes the spectrum as a pointer instead: H
+ * points to n elements of t's type in natural order, in global or shared
+ * memory (read-only during the call, written before it by a barrier or an
+ * earlier kernel), norm 0 or 1 as the two names above. On the GPU each
+ * thread reads the values it multiplies (through L1) and no shared copy of H
+ * is needed.
+ *
  * Suppose t (tile_c32, shape 4) holds [1 2 3 4] and h [1 0 0 0]:
- *   tile_fft_conv(t, h)             t = [10 10 10 10]   (sum(x) times 1, n = 4 ... no scaling)
+ *   tile_fft_conv(t, h)             t = [10 10 10 10]   (ifft([10 0 0 0]))
  *   tile_fft_conv_normalized(t, h)  t = [2.5 2.5 2.5 2.5]
  * and with h = [1 1 1 1] (the spectrum of a unit impulse):
- *   tile_fft_conv_normalized(t, h)  t = [1 2 3 4] */
-#define tile_fft_conv(t, h) TILE__FFT_CONV(t, h, 0)
-#define tile_fft_conv_normalized(t, h) TILE__FFT_CONV(t, h, 1)
-#define TILE__FFT_CONV(t, h, norm)                                                \
+ *   tile_fft_conv_normalized(t, h)  t = [1 2 3 4]
+ *   tile_fft_conv_ptr(t, H, 0)      t = [4 8 12 16]     (H pointing to [1 1 1 1]) */
+#define tile_fft_conv(t, h) TILE__FFT_CONV_TILE(t, h, 0)
+#define tile_fft_conv_normalized(t, h) TILE__FFT_CONV_TILE(t, h, 1)
+#define tile_fft_conv_ptr(t, H, norm) TILE__FFT_CONV(t, H, (norm) != 0)
+#define TILE__FFT_CONV_TILE(t, h, norm)                                           \
+    do {                                                                          \
+        TILE__STATIC_ASSERT(TILE__FFT_KIND((h).v[0]) == TILE__FFT_KIND((t).v[0]) && tile_is_shared(h) && \
+                                TILE__FFT_N(h) == TILE__FFT_N(t) && tile_size(h) == TILE__FFT_N(t), \
+                            "tile.h: tile_fft_conv needs h a shared tile of n elements of t's type"); \
+        TILE__FFT_CONV(t, (const TILE_ELEM_T(t) *)TILE__FFT_PTR(h), norm);       \
+    } while (0)
+#define TILE__FFT_CONV(t, hp, norm)                                               \
     do {                                                                          \
         TILE__STATIC_ASSERT(TILE__FFT_KIND((t).v[0]) != 3, "tile.h: tile_fft_conv needs a tile of tile_c32 or tile_c64"); \
         TILE__STATIC_ASSERT(tile_ndim(t) <= 2, "tile.h: tile_fft_conv takes 1D or 2D tiles (one transform per row)"); \
         TILE__STATIC_ASSERT(TILE__FFT_N(t) >= 2 && TILE__FFT_N(t) <= TILE_FFT_MAX_N && \
                                 (TILE__FFT_N(t) & (TILE__FFT_N(t) - 1)) == 0,     \
                             "tile.h: tile_fft_conv needs a power-of-two length 2..4096 along the last dim"); \
-        TILE__STATIC_ASSERT(TILE__FFT_KIND((h).v[0]) == TILE__FFT_KIND((t).v[0]) && tile_is_shared(h) && \
-                                TILE__FFT_N(h) == TILE__FFT_N(t) && tile_size(h) == TILE__FFT_N(t), \
-                            "tile.h: tile_fft_conv needs h a shared tile of n elements of t's type"); \
         typedef TILE_ELEM_T(t) tile__fT;                                          \
         enum {                                                                    \
             tile__fN = TILE__FFT_N(t), tile__fR = tile_size(t) / TILE__FFT_N(t),   \
@@ -484,15 +497,14 @@ TILE_API tile_c64 tile__fft_scale_c64(tile_c64 a, double s) { return tile_c64_sc
         };                                                                        \
         const int tile__fmk = tile_smem_mark();                                   \
         tile__fT *tile__fb = tile__fSH ? TILE__FFT_PTR(t)                         \
-                                       : (tile__fT *)tile__smem_alloc(&tile__k, sizeof(tile__fT) * tile_size(t)); \
+                                       : (tile__fT *)TILE__SMEM_TAKE(sizeof(tile__fT) * tile_size(t)); \
         if (tile__fSH) {                                                          \
             tile_barrier(); /* earlier writes to the tile and to h are visible */ \
         } else {                                                                  \
             TILE__EACH(t, tile__s) tile__fb[TILE__LIN(t, tile__s)] = (t).v[tile__s]; \
             tile_barrier();                                                       \
         }                                                                         \
-        TILE__FFT_CONV_RUN(tile__fb, tile__fR, tile__fN, tile__fRS, (const tile__fT *)TILE__FFT_PTR(h), (norm), \
-                           tile_thread(), TILE__BD(t));                           \
+        TILE__FFT_CONV_RUN(tile__fb, tile__fR, tile__fN, tile__fRS, (hp), (norm), tile_thread(), TILE__BD(t)); \
         tile_barrier(); /* rows cross warps in the tile's own thread mapping */   \
         if (!tile__fSH) {                                                         \
             TILE__EACH(t, tile__s) (t).v[tile__s] = tile__fb[TILE__LIN(t, tile__s)]; \

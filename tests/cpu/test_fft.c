@@ -417,7 +417,7 @@ static void test_conv_paths(void **state) {
 
 /* the public macros on the CPU target: register and shared tiles, and the
  * header's example */
-TILE_KERNEL_SMEM(conv_ex_k, 32, TILE_FFT_SMEM_BYTES(tile_c32, 4) + TILE_SMEM_BYTES(tile_c32, 4), tile_c32 *io) {
+TILE_KERNEL_SMEM(conv_ex_k, 32, TILE_FFT_SMEM_BYTES(tile_c32, 4) + 2 * TILE_SMEM_BYTES(tile_c32, 4), tile_c32 *io) {
     tile_shared(tile_c32, h, 4);
     tile_reg(tile_c32, t, 4);
     tile_load(h, tile_array1(io + 12, 4), 0);
@@ -432,19 +432,31 @@ TILE_KERNEL_SMEM(conv_ex_k, 32, TILE_FFT_SMEM_BYTES(tile_c32, 4) + TILE_SMEM_BYT
     tile_load(s, tile_array2(io, 1, 4), 0, 0);
     tile_fft_conv_normalized(s, h);
     tile_store(tile_array2(io + 28, 1, 4), s, 0, 0);
+    tile_load(t, tile_array1(io, 4), 0);
+    tile_fft_conv_ptr(t, io + 24, 0);
+    tile_store(tile_array1(io + 32, 4), t, 0);
+}
+/* an arena too small for the register tile's staging: an error, no write */
+TILE_KERNEL_SMEM(conv_small_k, 32, 16, tile_c32 *io) {
+    tile_reg(tile_c32, t, 4);
+    tile_load(t, tile_array1(io, 4), 0);
+    tile_fft_conv_ptr(t, io + 4, 0);
+    tile_store(tile_array1(io + 8, 4), t, 0);
 }
 static void test_conv_example(void **state) {
     (void)state;
-    tile_c32 io[32] = {{1, 0}, {2, 0}, {3, 0}, {4, 0}};
+    tile_c32 io[36] = {{1, 0}, {2, 0}, {3, 0}, {4, 0}};
     io[12] = tile_c32_set(1, 0);
     for (int i = 24; i < 28; ++i) io[i] = tile_c32_set(1, 0);
     assert_tile_ok(tile_launch(TILE_CPU, conv_ex_k, tile_grid1(1), 32, io));
-    const float want[12] = {10, 10, 10, 10, 2.5f, 2.5f, 2.5f, 2.5f, 1, 2, 3, 4};
-    for (int i = 0; i < 12; ++i) {
+    const float want[16] = {10, 10, 10, 10, 2.5f, 2.5f, 2.5f, 2.5f, 1, 2, 3, 4, 4, 8, 12, 16};
+    for (int i = 0; i < 16; ++i) {
         const tile_c32 g = io[16 + i + (i >= 8 ? 4 : 0)];
         assert_close(g.re, want[i], 1e-5);
         assert_close(g.im, 0, 1e-5);
-    }
+    }    tile_c32 io2[12] = {{1, 0}, {2, 0}, {3, 0}, {4, 0}, {1, 0}, {1, 0}, {1, 0}, {1, 0}, {7, 7}};
+    assert_int_equal(tile_launch(TILE_CPU, conv_small_k, tile_grid1(1), 32, io2), TILE_ERR_SMEM_OVERFLOW);
+    assert_true(io2[8].re == 7 && io2[8].im == 7); /* the body returned before its store */
 }
 
 int main(void) {
