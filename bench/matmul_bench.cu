@@ -4,8 +4,9 @@
  *
  *  - f32, tile.h: A and B loaded into shared tiles (vector tier; s = 64:
  *    cp.async, see MMB_LOAD_ASYNC), tile_matmul_ab
- *    into a shared out (FMA micro-tiles), stored (s = 128: k-slabs of 32, see
- *    there); peer cublasSgemmStridedBatched.
+ *    into a shared out (FMA micro-tiles), stored; s = 128: the accumulator
+ *    path (mm_f32_128: C in registers, k windows of 32 through 2 cp.async
+ *    stages); peer cublasSgemmStridedBatched.
  *  - bf16 in, f32 accumulate and out, tile.h: A and B loaded into register
  *    tiles, staged by tile_matmul into the arena with padded rows (no bank
  *    conflicts in the fragment loads), tensor cores (mma.sync m16n8k16,
@@ -16,10 +17,13 @@
  *  - candidates (mmb_extras), each checked (every element against cuBLAS)
  *    and printed after its row as
  *      "  <type> s=<s> variant [<name>]: X ms, Y TFLOP/s, tile / cuBLAS = R, ..."
- *    (no target): f32 s = 64 with TILE_MATMUL_FMA_B4 0 (tile_matmul's previous
- *    FMA mapping: 8 x 2 micro-tiles, scalar b reads; the default is 4 x 4 with
- *    16-byte b reads); the accumulator path (MMB_ACC) at f32 s = 128 and bf16
- *    s = 64, 128, where the defaults trail cuBLAS.
+ *    (no target): f32 s = 128's previous default (shared C, k-slabs of 32)
+ *    and the accumulator path with 2 blocks an SM. The H100 run at bea5b43
+ *    (bench/results/2026-11-25-h100-matmul-sort-bea5b43-bench.txt) made the
+ *    winner (acc k32 2st minb0, 0.88 of cuBLAS against 0.70) the default and
+ *    dropped the clear losers (their numbers: docs/matmul.md): f32 s = 64
+ *    with TILE_MATMUL_FMA_B4 0 (1.00 against the default's 1.15), the
+ *    accumulator path at bf16 s = 64, 128 (0.62-0.75 against 0.96).
  * Recorded peer (not measured here): Warp 1.19's MathDx tile_matmul, f32 on an
  * H100: 5.7 / 12.9 / 22.4 / 7.0 TFLOP/s at s = 16 / 32 / 64 / 128.
  *
@@ -102,12 +106,12 @@ TILE_KERNEL_SMEM(mm_bf16_64, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_
     tile_matmul_ab(c, a, b, 1.0f, 0.0f);
     tile_store(tile_array2(C + o, 64, 64), c, 0, 0);
 }
-/* f32 s = 128: A and B stream through 128 x 32 / 32 x 128 shared k-slabs into
- * a shared C (beta = 1 after the first slab): 96 KiB instead of 3 x 64 KiB,
- * so 2 blocks fit on an SM and one block's loads overlap the other's FMAs.
- * tile_matmul's barriers (before: slabs in; after: slabs read) order the
- * slab reloads. */
-TILE_KERNEL_SMEM(mm_f32_128, 256, TILE_SMEM_BYTES(float, 128, 128) + 2 * TILE_SMEM_BYTES(float, 128, 32),
+/* f32 s = 128, the previous default (a candidate now): A and B stream through
+ * 128 x 32 / 32 x 128 shared k-slabs into a shared C (beta = 1 after the
+ * first slab): 96 KiB instead of 3 x 64 KiB, so 2 blocks fit on an SM and one
+ * block's loads overlap the other's FMAs. tile_matmul's barriers (before:
+ * slabs in; after: slabs read) order the slab reloads. */
+TILE_KERNEL_SMEM(mm_f32_128_slab, 256, TILE_SMEM_BYTES(float, 128, 128) + 2 * TILE_SMEM_BYTES(float, 128, 32),
                  const float *A, const float *B, float *C) {
     const size_t o = (size_t)tile_block(0) * 128 * 128;
     tile_shared(float, a, 128, 32);
@@ -154,24 +158,12 @@ TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TIL
     tile_store(tile_array2(C + o, 128, 128), c, 64, 0);
 }
 
-/* f32 s = 64 with tile_matmul's previous FMA mapping, for comparison in the
- * same run: 8 x 2 micro-tiles, b read as scalars (TILE_MATMUL_FMA_B4 0; the
- * kernels above take 4 x 4 with 16-byte b reads). The macro is read where a
- * kernel's tile_matmul expands. */
-#undef TILE_MATMUL_FMA_B4
-#define TILE_MATMUL_FMA_B4 0
-MMB_F32_N(mm_f32_64_b4off, 64, 256, MMB_LOAD_ASYNC)
-#undef TILE_MATMUL_FMA_B4
-#define TILE_MATMUL_FMA_B4 1
-
-/* Candidates for the s where tile.h trails cuBLAS (f32 s = 128, bf16 s = 64
- * and 128), timed and checked next to the default kernels in the same run:
- * the accumulator path (tile_matmul_acc: C's s x s block in registers, k
+/* The accumulator path (tile_matmul_acc: C's s x s block in registers, k
  * windows of BK through STAGES cp.async stages, tile_matmul_load_async into
  * padded rows, stored straight from registers into C: no shared C, no
  * staging), with MINB resident blocks an SM asked for
  * (TILE_KERNEL_SMEM_BOUNDS). One product per block, 256 threads (MMB_ACC_T:
- * THREADS). */
+ * THREADS). f32 s = 128's default, and a candidate. */
 #define MMB_ACC(name, T, S, BK, STAGES, MINB) MMB_ACC_T(name, T, 256, S, BK, STAGES, MINB)
 #define MMB_ACC_T(name, T, THREADS, S, BK, STAGES, MINB) MMB_ACC_M(name, T, THREADS, S, S, BK, STAGES, MINB)
 /* MMB_ACC_M: S / BM blocks a product, each BM rows of C (more, smaller
@@ -219,20 +211,11 @@ MMB_F32_N(mm_f32_64_b4off, 64, 256, MMB_LOAD_ASYNC)
         tile_matmul_load_async(a_win, tile_array2(A + o, S, S), m0, (kk) * (BK));  \
         tile_matmul_load_async(b_win, tile_array2(B + o, S, S), (kk) * (BK), 0);   \
     } while (0)
+/* f32 s = 128, the default: k windows of 32, 2 stages (2 x 33 KiB), one
+ * block an SM at the compiler's register choice (0.88 of cuBLAS on the H100;
+ * minb2, below: 0.85) */
+MMB_ACC(mm_f32_128, float, 128, 32, 2, 0)
 MMB_ACC(mma_f32_128_k32s2_b2, float, 128, 32, 2, 2)
-MMB_ACC(mma_f32_128_k16s3_b2, float, 128, 16, 3, 2)
-MMB_ACC(mma_f32_128_k32s2_b0, float, 128, 32, 2, 0)
-MMB_ACC(mma_bf16_64_k64s1, tile_bf16, 64, 64, 1, 0)
-MMB_ACC(mma_bf16_64_k32s2, tile_bf16, 64, 32, 2, 0)
-MMB_ACC(mma_bf16_128_k32s4_b2, tile_bf16, 128, 32, 4, 2)
-MMB_ACC(mma_bf16_128_k64s2_b2, tile_bf16, 128, 64, 2, 2)
-/* 4 warps: 32 x 32 warp tiles at s = 64, 64 x 64 at s = 128 (more reuse of
- * each fragment than 8 warps' 16 x 32 / 64 x 32) */
-MMB_ACC_T(mma_bf16_64_t128, tile_bf16, 128, 64, 64, 1, 0)
-MMB_ACC_T(mma_bf16_128_t128, tile_bf16, 128, 128, 32, 4, 0)
-/* s = 128 in two blocks of 64 rows: f32 8 x 4 a thread, bf16 32 x 32 a warp */
-MMB_ACC_M(mma_f32_128_h64, float, 256, 128, 64, 32, 2, 2)
-MMB_ACC_M(mma_bf16_128_h64, tile_bf16, 256, 128, 64, 32, 4, 2)
 struct MmbExtra {
     int s, bf;
     const char *name;
@@ -245,31 +228,11 @@ struct MmbExtra {
         return tile_launch(ex, name, tile_grid1(batch * (PER)), THREADS, (const T *)A, (const T *)B, C); \
     }
 MMB_EXTRA_FN(mma_f32_128_k32s2_b2, float)
-MMB_EXTRA_FN(mma_f32_128_k16s3_b2, float)
-MMB_EXTRA_FN(mma_f32_128_k32s2_b0, float)
-MMB_EXTRA_FN(mma_bf16_64_k64s1, tile_bf16)
-MMB_EXTRA_FN(mma_bf16_64_k32s2, tile_bf16)
-MMB_EXTRA_FN(mma_bf16_128_k32s4_b2, tile_bf16)
-MMB_EXTRA_FN(mma_bf16_128_k64s2_b2, tile_bf16)
-MMB_EXTRA_FN_T(mma_bf16_64_t128, tile_bf16, 128)
-MMB_EXTRA_FN_T(mma_bf16_128_t128, tile_bf16, 128)
-MMB_EXTRA_FN_M(mma_f32_128_h64, float, 256, 2)
-MMB_EXTRA_FN_M(mma_bf16_128_h64, tile_bf16, 256, 2)
-static int mm_f32_64_b4off_run(tile_exec ex, long batch, const void *A, const void *B, float *C);
+MMB_EXTRA_FN(mm_f32_128_slab, float)
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
-    {64, 0, "TILE_MATMUL_FMA_B4 0 (8x2, scalar b)", mm_f32_64_b4off_run},
+    {128, 0, "shared C, k-slabs of 32 (previous default)", mm_f32_128_slab_run},
     {128, 0, "acc k32 2st 256thr minb2", mma_f32_128_k32s2_b2_run},
-    {128, 0, "acc k16 3st 256thr minb2", mma_f32_128_k16s3_b2_run},
-    {128, 0, "acc k32 2st 256thr minb0", mma_f32_128_k32s2_b0_run},
-    {128, 0, "acc 2 blocks of 64 rows k32 2st 256thr minb2", mma_f32_128_h64_run},
-    {64, 1, "acc k64 1st 256thr", mma_bf16_64_k64s1_run},
-    {64, 1, "acc k32 2st 256thr", mma_bf16_64_k32s2_run},
-    {64, 1, "acc k64 1st 128thr", mma_bf16_64_t128_run},
-    {128, 1, "acc k32 4st 256thr minb2", mma_bf16_128_k32s4_b2_run},
-    {128, 1, "acc k64 2st 256thr minb2", mma_bf16_128_k64s2_b2_run},
-    {128, 1, "acc k32 4st 128thr", mma_bf16_128_t128_run},
-    {128, 1, "acc 2 blocks of 64 rows k32 4st 256thr minb2", mma_bf16_128_h64_run},
 };
 
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
@@ -292,8 +255,7 @@ __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
 static int launch_tile(tile_exec ex, int s, int bf, long batch, const void *A, const void *B, float *C) {
     const tile_grid g = tile_grid1(batch);
     int e = 0;
-    switch (s < 0 ? -1 : s * 2 + bf) {
-    case -1: e = tile_launch(ex, mm_f32_64_b4off, g, 256, (const float *)A, (const float *)B, C); break;
+    switch (s * 2 + bf) {
     case 32: e = tile_launch(ex, mm_f32_16, g, 64, (const float *)A, (const float *)B, C); break;
     case 33: e = tile_launch(ex, mm_bf16_16, g, 64, (const tile_bf16 *)A, (const tile_bf16 *)B, C); break;
     case 64: e = tile_launch(ex, mm_f32_32, g, 128, (const float *)A, (const float *)B, C); break;
@@ -305,9 +267,6 @@ static int launch_tile(tile_exec ex, int s, int bf, long batch, const void *A, c
     }
     TK(e);
     return 0;
-}
-static int mm_f32_64_b4off_run(tile_exec ex, long batch, const void *A, const void *B, float *C) {
-    return launch_tile(ex, -1, 0, batch, A, B, C);
 }
 /* row-major C = A @ B is column-major C^T = B^T A^T: cuBLAS gets B first */
 static int launch_cublas(cublasHandle_t h, int s, int bf, long batch, const void *A, const void *B, float *C) {

@@ -100,12 +100,16 @@
     }
 
 /* The shapes (each can be set with -D: bench/gemm_large_bench.cu times other
- * candidates side by side). f32: 128 x 128 per block, 256 threads, an 8 x 8
- * micro-tile a thread, 16-wide windows (2 x 8 KiB a stage); bf16: 128 x 256
- * per block, 64 x 64 a warp, 32-wide windows (10 + 16.5 KiB a stage). 3
- * stages deep for f32, 4 for bf16 (its windows are done in a third of the
- * time: the copies need more of a head start). MINB 0: one block an SM at
- * 253-255 registers. */
+ * candidates side by side; the defaults are the winners of its H100 run,
+ * bench/results/2026-11-25-h100-matmul-sort-bea5b43-bench.txt). f32: 128 x
+ * 128 per block, 256 threads, an 8 x 8 micro-tile a thread, 16-wide windows
+ * (2 x 8 KiB a stage), 3 stages, MINB 2: registers capped at 128 so 2 blocks
+ * share an SM (one block's barrier waits overlap the other's FMAs: 35.3
+ * TFLOP/s, 0.68 of cuBLAS, against 0.63 with one block an SM). bf16: 128 x
+ * 256 per block, 64 x 64 a warp, 64-wide windows (18 + 33 KiB a stage), 3
+ * stages (153 KiB), one block an SM: half the barriers and window set-ups of
+ * 32-wide windows (249 TFLOP/s, 0.32 of cuBLAS, against 0.25 with k32 and 4
+ * stages). */
 #ifndef GEMM_F32_BM
 #define GEMM_F32_BM 128
 #endif
@@ -122,7 +126,7 @@
 #define GEMM_F32_THREADS 256
 #endif
 #ifndef GEMM_F32_MINB
-#define GEMM_F32_MINB 0
+#define GEMM_F32_MINB 2
 #endif
 #ifndef GEMM_F32_GROUP
 #define GEMM_F32_GROUP 1
@@ -134,10 +138,10 @@
 #define GEMM_BF16_BN 256
 #endif
 #ifndef GEMM_BF16_BK
-#define GEMM_BF16_BK 32
+#define GEMM_BF16_BK 64
 #endif
 #ifndef GEMM_BF16_STAGES
-#define GEMM_BF16_STAGES 4
+#define GEMM_BF16_STAGES 3
 #endif
 #ifndef GEMM_BF16_THREADS
 #define GEMM_BF16_THREADS 256
