@@ -94,6 +94,15 @@ enum { WP_NOUT = 1024, WP_NACC = 16, WP_NACC_ALL = 16 + 4 + 9 }; /* ints, floats
         tile_reshape(sh2, sh, -1, 2);                                              \
         tile_store(tile_array2(o, 2, 2), sh2, 0, 0);                               \
         o += 4;                                                                    \
+        /* tile_dot and tile_axpy over 40 elements (partial slots at 32, 96) */   \
+        tile_arange_n(int32_t, da, 40, 1, 1);                                      \
+        tile_arange_n(int32_t, db, 40, 2, 3);                                      \
+        tile_dot(dd, da, db);                                                      \
+        tile_axpy(3, da, db);                                                      \
+        tile_store(tile_array1(o, 40), db, 0);                                     \
+        o += 40;                                                                   \
+        if (tile_thread() == 0) o[0] = tile_value(dd);                             \
+        o += 1;                                                                    \
     }
 
 static inline void wp_ref_construct(int bd, int thr, float start, int32_t *ref) {
@@ -120,6 +129,11 @@ static inline void wp_ref_construct(int bd, int thr, float start, int32_t *ref) 
     o += 4;
     for (int i = 0; i < 4; ++i) o[i] = 50 - i;
     o += 4;
+    int32_t dot = 0; /* sum (1 + i)(2 + 3 i); axpy: 3 (1 + i) + 2 + 3 i */
+    for (int i = 0; i < 40; ++i) o[i] = 5 + 6 * i, dot += (1 + i) * (2 + 3 * i);
+    o += 40;
+    o[0] = dot;
+    o += 1;
 }
 
 /* ---------------------------------------------------------------------

@@ -58,6 +58,9 @@
 #define tile_idiv(a, b) tile_div(a, a, b)
 #define tile_imul_c(a, k) tile_mul_c(a, a, k)
 #define tile_idiv_c(a, k) tile_div_c(a, a, k)
+/* dst = alpha * src + dst in one pass (Warp's tile_axpy; alpha a constant)
+ *   src = [1 2 3], dst = [10 10 10]: tile_axpy(2, src, dst) -> dst = [12 14 16] */
+#define tile_axpy(alpha, src, dst) TILE__EW2(dst, src, dst, TILE__G_ADD(TILE__G_MUL(TILE__A(src), (alpha)), TILE__A(dst)))
 
 /* c = fn(a), c = fn(a, b), c = fn(a, b, d), c = fn(a, b, d, e) element by
  * element; fn is a TILE_FUNC (or any __host__ __device__ function or macro).

@@ -188,6 +188,16 @@ TILE_API unsigned char *tile__scratch_alt(tile_kctx *k, unsigned char *buf, unsi
 #define tile_sum(name, src) tile_reduce(name, TILE__OP_ADD, src)
 #define tile_min(name, src) tile_reduce(name, TILE__OP_MIN, src)
 #define tile_max(name, src) tile_reduce(name, TILE__OP_MAX, src)
+/* Warp's tile_dot: name = a one-element register tile holding sum(a * b)
+ * (element-wise product of two tiles of one shape, then a block sum; a
+ * register product tile of a's shape named name##__prod is declared too).
+ *   a = [1 2 3], b = [4 5 6]: tile_dot(d, a, b) -> tile_value(d) == 32 */
+#define tile_dot(name, a, b)                                                       \
+    TILE__CAPTURE(name##__dc, a);                                                  \
+    TILE__REG_TYPE_(name##__dc__et, name##__dc__bd, name##__dc__nd, name##__dc__d0, name##__dc__d1, \
+                    name##__dc__d2, name##__dc__d3) name##__prod;                  \
+    tile_mul(name##__prod, a, b);                                                  \
+    tile_sum(name, name##__prod)
 /* value of a one-element tile (the reductions' results), in every thread */
 #define tile_value(t) ((t).v[0])
 
