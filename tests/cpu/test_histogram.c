@@ -3,7 +3,8 @@
  * register and shared counts (u32, i32, i64, u64), samples of u8, u16, i32
  * (negative and too-large ones: ignored), i64, a 2D sample tile and a view,
  * lengths 1 .. 4096, the init and composite forms, against a plain counting
- * loop; the header's example. The GPU code path (block_dim > 1) is run by
+ * loop; the header's example; the header's load pattern (samples through a
+ * shared 16 x 64 u8 tile, aligned and misaligned source). The GPU code path (block_dim > 1) is run by
  * test_sort_sim.c's block simulator and tests/gpu/sort_test.cu. */
 #include "test_util.h"
 #include <tile/histogram.h>
@@ -160,10 +161,57 @@ static void test_doc_and_views(void **state) {
     assert_int_equal(TILE_HISTOGRAM_SMEM_BYTES(4096, 256, 256), 0);
 }
 
+/* the header's load pattern: samples through a shared 16 x 64 u8 tile (one
+ * 16-byte load a thread on the GPU), composited piece by piece into shared
+ * counts with either algorithm; from a misaligned pointer the load falls back
+ * to element copies and must give the same counts */
+#define PAT_PIECES 5
+TILE_KERNEL_SMEM(h_pattern, 64,
+                 TILE_SMEM_BYTES(uint32_t, 256) + TILE_SMEM_BYTES(uint8_t, 16, 64) +
+                     TILE_HISTOGRAM_SMEM_BYTES(16 * 64, 256, 64),
+                 const uint8_t *in, uint32_t *out, int alg) {
+    tile_shared(uint32_t, c, 256);
+    tile_shared(uint8_t, xs, 16, 64);
+    tile_histogram_init(c);
+    for (int i = 0; i < PAT_PIECES; ++i) {
+        tile_load(xs, tile_array2(in + i * 16 * 64, 16, 64), 0, 0);
+        if (alg == TILE_HISTO_SORT) tile_histogram_composite_alg(c, xs, 256, TILE_HISTO_SORT);
+        else tile_histogram_composite(c, xs, 256);
+    }
+    tile_store(tile_array1(out, 256), c, 0);
+}
+static void test_shared_tile_pattern(void **state) {
+    (void)state;
+    enum { N = PAT_PIECES * 16 * 64 };
+    static _Alignas(16) uint8_t in[N + 16];
+    static int64_t x[N], ref[256];
+    uint32_t out[256];
+    uint64_t s = 4242u;
+    for (int p = 0; p < 4; ++p) {
+        for (int i = 0; i < N + 16; ++i) in[i] = (uint8_t)gen(GEN_U8, p, 256, &s);
+        for (int off = 0; off < 2; ++off) { /* 0: 16-byte aligned; 1: misaligned */
+            for (int i = 0; i < N; ++i) x[i] = in[off + i];
+            ref_hist(x, N, 256, ref, 0);
+            for (int alg = 0; alg < 2; ++alg) {
+                memset(out, 0xcd, sizeof out);
+                assert_tile_ok(tile_launch(TILE_CPU, h_pattern, tile_grid1(1), 64, (const uint8_t *)in + off, out, alg));
+                for (int b = 0; b < 256; ++b) {
+                    if ((int64_t)out[b] != ref[b]) {
+                        print_error("pattern %d offset %d alg %d: bin %d is %u, expected %lld\n", p, off, alg, b,
+                                    out[b], (long long)ref[b]);
+                        fail();
+                    }
+                }
+            }
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_histograms),
         cmocka_unit_test(test_doc_and_views),
+        cmocka_unit_test(test_shared_tile_pattern),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
