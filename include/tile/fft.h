@@ -241,8 +241,63 @@ TILE_API double tile__fft_cos32(int m) { return TILE__FFT_COS32(m); }
  * a thread, inputs q + P m). So the product with H is taken in registers
  * and the inverse starts from them: one store, one load and two syncs a row
  * fewer than tile_fft + multiply + tile_ifft (and no natural-order round
- * trip for the multiply). The passes are the same code as
- * tile__fft_fast_*_E's, with the sign a constant. */
+ * trip for the multiply). The pass is tile__fft_fast_*_E's, with the sign a
+ * constant; two loops (forward, inverse) of the original size each, as one
+ * loop of twice the passes is too large for the compiler to unroll. */
+#define TILE__FFT_CONV_PASS(sfx, T, S, W, LW, E, sign, inv)                       \
+    {                                                                             \
+        const int Ns = 1 << (p * LE);                                             \
+        const int R = n / Ns < (E) ? n / Ns : (E);                                \
+        const int LR = tile__fft_log2(R), stride = n / R;                         \
+        const int first = Ns == 1, last = Ns * R == n;                            \
+        if (act) {                                                                \
+            TILE__UNROLL for (int b = 0; b < (E) / R; ++b) {                      \
+                const int j = q + P * b, k = j & (Ns - 1);                        \
+                if (!((inv) && first)) {                                          \
+                    TILE__UNROLL for (int x = 0; x < R; ++x) {                    \
+                        const int i = j + x * stride;                             \
+                        v[b * R + x] = row[TILE__FFT_SWZ(i, sw && !first, W, LW)]; \
+                    }                                                             \
+                }                                                                 \
+                if (!first) {                                                     \
+                    const S tile__a = (S)(2 * (sign) * k) / (S)(Ns * R);          \
+                    T lo[8], hp = tile_##sfx##_set((S)1, (S)0);                   \
+                    lo[0] = hp;                                                   \
+                    lo[1] = tile_##sfx##_expi(tile__a);                           \
+                    TILE__UNROLL for (int x = 2; x < 8; ++x)                      \
+                        lo[x] = x % 2 == 0 ? tile__fft_mul_##sfx(lo[x / 2], lo[x / 2]) \
+                                           : tile__fft_mul_##sfx(lo[x - 1], lo[1]); \
+                    const T w8 = R > 8 ? tile_##sfx##_expi(8 * tile__a) : hp;     \
+                    TILE__UNROLL for (int x = 1; x < R; ++x) {                    \
+                        if (x % 8 == 0) hp = x == 8 ? w8 : tile__fft_mul_##sfx(hp, w8); \
+                        const T tw = x < 8 ? lo[x] : x % 8 == 0 ? hp : tile__fft_mul_##sfx(hp, lo[x % 8]); \
+                        v[b * R + x] = tile__fft_mul_##sfx(v[b * R + x], tw);     \
+                    }                                                             \
+                }                                                                 \
+                TILE__UNROLL for (int st = 0; st < LR; ++st)                      \
+                    TILE__UNROLL for (int bf = 0; bf < R / 2; ++bf) {             \
+                        const int h = R >> (st + 1), x = bf & (h - 1);            \
+                        const int i0 = b * R + ((bf - x) << 1) + x;               \
+                        const T a = v[i0], c = v[i0 + h];                         \
+                        v[i0] = tile_##sfx##_add(a, c);                           \
+                        v[i0 + h] = tile__fft_rot_##sfx(tile_##sfx##_sub(a, c), x * (16 / h), (sign)); \
+                    }                                                             \
+            }                                                                     \
+        }                                                                         \
+        if ((inv) || !last) { /* the forward's last output stays in registers */  \
+            if (ws) TILE__FFT_SYNCWARP(tid, mask); else TILE__FFT_BARRIER();      \
+            if (act) {                                                            \
+                TILE__UNROLL for (int b = 0; b < (E) / R; ++b) {                  \
+                    const int j = q + P * b, k = j & (Ns - 1);                    \
+                    TILE__UNROLL for (int x = 0; x < R; ++x) {                    \
+                        const int o = (j - k) * R + k + x * Ns;                   \
+                        row[TILE__FFT_SWZ(o, sw && !last, W, LW)] = v[b * R + TILE__FFT_BREV5(x, LR)]; \
+                    }                                                             \
+                }                                                                 \
+            }                                                                     \
+            if (ws) TILE__FFT_SYNCWARP(tid, mask); else TILE__FFT_BARRIER();      \
+        }                                                                         \
+    }
 #define TILE__FFT_DEF_CONV_E(sfx, T, S, W, LW, E)                                 \
     TILE_API void tile__fft_convf_##sfx##_##E(T *buf, int rows, int n, int rs, const T *H, int norm, int tid, int bd) { \
         const int P = n / (E), G = bd / P, g = tid / P, q = tid - g * P;          \
@@ -257,72 +312,24 @@ TILE_API double tile__fft_cos32(int m) { return TILE__FFT_COS32(m); }
             T v[E];                                                               \
             const int LE = tile__fft_log2(E), LN = tile__fft_log2(n);             \
             const int NP = (LN + LE - 1) / LE;                                    \
-            TILE__UNROLL for (int pp = 0; pp < 2 * NP; ++pp) {                    \
-                const int inv = pp >= NP, p = inv ? pp - NP : pp, sign = inv ? 1 : -1; \
-                const int Ns = 1 << (p * LE);                                     \
-                const int R = n / Ns < (E) ? n / Ns : (E);                        \
-                const int LR = tile__fft_log2(R), stride = n / R;                 \
-                const int first = Ns == 1, last = Ns * R == n;                    \
-                if (act) {                                                        \
-                    if (inv && first) { /* X[q + P m] times H, from the forward's registers */ \
-                        T u[E];                                                   \
-                        TILE__UNROLL for (int m = 0; m < (E); ++m) {              \
-                            const int RL = n >> ((NP - 1) * LE), LRL = tile__fft_log2(RL); \
-                            const int bb = m % ((E) / RL), xx = m / ((E) / RL);   \
-                            T hv = H[q + P * m];                                  \
-                            if (norm) hv = tile_##sfx##_scale(hv, (S)1 / (S)n);   \
-                            u[m] = tile__fft_mul_##sfx(v[bb * RL + TILE__FFT_BREV5(xx, LRL)], hv); \
-                        }                                                         \
-                        TILE__UNROLL for (int m = 0; m < (E); ++m) v[m] = u[m];   \
-                    }                                                             \
-                    TILE__UNROLL for (int b = 0; b < (E) / R; ++b) {              \
-                        const int j = q + P * b, k = j & (Ns - 1);                \
-                        if (!(inv && first)) {                                    \
-                            TILE__UNROLL for (int x = 0; x < R; ++x) {            \
-                                const int i = j + x * stride;                     \
-                                v[b * R + x] = row[TILE__FFT_SWZ(i, sw && !first, W, LW)]; \
-                            }                                                     \
-                        }                                                         \
-                        if (!first) {                                             \
-                            const S tile__a = (S)(2 * sign * k) / (S)(Ns * R);    \
-                            T lo[8], hp = tile_##sfx##_set((S)1, (S)0);           \
-                            lo[0] = hp;                                           \
-                            lo[1] = tile_##sfx##_expi(tile__a);                   \
-                            TILE__UNROLL for (int x = 2; x < 8; ++x)              \
-                                lo[x] = x % 2 == 0 ? tile__fft_mul_##sfx(lo[x / 2], lo[x / 2]) \
-                                                   : tile__fft_mul_##sfx(lo[x - 1], lo[1]); \
-                            const T w8 = R > 8 ? tile_##sfx##_expi(8 * tile__a) : hp; \
-                            TILE__UNROLL for (int x = 1; x < R; ++x) {            \
-                                if (x % 8 == 0) hp = x == 8 ? w8 : tile__fft_mul_##sfx(hp, w8); \
-                                const T tw = x < 8 ? lo[x] : x % 8 == 0 ? hp : tile__fft_mul_##sfx(hp, lo[x % 8]); \
-                                v[b * R + x] = tile__fft_mul_##sfx(v[b * R + x], tw); \
-                            }                                                     \
-                        }                                                         \
-                        TILE__UNROLL for (int st = 0; st < LR; ++st)              \
-                            TILE__UNROLL for (int bf = 0; bf < R / 2; ++bf) {     \
-                                const int h = R >> (st + 1), x = bf & (h - 1);    \
-                                const int i0 = b * R + ((bf - x) << 1) + x;       \
-                                const T a = v[i0], c = v[i0 + h];                 \
-                                v[i0] = tile_##sfx##_add(a, c);                   \
-                                v[i0 + h] = tile__fft_rot_##sfx(tile_##sfx##_sub(a, c), x * (16 / h), sign); \
-                            }                                                     \
-                    }                                                             \
+            TILE__UNROLL for (int p = 0; p < NP; ++p)                             \
+                TILE__FFT_CONV_PASS(sfx, T, S, W, LW, E, -1, 0)                   \
+            if (act) { /* X[q + P m] = v[bb RL + brev(xx)], m = bb + xx E / RL, times H */ \
+                const int RL = n >> ((NP - 1) * LE), LRL = tile__fft_log2(RL);    \
+                const S hsc = norm ? (S)1 / (S)n : (S)1; /* a select, not a branch */ \
+                T u[E];                                                           \
+                TILE__UNROLL for (int m = 0; m < (E); ++m) {                      \
+                    const int bb = m % ((E) / RL), xx = m / ((E) / RL);           \
+                    const T hv = tile_##sfx##_scale(H[q + P * m], hsc);           \
+                    u[m] = tile__fft_mul_##sfx(v[bb * RL + TILE__FFT_BREV5(xx, LRL)], hv); \
                 }                                                                 \
-                if (!inv && last) continue; /* the forward's output stays in registers */ \
-                if (ws) TILE__FFT_SYNCWARP(tid, mask); else TILE__FFT_BARRIER();  \
-                if (act) {                                                        \
-                    TILE__UNROLL for (int b = 0; b < (E) / R; ++b) {              \
-                        const int j = q + P * b, k = j & (Ns - 1);                \
-                        TILE__UNROLL for (int x = 0; x < R; ++x) {                \
-                            const int o = (j - k) * R + k + x * Ns;               \
-                            row[TILE__FFT_SWZ(o, sw && !last, W, LW)] = v[b * R + TILE__FFT_BREV5(x, LR)]; \
-                        }                                                         \
-                    }                                                             \
-                }                                                                 \
-                if (ws) TILE__FFT_SYNCWARP(tid, mask); else TILE__FFT_BARRIER();  \
+                TILE__UNROLL for (int m = 0; m < (E); ++m) v[m] = u[m];           \
             }                                                                     \
+            TILE__UNROLL for (int p = 0; p < NP; ++p)                             \
+                TILE__FFT_CONV_PASS(sfx, T, S, W, LW, E, 1, 1)                    \
         }                                                                         \
     }
+
 TILE__FFT_DEF(c32, tile_c32, float, 16, 4)
 TILE__FFT_DEF(c64, tile_c64, double, 8, 3)
 

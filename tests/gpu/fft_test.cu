@@ -15,6 +15,13 @@
  * inverse as ifft_normalized), the round trip fft then ifft_normalized, and on the GPU the output equal to
  * the CPU target's within the same tolerance. Outputs are poisoned (NaN)
  * before each launch.
+ * tile_fft_conv / _normalized (register tile, h a shared tile) and
+ * tile_fft_conv_ptr (shared tile, H in global memory): every length 2..4096
+ * for c32 and a sample for c64, blocks of 32..512 (warp-synced groups, block
+ * barriers, the general path), plain and normalized, against the ordered
+ * composition ifft(fft(x) .* H) in double DFTs (same tolerances) and the GPU
+ * against the CPU target (tests/cpu/test_fft.c adds the direct circular
+ * convolution and every block size on host threads).
  */
 #include <math.h>
 #include <stdint.h>
@@ -118,6 +125,133 @@ static void to_d(const void *t, double *x, size_t n2, int f64) {
     for (size_t i = 0; i < n2; ++i) x[i] = f64 ? ((const double *)t)[i] : (double)((const float *)t)[i];
 }
 
+/* ---- tile_fft_conv ----
+ * CR: register tile ROWS x N, h a shared tile loaded from H (tile_fft_conv /
+ * _normalized by `which`); CS: shared tile, tile_fft_conv_ptr with H in
+ * global memory and norm = which. */
+#define KCR(sfx, T, BD, ROWS, N)                                                   \
+    TILE_KERNEL_SMEM(kcr_##sfx##_##BD##_##ROWS##_##N, BD, TILE_FFT_SMEM_BYTES(T, ROWS, N) + TILE_SMEM_BYTES(T, N), \
+                     const T *in, const T *H, T *out, int which) {                 \
+        tile_shared(T, h, N);                                                      \
+        tile_reg(T, t, ROWS, N);                                                   \
+        tile_load(h, tile_array1(H, N), 0);                                        \
+        tile_load(t, tile_array2(in, 1 << 20, N), tile_block(0) * ROWS, 0);        \
+        if (which) tile_fft_conv_normalized(t, h);                                 \
+        else tile_fft_conv(t, h);                                                  \
+        tile_store(tile_array2(out, 1 << 20, N), t, tile_block(0) * ROWS, 0);      \
+    }                                                                              \
+    static int lcr_##sfx##_##BD##_##ROWS##_##N(tile_exec ex, int nb, const void *in, const void *H, void *out, \
+                                               int which) {                        \
+        return tile_launch(ex, kcr_##sfx##_##BD##_##ROWS##_##N, tile_grid1(nb), BD, (const T *)in, (const T *)H, \
+                           (T *)out, which);                                       \
+    }
+#define KCS(sfx, T, BD, ROWS, N)                                                   \
+    TILE_KERNEL_SMEM(kcs_##sfx##_##BD##_##ROWS##_##N, BD, TILE_SMEM_BYTES(T, ROWS, N), const T *in, const T *H, \
+                     T *out, int which) {                                          \
+        tile_shared(T, t, ROWS, N);                                                \
+        tile_load(t, tile_array2(in, 1 << 20, N), tile_block(0) * ROWS, 0);        \
+        tile_fft_conv_ptr(t, H, which);                                            \
+        tile_store(tile_array2(out, 1 << 20, N), t, tile_block(0) * ROWS, 0);      \
+    }                                                                              \
+    static int lcs_##sfx##_##BD##_##ROWS##_##N(tile_exec ex, int nb, const void *in, const void *H, void *out, \
+                                               int which) {                        \
+        return tile_launch(ex, kcs_##sfx##_##BD##_##ROWS##_##N, tile_grid1(nb), BD, (const T *)in, (const T *)H, \
+                           (T *)out, which);                                       \
+    }
+/* every length for c32 (warp-synced groups, block barriers, 1..4 rows, odd
+ * block sizes, E < 16 where n / 16 threads do not fit, the general path at
+ * 4096 in 32 threads) and a sample for c64 */
+#define CLIST(X)                                                                   \
+    X(r, c32, tile_c32, 64, 4, 2) X(r, c32, tile_c32, 64, 4, 4) X(r, c32, tile_c32, 64, 4, 8)   \
+    X(s, c32, tile_c32, 64, 4, 16) X(r, c32, tile_c32, 96, 3, 32) X(s, c32, tile_c32, 64, 2, 64) \
+    X(r, c32, tile_c32, 128, 2, 128) X(s, c32, tile_c32, 128, 8, 256) X(r, c32, tile_c32, 48, 2, 256) \
+    X(s, c32, tile_c32, 256, 2, 512) X(s, c32, tile_c32, 256, 4, 1024) X(r, c32, tile_c32, 64, 1, 1024) \
+    X(r, c32, tile_c32, 512, 1, 2048) X(s, c32, tile_c32, 256, 1, 4096) X(s, c32, tile_c32, 32, 1, 4096) \
+    X(r, c64, tile_c64, 64, 2, 512) X(s, c64, tile_c64, 512, 1, 4096)
+#define KCDEF(k, sfx, T, BD, ROWS, N) KC##k##_(sfx, T, BD, ROWS, N)
+#define KCr_(sfx, T, BD, ROWS, N) KCR(sfx, T, BD, ROWS, N)
+#define KCs_(sfx, T, BD, ROWS, N) KCS(sfx, T, BD, ROWS, N)
+CLIST(KCDEF)
+typedef int (*conv_fn)(tile_exec, int, const void *, const void *, void *, int);
+struct cdesc {
+    const char *name;
+    int f64, bd, rows, n;
+    conv_fn fn;
+};
+#define KCENT(k, sfx, T, BD, ROWS, N) \
+    {"conv_" #k "_" #sfx "_" #BD "_" #ROWS "_" #N, sizeof(T) == 16, BD, ROWS, N, lc##k##_##sfx##_##BD##_##ROWS##_##N},
+static const cdesc ckernels[] = {CLIST(KCENT)};
+enum { NC = sizeof(ckernels) / sizeof(ckernels[0]) };
+static double *cpu_cout[NC][2];
+
+/* which 0: ifft(fft(x) .* H); 1: the same over n. Reference: the ordered
+ * composition by double DFTs; on the GPU also the CPU target's output. */
+static void run_conv(const target *t, int ki) {
+    const cdesc &k = ckernels[ki];
+    const int nb = g_quick ? 1 : 3;
+    const size_t elems = (size_t)k.n * k.rows * nb, n2 = 2 * elems, es = k.f64 ? 16 : 8;
+    const double tol = k.f64 ? 1e-12 : 1e-5;
+    g_test = k.name;
+    unsigned char *hin = HALLOC(unsigned char, elems * es), *hout = HALLOC(unsigned char, elems * es);
+    unsigned char *hH = HALLOC(unsigned char, k.n * es);
+    double *x = HALLOC(double, n2), *y = HALLOC(double, n2), *ref = HALLOC(double, n2), *H = HALLOC(double, 2 * k.n);
+    uint32_t seed = 4321u + (uint32_t)ki;
+    for (size_t i = 0; i < n2; ++i) {
+        const double v = rnd(&seed);
+        if (k.f64) ((double *)hin)[i] = v;
+        else ((float *)hin)[i] = (float)v;
+    }
+    for (int i = 0; i < 2 * k.n; ++i) {
+        const double v = rnd(&seed);
+        if (k.f64) ((double *)hH)[i] = v;
+        else ((float *)hH)[i] = (float)v;
+    }
+    to_d(hin, x, n2, k.f64);
+    to_d(hH, H, 2 * (size_t)k.n, k.f64);
+    void *din = DALLOC(unsigned char, elems * es), *dout = DALLOC(unsigned char, elems * es);
+    void *dH = DALLOC(unsigned char, k.n * es);
+    UP(din, hin, elems * es);
+    UP(dH, hH, k.n * es);
+    dft_rows(x, y, k.n, k.rows * nb, -1); /* y: the spectra, then times H */
+    for (size_t r = 0; r < (size_t)k.rows * nb; ++r)
+        for (int j = 0; j < k.n; ++j) {
+            double *p = y + 2 * (r * k.n + j);
+            const double re = p[0] * H[2 * j] - p[1] * H[2 * j + 1], im = p[0] * H[2 * j + 1] + p[1] * H[2 * j];
+            p[0] = re;
+            p[1] = im;
+        }
+    dft_rows(y, ref, k.n, k.rows * nb, 1);
+    for (int op = 0; op < 2; ++op) {
+        POISON(dout, elems * es, POISON_F);
+        RUN_OK(k.fn(t->ex, nb, din, dH, dout, op));
+        DOWN(hout, dout, elems * es);
+        to_d(hout, y, n2, k.f64);
+        const double scale = op ? 1.0 / k.n : 1.0;
+        double e = 0, rr = 0;
+        for (size_t i = 0; i < n2; ++i) {
+            const double d = y[i] - ref[i] * scale;
+            e += d != d ? 1e300 : d * d;
+            rr += ref[i] * scale * ref[i] * scale;
+        }
+        e = sqrt(e / (rr > 0 ? rr : 1));
+        CHECK(e < tol, "conv %s: relative error %g vs ifft(fft(x) .* H) in double (tolerance %g)",
+              op ? "normalized" : "plain", e, tol);
+        if (!t->gpu) {
+            free(cpu_cout[ki][op]);
+            cpu_cout[ki][op] = HALLOC(double, n2);
+            memcpy(cpu_cout[ki][op], y, n2 * sizeof(double));
+        } else if (cpu_cout[ki][op]) {
+            const double ec = rel_err(y, cpu_cout[ki][op], n2);
+            CHECK(ec < tol, "conv %s: GPU differs from the CPU target by %g", op ? "normalized" : "plain", ec);
+        }
+    }
+    tile_free(t->ex, din);
+    tile_free(t->ex, dout);
+    tile_free(t->ex, dH);
+    free(hin); free(hout); free(hH); free(x); free(y); free(ref); free(H);
+    g_test = NULL;
+}
+
 /* CPU-target outputs of each kernel and op, kept for the GPU comparison */
 static double *cpu_out[NK][3];
 
@@ -184,6 +318,7 @@ int main(int argc, char **argv) {
         const target *t = &gc_targets[i];
         gc_target_begin(t);
         for (int k = 0; k < NK; ++k) run_kernel(t, k);
+        for (int k = 0; k < NC; ++k) run_conv(t, k);
         gc_target_end(t, "");
     }
     return gc_finish();
