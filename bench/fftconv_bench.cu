@@ -7,11 +7,14 @@
  *    (64 MiB in, 64 MiB out; --small: 2^16):
  *      fused:  one kernel: tile_fft, each row times the filter spectrum H/n,
  *              tile_ifft. Candidates (below, where the kernels are): A, one
- *              tile a block (examples/fft_convolution.cu's kernel), at every
+ *              tile a block, tile_fft + multiply + tile_ifft, at every
  *              length; B, resident blocks walking the tiles with the next
  *              tile's copy in flight (H/n in shared memory), at 1024 and
- *              4096. Each prints its registers, shared memory and blocks an
- *              SM.
+ *              4096; C and D, one tile a block with the fused primitive
+ *              tile_fft_conv (C: H/n in shared memory,
+ *              examples/fft_convolution.cu's kernel; D: tile_fft_conv_ptr,
+ *              H/n read through L1), at every length. Each prints its
+ *              registers, shared memory and blocks an SM.
  *      3-step: cufftExecC2C forward (x -> t), a multiply kernel (t *= H/n, in
  *              place), cufftExecC2C inverse (t -> y).
  *    The same input and H/n for all (H from cuFFT, scaled on the host).
@@ -43,7 +46,7 @@
     } while (0)
 
 /* ---- the fused kernels: candidates, timed side by side ----
- * Why the one-tile-a-block kernel (A, the example's) lost at 1024 and 4096
+ * Why the one-tile-a-block kernel (A, the example's until tile_fft_conv) lost at 1024 and 4096
  * points (H100 at 6375e77: 1652 / 1547 GB/s, where fft_bench's plain
  * shared-tile tile_fft of the same shape moved 2434 / 2624): a block loads
  * its tile, waits, computes, stores, and has no load in flight while it
@@ -57,7 +60,7 @@
  * the next tile copied asynchronously (tile_load_async: one TMA bulk copy on
  * sm_90) while the current one is transformed, multiplied, transformed back
  * and stored.
- *   A "one tile a block":  examples/fft_convolution.cu's kernel; H/n in a
+ *   A "one tile a block":  the example's former kernel; H/n in a
  *       shared tile loaded by every block.
  *   B "pipelined, H shared": H/n loaded once per resident block into a
  *       shared tile (no per-tile re-read); shared memory 2 stages + H
@@ -83,6 +86,37 @@
             tile_map2(row, tile_c32_mul, row, hs);                                 \
         }                                                                          \
         tile_ifft(t);                                                              \
+        tile_store(tile_array2(y, rows, N), t, (int64_t)tile_block(0) * ROWS, 0);  \
+    }
+/* C and D: tile_fft_conv (tile/fft.h), the fused primitive: the forward's
+ * last radix pass is not stored, its registers are multiplied by H and are
+ * the inverse's first pass's input (thread q holds X[q + P m] after the one
+ * and needs exactly those for the other). Per element and row, shared
+ * memory accesses: A 17 (load 1 write; tile_fft 3 passes x (read + write);
+ * multiply: read, H read, write; tile_ifft 6; store 1 read), C 13 (the last
+ * forward store, the multiply's round trip and the first inverse load are
+ * gone; H read once), D 12 (H read from global memory through L1, no shared
+ * copy of it: 32 KiB less shared memory at 4096); block barriers a row group:
+ * A 2 + 6 + 2 + 6 + 1, C/D 2 + 4 + 6 + 1 (256: the groups are warps, and
+ * these are __syncwarp).
+ *   C "fused conv, H shared": A's kernel with tile_fft_conv(t, hs).
+ *   D "fused conv, H from L1": tile_fft_conv_ptr(t, H, 0), no shared H. */
+#define CONV_C(N, BD, ROWS)                                                        \
+    TILE_KERNEL_SMEM(convc_##N, BD, TILE_SMEM_BYTES(tile_c32, ROWS, N) + TILE_SMEM_BYTES(tile_c32, 1, N), \
+                     const tile_c32 *x, const tile_c32 *H, tile_c32 *y, int64_t rows) { \
+        tile_shared(tile_c32, t, ROWS, N);                                         \
+        tile_shared(tile_c32, hs, 1, N);                                           \
+        tile_load(t, tile_array2(x, rows, N), (int64_t)tile_block(0) * ROWS, 0);   \
+        tile_load(hs, tile_array2(H, 1, N), 0, 0);                                 \
+        tile_fft_conv(t, hs);                                                      \
+        tile_store(tile_array2(y, rows, N), t, (int64_t)tile_block(0) * ROWS, 0);  \
+    }
+#define CONV_D(N, BD, ROWS)                                                        \
+    TILE_KERNEL_SMEM(convd_##N, BD, TILE_SMEM_BYTES(tile_c32, ROWS, N), const tile_c32 *x, const tile_c32 *H, \
+                     tile_c32 *y, int64_t rows) {                                  \
+        tile_shared(tile_c32, t, ROWS, N);                                         \
+        tile_load(t, tile_array2(x, rows, N), (int64_t)tile_block(0) * ROWS, 0);   \
+        tile_fft_conv_ptr(t, H, 0);                                                \
         tile_store(tile_array2(y, rows, N), t, (int64_t)tile_block(0) * ROWS, 0);  \
     }
 /* B's loop (a macro so that variants can share it); PRE(N) runs once a block, MUL(N, ROWS) multiplies
@@ -184,6 +218,12 @@ TILE_HD static inline int bench_tid_opaque(void) {
 CONV_A(256, 128, 8)
 CONV_A(1024, 256, 4)
 CONV_A(4096, 256, 1)
+CONV_C(256, 128, 8)
+CONV_C(1024, 256, 4)
+CONV_C(4096, 256, 1)
+CONV_D(256, 128, 8)
+CONV_D(1024, 256, 4)
+CONV_D(4096, 256, 1)
 #undef tile_thread
 #define tile_thread() bench_tid_opaque()
 /* 256 points already runs at 2.5x with A: no pipelined kernel there (each
@@ -201,9 +241,15 @@ CONV_INFO_FN(conva_1024, 256, 4, 0, "A one tile a block")
 CONV_INFO_FN(conva_4096, 256, 1, 0, "A one tile a block")
 CONV_INFO_FN(convb_1024, 256, 4, 1, "B pipelined, H shared")
 CONV_INFO_FN(convb_4096, 256, 1, 1, "B pipelined, H shared")
+CONV_INFO_FN(convc_256, 128, 8, 0, "C fused conv, H shared")
+CONV_INFO_FN(convc_1024, 256, 4, 0, "C fused conv, H shared")
+CONV_INFO_FN(convc_4096, 256, 1, 0, "C fused conv, H shared")
+CONV_INFO_FN(convd_256, 128, 8, 0, "D fused conv, H from L1")
+CONV_INFO_FN(convd_1024, 256, 4, 0, "D fused conv, H from L1")
+CONV_INFO_FN(convd_4096, 256, 1, 0, "D fused conv, H from L1")
 
 /* the candidates of each length: info (also the grid) and launch */
-#define MAXCAND 2
+#define MAXCAND 4
 typedef int (*conv_info_fn)(int64_t, ConvInfo *);
 typedef int (*conv_fn)(int, const tile_c32 *, const tile_c32 *, tile_c32 *, int64_t);
 #define CONV_LAUNCH_FN(kname, BD)                                                  \
@@ -215,15 +261,24 @@ CONV_LAUNCH_FN(conva_1024, 256)
 CONV_LAUNCH_FN(conva_4096, 256)
 CONV_LAUNCH_FN(convb_1024, 256)
 CONV_LAUNCH_FN(convb_4096, 256)
+CONV_LAUNCH_FN(convc_256, 128)
+CONV_LAUNCH_FN(convc_1024, 256)
+CONV_LAUNCH_FN(convc_4096, 256)
+CONV_LAUNCH_FN(convd_256, 128)
+CONV_LAUNCH_FN(convd_1024, 256)
+CONV_LAUNCH_FN(convd_4096, 256)
 struct ConvLen {
     int n, block, rows_per_tile, ncand;
     conv_info_fn info[MAXCAND];
     conv_fn launch[MAXCAND];
 };
 static const ConvLen conv_lens[3] = {
-    {256, 128, 8, 1, {conva_256_info}, {conva_256_launch}},
-    {1024, 256, 4, 2, {conva_1024_info, convb_1024_info}, {conva_1024_launch, convb_1024_launch}},
-    {4096, 256, 1, 2, {conva_4096_info, convb_4096_info}, {conva_4096_launch, convb_4096_launch}},
+    {256, 128, 8, 3, {conva_256_info, convc_256_info, convd_256_info},
+     {conva_256_launch, convc_256_launch, convd_256_launch}},
+    {1024, 256, 4, 4, {conva_1024_info, convb_1024_info, convc_1024_info, convd_1024_info},
+     {conva_1024_launch, convb_1024_launch, convc_1024_launch, convd_1024_launch}},
+    {4096, 256, 1, 4, {conva_4096_info, convb_4096_info, convc_4096_info, convd_4096_info},
+     {conva_4096_launch, convb_4096_launch, convc_4096_launch, convd_4096_launch}},
 };
 
 /* the 3-step pipeline's middle step: t[i] *= H[i mod n] (n a power of two) */
@@ -247,8 +302,8 @@ static double rel_err(const float *a, const float *b, size_t cnt) {
 static int conv_part(const Opts &o, int64_t total, const float *h_x, FILE *csv, bool *all_ok) {
     const size_t bytes = (size_t)total * sizeof(tile_c32);
     printf("\n== FFT convolution: fused tile kernels vs cuFFT forward + multiply kernel + cuFFT inverse\n");
-    printf("complex f32, %zu MiB of signals in + %zu MiB out; GB/s = 2 x bytes / time; fused candidates A, B "
-           "(bench/fftconv_bench.cu; A is examples/fft_convolution.cu's kernel)\n",
+    printf("complex f32, %zu MiB of signals in + %zu MiB out; GB/s = 2 x bytes / time; fused candidates A, B, C, D "
+           "(bench/fftconv_bench.cu; C is examples/fft_convolution.cu's kernel)\n",
            bytes >> 20, bytes >> 20);
     /* outputs: d_y[v] for candidate v < MAXCAND, d_y[MAXCAND] the 3-step's */
     tile_c32 *d_x, *d_y[MAXCAND + 1], *d_t, *d_H;
@@ -345,7 +400,7 @@ static int conv_part(const Opts &o, int64_t total, const float *h_x, FILE *csv, 
                    n, ci[v].name, gv, sv.median, sv.min, sv.max, gv / g3, L.block, L.rows_per_tile, ci[v].regs,
                    ci[v].smem / 1024.0, ci[v].per_sm, ci[v].grid, ci[v].pipelined ? ", walks tiles" : "",
                    ok[v] ? "" : "  WRONG");
-            if (csv) fprintf(csv, "fftconv,%d,fused_%c,%.5f,%.1f,%.4f\n", n, 'A' + v, sv.median, gv, gv / g3);
+            if (csv) fprintf(csv, "fftconv,%d,fused_%c,%.5f,%.1f,%.4f\n", n, ci[v].name[0], sv.median, gv, gv / g3);
             if (ok[v] && gv > gbest) {
                 gbest = gv;
                 best = v;
