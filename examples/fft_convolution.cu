@@ -1,13 +1,13 @@
 /* FFT convolution fused into one kernel: each block loads 4 signals of 1024
- * points into a shared tile, transforms them (tile_fft), multiplies them by
- * the filter's spectrum (loaded once a block into a shared tile), transforms
- * back (tile_ifft) and stores them - one read and one write of the signals,
+ * points into a shared tile and convolves them with tile_fft_conv: forward
+ * transform, product with the filter's spectrum (loaded once a block into a
+ * shared tile), inverse transform - one read and one write of the signals,
  * where the cuFFT way takes a forward transform, a multiply kernel and an
  * inverse transform, three round trips through memory
- * (bench/fftconv_bench.cu times the two). This is the simplest form, one
- * tile a block; the bench also times a pipelined form (resident blocks that
- * copy the next tile asynchronously while they transform the current one),
- * which docs/fft.md explains.
+ * (bench/fftconv_bench.cu times the two). tile_fft_conv(t, hs) gives what
+ * tile_fft(t), a multiply of each row by hs and tile_ifft(t) give, with less
+ * work: the forward's last pass stays in registers, is multiplied there and
+ * is the inverse's first pass's input (docs/fft.md).
  *
  * y = x (*) h, the circular convolution y[i] = sum_j h[j] x[(i - j) mod n],
  * is ifft(fft(x) * fft(h)) / n; the filter's spectrum is computed once by a
@@ -35,19 +35,15 @@ TILE_KERNEL_SMEM(filter_spectrum, THREADS, TILE_SMEM_BYTES(tile_c32, N), const t
     tile_store(tile_array1(H, N), t, 0);
 }
 
-/* y = ifft(fft(x) * H) for ROWS signals a block */
+/* y = ifft(fft(x) * H) for ROWS signals a block (the same as tile_fft(t);
+ * each row times hs (tile_view + tile_map2 with tile_c32_mul); tile_ifft(t)) */
 TILE_KERNEL_SMEM(fft_convolve, THREADS, TILE_SMEM_BYTES(tile_c32, ROWS, N) + TILE_SMEM_BYTES(tile_c32, 1, N),
                  const tile_c32 *x, const tile_c32 *H, tile_c32 *y, int64_t signals) {
     tile_shared(tile_c32, t, ROWS, N);
     tile_shared(tile_c32, hs, 1, N);
     tile_load(t, tile_array2(x, signals, N), (int64_t)tile_block(0) * ROWS, 0);
     tile_load(hs, tile_array2(H, 1, N), 0, 0); /* the spectrum, once a block */
-    tile_fft(t);                               /* every row, in the tile's own memory */
-    for (int r = 0; r < ROWS; ++r) {           /* row r times the spectrum */
-        tile_view(row, t, (1, N), (r, 0));
-        tile_map2(row, tile_c32_mul, row, hs);
-    }
-    tile_ifft(t);
+    tile_fft_conv(t, hs); /* every row: ifft(fft(row) * H), in the tile's own memory */
     tile_store(tile_array2(y, signals, N), t, (int64_t)tile_block(0) * ROWS, 0);
 }
 
