@@ -44,6 +44,11 @@
  * per pass. The CPU (block_dim 1) takes that path too, on the staged copy.
  * Twiddles come from sincospi (f32: sincospif), so they are accurate to an
  * ulp at every n.
+ *
+ * tile_fft_conv(t, h) (below) fuses tile_fft, a multiply by h and tile_ifft:
+ * the forward's last pass is not stored; its registers, times h, are the
+ * inverse's first pass's input (one store, one load, the multiply's shared
+ * round trip and two syncs a row fewer).
  */
 #ifndef TILE_FFT_H
 #define TILE_FFT_H
