@@ -541,7 +541,7 @@ TILE_API tile_c64 tile__fft_scale_c64(tile_c64 a, double s) { return tile_c64_sc
         };                                                                        \
         const int tile__fmk = tile_smem_mark();                                   \
         tile__fT *tile__fb = tile__fSH ? TILE__FFT_PTR(t)                         \
-                                       : (tile__fT *)tile__smem_alloc(&tile__k, sizeof(tile__fT) * tile_size(t)); \
+                                       : (tile__fT *)TILE__SMEM_TAKE(sizeof(tile__fT) * tile_size(t)); \
         if (tile__fSH) {                                                          \
             tile_barrier(); /* earlier writes to the tile are visible */          \
         } else {                                                                  \

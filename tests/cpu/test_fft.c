@@ -443,6 +443,14 @@ TILE_KERNEL_SMEM(conv_small_k, 32, 16, tile_c32 *io) {
     tile_fft_conv_ptr(t, io + 4, 0);
     tile_store(tile_array1(io + 8, 4), t, 0);
 }
+/* tile_fft on a register tile stages it in the arena: too small an arena
+ * stops the block there (no write through a null staging pointer) */
+TILE_KERNEL_SMEM(fft_small_k, 32, 16, tile_c32 *io) {
+    tile_reg(tile_c32, t, 4);
+    tile_load(t, tile_array1(io, 4), 0);
+    tile_fft(t);
+    tile_store(tile_array1(io + 4, 4), t, 0);
+}
 static void test_conv_example(void **state) {
     (void)state;
     tile_c32 io[36] = {{1, 0}, {2, 0}, {3, 0}, {4, 0}};
@@ -454,9 +462,13 @@ static void test_conv_example(void **state) {
         const tile_c32 g = io[16 + i + (i >= 8 ? 4 : 0)];
         assert_close(g.re, want[i], 1e-5);
         assert_close(g.im, 0, 1e-5);
-    }    tile_c32 io2[12] = {{1, 0}, {2, 0}, {3, 0}, {4, 0}, {1, 0}, {1, 0}, {1, 0}, {1, 0}, {7, 7}};
+    }
+    tile_c32 io2[12] = {{1, 0}, {2, 0}, {3, 0}, {4, 0}, {1, 0}, {1, 0}, {1, 0}, {1, 0}, {7, 7}};
     assert_int_equal(tile_launch(TILE_CPU, conv_small_k, tile_grid1(1), 32, io2), TILE_ERR_SMEM_OVERFLOW);
     assert_true(io2[8].re == 7 && io2[8].im == 7); /* the body returned before its store */
+    tile_c32 io3[8] = {{1, 0}, {2, 0}, {3, 0}, {4, 0}, {7, 7}};
+    assert_int_equal(tile_launch(TILE_CPU, fft_small_k, tile_grid1(1), 32, io3), TILE_ERR_SMEM_OVERFLOW);
+    assert_true(io3[4].re == 7 && io3[4].im == 7);
 }
 
 int main(void) {
