@@ -771,7 +771,7 @@ static void test_construct(const target *t) {
 
     /* random tiles: bit for bit the host's tile_hash32 formula, the same on
      * both targets; plus a range check */
-    float erf[N1], esrf[63];
+    float erf[N1] = {0}, esrf[63] = {0}; /* zeroed: gcc 12 -O3 reports them maybe-uninitialized after inlining */
     for (int i = 0; i < N1; ++i) {
         const float lo = -1.0f, hi = 3.0f, u = ref_unit(99, i);
         erf[i] = lo + (hi - lo) * u;
