@@ -123,6 +123,22 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
     (((sorted) ? TILE__SORT_A16((size_t)(n)*4u) + TILE__SORT_A16((size_t)(nbins)*4u) : 0) + \
      TILE__SORT_A16((size_t)(nbins)*4u))
 #define TILE__HISTO_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* TILE_HISTO_SORT_KEYS (default 0): 1 makes TILE_HISTO_SORT sort the bins as
+ * a shared tile in its own arena buffer (keys, then the runs' starts and
+ * ends): the sort scatters its last pass straight into it and the run
+ * discovery reads it there, so the sorted bins are not read back into
+ * registers and stored again (16 loads, 16 stores and 2 barriers fewer a
+ * call for 16 samples a thread); each thread writes its bins into its own
+ * chunk of the keys, so the sort reads them without a barrier. Costs
+ * arena: n 32-bit keys and 2 nbins words on top of the sort's staging
+ * (TILE_HISTOGRAM_SMEM_BYTES counts them when this is 1 where it expands).
+ * Read where the histogram expands (one translation unit may compile
+ * both). Measured: pending GPU run (histogram_bench prints it as a
+ * candidate next to its CUB peer). */
+#ifndef TILE_HISTO_SORT_KEYS
+#define TILE_HISTO_SORT_KEYS 0
+#endif
 /* the sort algorithm's staging is sized (for the static-or-arena decision
  * and the static size class) at least as the sort's own, so that it takes
  * the very buffer the sort just used when that is large enough: a kernel
@@ -134,10 +150,12 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
  * blocks of `block` threads, either algorithm (0: static shared memory):
  *   TILE_HISTOGRAM_SMEM_BYTES(4096, 256, 256) == 0 */
 #define TILE_HISTOGRAM_SMEM_BYTES(n, nbins, block)                                 \
-    TILE__HISTO_MAX(TILE__HISTO_MAX(TILE_SORT_SMEM_BYTES(uint32_t, n, block),      \
-                                    TILE__HISTO_ARENA(TILE__HISTO_BYTES(n, nbins, 1), \
-                                                      TILE__HISTO_SIZING(n, nbins, block))), \
-                    TILE__HISTO_ARENA(TILE__HISTO_BYTES(n, nbins, 0), TILE__HISTO_BYTES(n, nbins, 0)))
+    TILE__HISTO_MAX(TILE__HISTO_MAX(TILE__HISTO_MAX(TILE_SORT_SMEM_BYTES(uint32_t, n, block), \
+                                                    TILE__HISTO_ARENA(TILE__HISTO_BYTES(n, nbins, 1), \
+                                                                      TILE__HISTO_SIZING(n, nbins, block))), \
+                                    TILE__HISTO_ARENA(TILE__HISTO_BYTES(n, nbins, 0), TILE__HISTO_BYTES(n, nbins, 0))), \
+                    (TILE_HISTO_SORT_KEYS) ? TILE__HISTO_BYTES(n, nbins, 1) + TILE_SORT_SMEM_BYTES(uint32_t, n, block) \
+                                           : (size_t)0)
 
 #define TILE__HISTO(C, X, NB, ALG, ADD, OP)                                        \
     do {                                                                           \
@@ -163,7 +181,11 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
  * names an undefined macro TILE__HISTO_ALG_... (a compile-time error) */
 #define TILE__HISTO_PICK(ALG) TILE__HISTO_PICK_(ALG)
 #define TILE__HISTO_PICK_(ALG) TILE__HISTO_ALG_##ALG
-#define TILE__HISTO_ALG_1(C, X, NB, ADD, OP) TILE__HISTO_SORT_(C, X, NB, ADD, OP)
+#define TILE__HISTO_ALG_1(C, X, NB, ADD, OP) TILE__HISTO_SORT_PICK_(TILE_HISTO_SORT_KEYS)(C, X, NB, ADD, OP)
+#define TILE__HISTO_SORT_PICK_(K) TILE__HISTO_SORT_PICK__(K)
+#define TILE__HISTO_SORT_PICK__(K) TILE__HISTO_SORT_K##K
+#define TILE__HISTO_SORT_K0(C, X, NB, ADD, OP) TILE__HISTO_SORT_(C, X, NB, ADD, OP)
+#define TILE__HISTO_SORT_K1(C, X, NB, ADD, OP) TILE__HISTO_SORT_KEYS_(C, X, NB, ADD, OP)
 #define TILE__HISTO_ALG_0(C, X, NB, ADD, OP)                                       \
     do {                                                                           \
         if (tile_is_shared(C) && sizeof(TILE_ELEM_T(C)) == 4) {                    \
@@ -261,6 +283,74 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
         }                                                                          \
         if (tile_is_shared(C)) tile_barrier();                                     \
         TILE__SORT_BUF_END(tile__hbuf, tile__hSZ);                                 \
+    } while (0)
+
+/* TILE_HISTO_SORT_KEYS 1: the keys' buffer (bins, starts, ends) always from
+ * the arena on the GPU (the sort's static buffer is in use meanwhile; a
+ * released arena region was released after a barrier, so it is written
+ * without one; the release's barrier ends the operation); a local array on
+ * the CPU */
+#if TILE_ON_DEVICE
+#define TILE__HISTO_KBUF(p, bytes)                                                 \
+    const int p##__mark = tile_smem_mark();                                       \
+    unsigned char *const p = (unsigned char *)TILE__SMEM_TAKE((size_t)(bytes))
+#define TILE__HISTO_KBUF_END(p) tile_smem_release(p##__mark)
+#else
+#define TILE__HISTO_KBUF(p, bytes)                                                 \
+    union {                                                                        \
+        max_align_t a;                                                             \
+        unsigned char b[bytes];                                                    \
+    } p##__u;                                                                      \
+    unsigned char *const p = p##__u.b
+#define TILE__HISTO_KBUF_END(p) tile_barrier()
+#endif
+/* as TILE__HISTO_SORT_, the bins sorted as a shared tile in place: thread t
+ * writes its bins at t*S .. t*S+S-1 (S slots a thread) when every thread has
+ * S samples, the chunk the register sort reads as thread t (no barrier
+ * between); else at the samples' own positions, and a barrier. The sort's
+ * barriers (at least one, after its reads) order the bins and the zeroed
+ * starts and ends before the run discovery. */
+#define TILE__HISTO_SORT_KEYS_(C, X, NB, ADD, OP)                                  \
+    do {                                                                           \
+        enum {                                                                     \
+            tile__hN = tile_size(X),                                               \
+            tile__hBY = (int)TILE__HISTO_BYTES(tile_size(X), NB, 1),               \
+            tile__hOS = (int)TILE__SORT_A16((size_t)tile_size(X) * 4u),            \
+            tile__hOE = tile__hOS + (int)TILE__SORT_A16((size_t)(NB)*4u),          \
+            tile__hCH = tile_size(X) % TILE__BD(X) == 0 /* chunk order */         \
+        };                                                                         \
+        TILE__HISTO_KBUF(tile__hbuf, tile__hBY);                                   \
+        uint32_t *const tile__sk = (uint32_t *)tile__hbuf;                         \
+        uint32_t *const tile__st = (uint32_t *)(tile__hbuf + tile__hOS); /* starts */ \
+        uint32_t *const tile__en = (uint32_t *)(tile__hbuf + tile__hOE); /* ends */ \
+        TILE__SHARED_TYPE(uint32_t, TILE__BD(X), tile_size(X)) tile__hk = {tile__sk, 0, 0}; \
+        TILE__EACH(X, tile__s) {                                                   \
+            const int tile__q = tile__hCH ? tile_thread() * tile_slots(X) + tile__s : TILE__LIN(X, tile__s); \
+            tile__sk[tile__q] = tile__histo_bin(TILE__AT(X, tile__s), (uint32_t)(NB)); \
+        }                                                                          \
+        for (int tile__i = tile_thread(); tile__i < (NB); tile__i += TILE__BD(X)) { \
+            tile__st[tile__i] = 0;                                                 \
+            tile__en[tile__i] = 0;                                                 \
+        }                                                                          \
+        if (!tile__hCH) tile_barrier(); /* bins written by other threads */       \
+        TILE__SORT_G(tile__hk, tile__hk, 0, 0, 0, 0, 0, OP);                       \
+        TILE__EACH(tile__hk, tile__s) {                                            \
+            const int tile__p = TILE__LIN(tile__hk, tile__s);                      \
+            const uint32_t tile__b = tile__sk[tile__p];                            \
+            const uint32_t tile__a = tile__p > 0 ? tile__sk[tile__p > 0 ? tile__p - 1 : 0] : (uint32_t)(NB); \
+            if (tile__p == 0 || tile__a != tile__b) {                              \
+                if (tile__b < (uint32_t)(NB)) tile__st[tile__b] = (uint32_t)tile__p; \
+                if (tile__a < (uint32_t)(NB)) tile__en[tile__a] = (uint32_t)tile__p; \
+            }                                                                      \
+            if (tile__p == tile__hN - 1 && tile__b < (uint32_t)(NB)) tile__en[tile__b] = (uint32_t)tile__hN; \
+        }                                                                          \
+        tile_barrier(); /* (also orders an earlier write of shared counts) */   \
+        TILE__EACH(C, tile__s) {                                                   \
+            const int tile__i = TILE__LIN(C, tile__s);                             \
+            const TILE_ELEM_T(C) tile__c = (TILE_ELEM_T(C))(tile__en[tile__i] - tile__st[tile__i]); \
+            TILE__AT(C, tile__s) = (ADD) ? (TILE_ELEM_T(C))(TILE__AT(C, tile__s) + tile__c) : tile__c; \
+        }                                                                          \
+        TILE__HISTO_KBUF_END(tile__hbuf); /* a barrier: shared counts complete */ \
     } while (0)
 
 #endif /* TILE_HISTOGRAM_H */

@@ -4,7 +4,8 @@
  * (negative and too-large ones: ignored), i64, a 2D sample tile and a view,
  * lengths 1 .. 4096, the init and composite forms, against a plain counting
  * loop; the header's example; the header's load pattern (samples through a
- * shared 16 x 64 u8 tile, aligned and misaligned source). The GPU code path (block_dim > 1) is run by
+ * shared 16 x 64 u8 tile, aligned and misaligned source); all of it again
+ * with TILE_HISTO_SORT_KEYS 1 (kernels k_..., h_pattern_keys). The GPU code path (block_dim > 1) is run by
  * test_sort_sim.c's block simulator and tests/gpu/sort_test.cu. */
 #include "test_util.h"
 #include <tile/histogram.h>
@@ -57,6 +58,16 @@ static void ref_hist(const int64_t *x, int n, int nb, int64_t *counts, int add) 
     X(h_i8_100_5, int8_t, 100, 5, uint32_t, GEN_WIDE)
 #define DEF_H_CASE(name, T, N, NB, CT, GEN) DEF_H(name, T, N, NB, CT)
 H_CASES(DEF_H_CASE)
+
+/* the same kernels with TILE_HISTO_SORT_KEYS 1 (the sort algorithm sorts the
+ * bins as a shared tile in its own buffer), named k_... */
+#undef TILE_HISTO_SORT_KEYS
+#define TILE_HISTO_SORT_KEYS 1
+#define DEF_HK_CASE(name, T, N, NB, CT, GEN) DEF_H(k_##name, T, N, NB, CT)
+H_CASES(DEF_HK_CASE)
+enum { KEYS_SMEM_4096_256 = (int)TILE_HISTOGRAM_SMEM_BYTES(4096, 256, 256) };
+#undef TILE_HISTO_SORT_KEYS
+#define TILE_HISTO_SORT_KEYS 0
 
 /* sample generators: pattern p (0 uniform, 1 one bin, 2 few bins, 3 skewed) */
 static uint64_t rng(uint64_t *s) {
@@ -112,6 +123,14 @@ static void test_histograms(void **state) {
     (void)state;
     H_CASES(RUN_H)
 }
+#define RUN_HK(name, T, N, NB, CT, GEN) RUN_H(k_##name, T, N, NB, CT, GEN)
+static void test_histograms_sort_keys(void **state) {
+    (void)state;
+    H_CASES(RUN_HK)
+    /* its arena: the keys, the starts and the ends (the sort's staging is static) */
+    assert_int_equal(KEYS_SMEM_4096_256, 4096 * 4 + 2 * 256 * 4);
+    assert_int_equal(TILE_HISTOGRAM_SMEM_BYTES(4096, 256, 256), 0); /* 0 again where it is 0 */
+}
 
 /* the header's example; a 2D sample tile and a shared view; init */
 TILE_KERNEL_SMEM(h_doc, 32, TILE_SMEM_BYTES(int32_t, 4) + TILE_SMEM_BYTES(int32_t, 6, 8), const int32_t *in2d,
@@ -166,20 +185,28 @@ static void test_doc_and_views(void **state) {
  * counts with either algorithm; from a misaligned pointer the load falls back
  * to element copies and must give the same counts */
 #define PAT_PIECES 5
-TILE_KERNEL_SMEM(h_pattern, 64,
-                 TILE_SMEM_BYTES(uint32_t, 256) + TILE_SMEM_BYTES(uint8_t, 16, 64) +
-                     TILE_HISTOGRAM_SMEM_BYTES(16 * 64, 256, 64),
-                 const uint8_t *in, uint32_t *out, int alg) {
-    tile_shared(uint32_t, c, 256);
-    tile_shared(uint8_t, xs, 16, 64);
-    tile_histogram_init(c);
-    for (int i = 0; i < PAT_PIECES; ++i) {
-        tile_load(xs, tile_array2(in + i * 16 * 64, 16, 64), 0, 0);
-        if (alg == TILE_HISTO_SORT) tile_histogram_composite_alg(c, xs, 256, TILE_HISTO_SORT);
-        else tile_histogram_composite(c, xs, 256);
-    }
-    tile_store(tile_array1(out, 256), c, 0);
+#define DEF_PATTERN(h_pattern)                                                     \
+TILE_KERNEL_SMEM(h_pattern, 64, \
+                 TILE_SMEM_BYTES(uint32_t, 256) + TILE_SMEM_BYTES(uint8_t, 16, 64) + \
+                     TILE_HISTOGRAM_SMEM_BYTES(16 * 64, 256, 64), \
+                 const uint8_t *in, uint32_t *out, int alg) {                    \
+    tile_shared(uint32_t, c, 256);                                                 \
+    tile_shared(uint8_t, xs, 16, 64);                                              \
+    tile_histogram_init(c);                                                        \
+    for (int i = 0; i < PAT_PIECES; ++i) {                                         \
+        tile_load(xs, tile_array2(in + i * 16 * 64, 16, 64), 0, 0);                \
+        if (alg == TILE_HISTO_SORT) tile_histogram_composite_alg(c, xs, 256, TILE_HISTO_SORT); \
+        else tile_histogram_composite(c, xs, 256);                                 \
+    }                                                                              \
+    tile_store(tile_array1(out, 256), c, 0);                                       \
 }
+DEF_PATTERN(h_pattern)
+/* alg 2: the sort algorithm with TILE_HISTO_SORT_KEYS 1 */
+#undef TILE_HISTO_SORT_KEYS
+#define TILE_HISTO_SORT_KEYS 1
+DEF_PATTERN(h_pattern_keys)
+#undef TILE_HISTO_SORT_KEYS
+#define TILE_HISTO_SORT_KEYS 0
 static void test_shared_tile_pattern(void **state) {
     (void)state;
     enum { N = PAT_PIECES * 16 * 64 };
@@ -192,9 +219,13 @@ static void test_shared_tile_pattern(void **state) {
         for (int off = 0; off < 2; ++off) { /* 0: 16-byte aligned; 1: misaligned */
             for (int i = 0; i < N; ++i) x[i] = in[off + i];
             ref_hist(x, N, 256, ref, 0);
-            for (int alg = 0; alg < 2; ++alg) {
+            for (int alg = 0; alg < 3; ++alg) {
                 memset(out, 0xcd, sizeof out);
-                assert_tile_ok(tile_launch(TILE_CPU, h_pattern, tile_grid1(1), 64, (const uint8_t *)in + off, out, alg));
+                if (alg < 2)
+                    assert_tile_ok(tile_launch(TILE_CPU, h_pattern, tile_grid1(1), 64, (const uint8_t *)in + off, out, alg));
+                else
+                    assert_tile_ok(tile_launch(TILE_CPU, h_pattern_keys, tile_grid1(1), 64, (const uint8_t *)in + off, out,
+                                               TILE_HISTO_SORT));
                 for (int b = 0; b < 256; ++b) {
                     if ((int64_t)out[b] != ref[b]) {
                         print_error("pattern %d offset %d alg %d: bin %d is %u, expected %lld\n", p, off, alg, b,
@@ -210,6 +241,7 @@ static void test_shared_tile_pattern(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_histograms),
+        cmocka_unit_test(test_histograms_sort_keys),
         cmocka_unit_test(test_doc_and_views),
         cmocka_unit_test(test_shared_tile_pattern),
     };
