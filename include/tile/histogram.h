@@ -290,6 +290,7 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
  * released arena region was released after a barrier, so it is written
  * without one; the release's barrier ends the operation); a local array on
  * the CPU */
+#ifndef TILE__HISTO_KBUF /* (a block simulator may supply its own) */
 #if TILE_ON_DEVICE
 #define TILE__HISTO_KBUF(p, bytes)                                                 \
     const int p##__mark = tile_smem_mark();                                       \
@@ -304,46 +305,66 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
     unsigned char *const p = p##__u.b
 #define TILE__HISTO_KBUF_END(p) tile_barrier()
 #endif
-/* as TILE__HISTO_SORT_, the bins sorted as a shared tile in place: thread t
- * writes its bins at t*S .. t*S+S-1 (S slots a thread) when every thread has
- * S samples, the chunk the register sort reads as thread t (no barrier
- * between); else at the samples' own positions, and a barrier. The sort's
- * barriers (at least one, after its reads) order the bins and the zeroed
- * starts and ends before the run discovery. */
+#endif
+/* as TILE__HISTO_SORT_, the bins sorted as a shared tile in place. When
+ * every thread has S = n / block samples, the keys are a (block, S) tile
+ * stored transposed (element t*S + j at t + j*block): the chunk the
+ * register sort reads as thread t (elements t*S .. t*S+S-1) is then the
+ * words thread t writes, without a barrier between and without bank
+ * conflicts (a plain chunk t*S + j would be a 16-way conflict at S = 16);
+ * the run discovery walks the same chunk (its previous element: the word
+ * before in the chunk, or the last of thread t-1's chunk). Else the keys
+ * are plain (element p at p), written at the samples' positions, with a
+ * barrier. The sort's barriers (at least one after its reads) order the
+ * bins and the zeroed starts and ends before the run discovery. */
 #define TILE__HISTO_SORT_KEYS_(C, X, NB, ADD, OP)                                  \
     do {                                                                           \
         enum {                                                                     \
             tile__hN = tile_size(X),                                               \
+            tile__hB = TILE__BD(X),                                                \
+            tile__hS = tile_slots(X),                                              \
             tile__hBY = (int)TILE__HISTO_BYTES(tile_size(X), NB, 1),               \
             tile__hOS = (int)TILE__SORT_A16((size_t)tile_size(X) * 4u),            \
             tile__hOE = tile__hOS + (int)TILE__SORT_A16((size_t)(NB)*4u),          \
-            tile__hCH = tile_size(X) % TILE__BD(X) == 0 /* chunk order */         \
+            tile__hCH = tile_size(X) % TILE__BD(X) == 0, /* transposed chunks */  \
+            tile__hD0 = tile__hCH ? tile__hB : tile__hN,                           \
+            tile__hD1 = tile__hCH ? tile__hS : 1                                   \
         };                                                                         \
         TILE__HISTO_KBUF(tile__hbuf, tile__hBY);                                   \
         uint32_t *const tile__sk = (uint32_t *)tile__hbuf;                         \
         uint32_t *const tile__st = (uint32_t *)(tile__hbuf + tile__hOS); /* starts */ \
         uint32_t *const tile__en = (uint32_t *)(tile__hbuf + tile__hOE); /* ends */ \
-        TILE__SHARED_TYPE(uint32_t, TILE__BD(X), tile_size(X)) tile__hk = {tile__sk, 0, 0}; \
+        TILE__TYPE_S_(uint32_t *v, TILE__SHARED, TILE__BD(X), 4, tile__hD0, tile__hD1, 1, 1, 1, \
+                      tile__hCH ? tile__hB : 1, 1) tile__hk = {tile__sk, 0, 0};   \
+        const int tile__ht = tile_thread();                                        \
+        /* slot s: word t + s*B (element t*S + s, or t + s*B when plain) */    \
         TILE__EACH(X, tile__s) {                                                   \
-            const int tile__q = tile__hCH ? tile_thread() * tile_slots(X) + tile__s : TILE__LIN(X, tile__s); \
-            tile__sk[tile__q] = tile__histo_bin(TILE__AT(X, tile__s), (uint32_t)(NB)); \
+            tile__sk[tile__ht + tile__s * tile__hB] = tile__histo_bin(TILE__AT(X, tile__s), (uint32_t)(NB)); \
         }                                                                          \
-        for (int tile__i = tile_thread(); tile__i < (NB); tile__i += TILE__BD(X)) { \
+        for (int tile__i = tile__ht; tile__i < (NB); tile__i += tile__hB) {        \
             tile__st[tile__i] = 0;                                                 \
             tile__en[tile__i] = 0;                                                 \
         }                                                                          \
         if (!tile__hCH) tile_barrier(); /* bins written by other threads */       \
         TILE__SORT_G(tile__hk, tile__hk, 0, 0, 0, 0, 0, OP);                       \
-        TILE__EACH(tile__hk, tile__s) {                                            \
-            const int tile__p = TILE__LIN(tile__hk, tile__s);                      \
-            const uint32_t tile__b = tile__sk[tile__p];                            \
-            const uint32_t tile__a = tile__p > 0 ? tile__sk[tile__p > 0 ? tile__p - 1 : 0] : (uint32_t)(NB); \
+        uint32_t tile__pv = 0; /* transposed: the chunk's previous element */    \
+        TILE__EACH(X, tile__s) {                                                   \
+            const int tile__p = tile__hCH ? tile__ht * tile__hS + tile__s : tile__ht + tile__s * tile__hB; \
+            const uint32_t tile__b = tile__sk[tile__ht + tile__s * tile__hB];      \
+            /* the element before p (p > 0): a register inside a chunk, else a  \
+             * word (the last of thread t-1's chunk, or plain p - 1) */        \
+            const int tile__q = tile__hCH ? tile__ht - 1 + (tile__hS - 1) * tile__hB : tile__p - 1; \
+            const uint32_t tile__a = tile__hCH && tile__s > 0 ? tile__pv           \
+                                     : tile__p > 0             ? tile__sk[tile__p > 0 ? tile__q : 0] \
+                                                               : (uint32_t)(NB);  \
+            tile__pv = tile__b;                                                    \
             if (tile__p == 0 || tile__a != tile__b) {                              \
                 if (tile__b < (uint32_t)(NB)) tile__st[tile__b] = (uint32_t)tile__p; \
                 if (tile__a < (uint32_t)(NB)) tile__en[tile__a] = (uint32_t)tile__p; \
             }                                                                      \
             if (tile__p == tile__hN - 1 && tile__b < (uint32_t)(NB)) tile__en[tile__b] = (uint32_t)tile__hN; \
         }                                                                          \
+        (void)tile__hk;                                                            \
         tile_barrier(); /* (also orders an earlier write of shared counts) */   \
         TILE__EACH(C, tile__s) {                                                   \
             const int tile__i = TILE__LIN(C, tile__s);                             \
