@@ -7,6 +7,11 @@
  *   heads      tile_flag_heads (i32) vs BlockDiscontinuity::FlagHeads
  *   difference tile_adjacent_difference (f32) vs
  *              BlockAdjacentDifference::SubtractLeft
+ * heads and difference also as candidates with TILE_NEIGHBOR_SHFL 0 (the
+ * whole tile staged through shared memory in place of the warp shuffles),
+ * and on shared 16 x 256 tiles (2 dims: 16-byte vector loads and stores,
+ * neighbours read in place), printed against the same CUB peer with no
+ * target.
  * One tile of 256 threads x 16 items per block, 2^14 tiles (256 MiB in,
  * 256 MiB out; --small: 2^10 tiles), loads and stores with
  * BLOCK_LOAD/STORE_WARP_TRANSPOSE on the CUB side. Every output of every
@@ -58,6 +63,45 @@ TILE_KERNEL(diff_tile, THREADS, const float *a, float *b) {
     tile_load(t, tile_array1(a + off, TILE_N), 0);
     tile_adjacent_difference(t, t);
     tile_store(tile_array1(b + off, TILE_N), t, 0);
+}
+/* candidates: the same kernels with the whole tile staged through shared
+ * memory for the neighbours (select.h reads TILE_NEIGHBOR_SHFL where an
+ * operation is expanded; the default, 1, is the warp-shuffle path above) */
+#undef TILE_NEIGHBOR_SHFL
+#define TILE_NEIGHBOR_SHFL 0
+TILE_KERNEL(heads_tile_stg, THREADS, const int *a, int *b) {
+    const size_t off = (size_t)tile_block(0) * TILE_N;
+    tile_reg(int, t, TILE_N);
+    tile_reg(int, f, TILE_N);
+    tile_load(t, tile_array1(a + off, TILE_N), 0);
+    tile_flag_heads(f, t);
+    tile_store(tile_array1(b + off, TILE_N), f, 0);
+}
+TILE_KERNEL(diff_tile_stg, THREADS, const float *a, float *b) {
+    const size_t off = (size_t)tile_block(0) * TILE_N;
+    tile_reg(float, t, TILE_N);
+    tile_load(t, tile_array1(a + off, TILE_N), 0);
+    tile_adjacent_difference(t, t);
+    tile_store(tile_array1(b + off, TILE_N), t, 0);
+}
+#undef TILE_NEIGHBOR_SHFL
+#define TILE_NEIGHBOR_SHFL 1
+/* candidates: shared tiles of 16 x 256 (2 dims, so loads and stores take the
+ * 16-byte vector tier), neighbours read in place in shared memory */
+TILE_KERNEL_SMEM(heads_tile_sh, THREADS, 2 * TILE_SMEM_BYTES(int, IPT, THREADS), const int *a, int *b) {
+    const size_t off = (size_t)tile_block(0) * TILE_N;
+    tile_shared(int, t, IPT, THREADS);
+    tile_shared(int, f, IPT, THREADS);
+    tile_load(t, tile_array2(a + off, IPT, THREADS), 0, 0);
+    tile_flag_heads(f, t);
+    tile_store(tile_array2(b + off, IPT, THREADS), f, 0, 0);
+}
+TILE_KERNEL_SMEM(diff_tile_sh, THREADS, TILE_SMEM_BYTES(float, IPT, THREADS), const float *a, float *b) {
+    const size_t off = (size_t)tile_block(0) * TILE_N;
+    tile_shared(float, t, IPT, THREADS);
+    tile_load(t, tile_array2(a + off, IPT, THREADS), 0, 0);
+    tile_adjacent_difference(t, t);
+    tile_store(tile_array2(b + off, IPT, THREADS), t, 0, 0);
 }
 
 /* ---- the CUB peers ---- */
@@ -152,10 +196,19 @@ static uint64_t hash_words(const void *p, size_t n) {
     return h;
 }
 
-enum { V_PART_TILE, V_PART_CUB, V_HEADS_TILE, V_HEADS_CUB, V_DIFF_TILE, V_DIFF_CUB, V_COPY, V };
+enum { V_PART_TILE, V_PART_CUB, V_HEADS_TILE, V_HEADS_CUB, V_DIFF_TILE, V_DIFF_CUB, V_COPY, V_HEADS_STG, V_DIFF_STG, V_HEADS_SH, V_DIFF_SH, V };
 static const char *const names[V] = {"tile partition_if", "cub scan+scatter partition", "tile flag_heads",
                                      "cub BlockDiscontinuity", "tile adjacent_difference",
-                                     "cub BlockAdjacentDifference", "cudaMemcpy d2d"};
+                                     "cub BlockAdjacentDifference", "cudaMemcpy d2d",
+                                     "tile flag_heads staged (cand)", "tile adj_diff staged (cand)",
+                                     "tile flag_heads shared (cand)", "tile adj_diff shared (cand)"};
+/* the CUB variant of the same operation (memcpy: itself) */
+static int peer_of(int v) {
+    return v == V_COPY                          ? V_COPY
+           : v == V_HEADS_STG || v == V_HEADS_SH ? V_HEADS_CUB
+           : v == V_DIFF_STG || v == V_DIFF_SH   ? V_DIFF_CUB
+                                                 : (v / 2) * 2 + 1;
+}
 
 /* host references, every element; returns the number of wrong outputs */
 static long check(int v, const void *out, const int *cnt, const float *fin, const int *iin, size_t n) {
@@ -171,10 +224,10 @@ static long check(int v, const void *out, const int *cnt, const float *fin, cons
                 if (!(fin[i] > 0)) tmp[k++] = fin[i];
             bad += cnt[t0 / TILE_N] != kept;
             bad += memcmp(tmp.data(), (const float *)out + t0, sizeof(float) * TILE_N) != 0;
-        } else if (v == V_HEADS_TILE || v == V_HEADS_CUB) {
+        } else if (v == V_HEADS_TILE || v == V_HEADS_CUB || v == V_HEADS_STG || v == V_HEADS_SH) {
             for (size_t i = t0; i < t0 + TILE_N; ++i)
                 bad += ((const int *)out)[i] != (i == t0 || iin[i] != iin[i - 1] ? 1 : 0);
-        } else if (v == V_DIFF_TILE || v == V_DIFF_CUB) {
+        } else if (v == V_DIFF_TILE || v == V_DIFF_CUB || v == V_DIFF_STG || v == V_DIFF_SH) {
             for (size_t i = t0; i < t0 + TILE_N; ++i)
                 bad += ((const float *)out)[i] != (i == t0 ? fin[i] : fin[i] - fin[i - 1]);
         } else {
@@ -236,6 +289,18 @@ static int run(const Opts &o) {
             diff_cub<<<nb, THREADS>>>(d_f, (float *)d_out[v]);
             CK(cudaGetLastError());
             break;
+        case V_HEADS_STG:
+            TK(tile_launch(ex, heads_tile_stg, tile_grid1(tiles), THREADS, (const int *)d_i, (int *)d_out[v]));
+            break;
+        case V_DIFF_STG:
+            TK(tile_launch(ex, diff_tile_stg, tile_grid1(tiles), THREADS, (const float *)d_f, (float *)d_out[v]));
+            break;
+        case V_HEADS_SH:
+            TK(tile_launch(ex, heads_tile_sh, tile_grid1(tiles), THREADS, (const int *)d_i, (int *)d_out[v]));
+            break;
+        case V_DIFF_SH:
+            TK(tile_launch(ex, diff_tile_sh, tile_grid1(tiles), THREADS, (const float *)d_f, (float *)d_out[v]));
+            break;
         default:
             CK(cudaMemcpyAsync(d_out[V_COPY], d_f, bytes, cudaMemcpyDeviceToDevice, 0));
             break;
@@ -291,7 +356,7 @@ static int run(const Opts &o) {
     printf("\n%-30s %10s %10s %10s %9s %8s %10s\n", "variant", "median_ms", "min_ms", "max_ms", "GB/s", "vs_CUB",
            "vs_memcpy");
     for (int v = 0; v < V; ++v) {
-        const int peer = v == V_COPY ? V_COPY : (v / 2) * 2 + 1;
+        const int peer = peer_of(v);
         printf("%-30s %10.4f %10.4f %10.4f %9.1f %8.3f %10.3f\n", names[v], st[v].median, st[v].min, st[v].max, gbs[v],
                gbs[v] / gbs[peer], gbs[v] / gbs[V_COPY]);
     }
@@ -303,6 +368,14 @@ static int run(const Opts &o) {
     const bool p2 = print_target("tile flag_heads / CUB", gbs[V_HEADS_TILE] / gbs[V_HEADS_CUB], ">=", 1.0);
     const bool p3 = print_target("tile adjacent_difference / CUB", gbs[V_DIFF_TILE] / gbs[V_DIFF_CUB], ">=", 1.0);
     const bool pass = p1 && p2 && p3;
+    printf("tile flag_heads staged / CUB = %.2f (no target: candidate, TILE_NEIGHBOR_SHFL 0)\n",
+           gbs[V_HEADS_STG] / gbs[V_HEADS_CUB]);
+    printf("tile adjacent_difference staged / CUB = %.2f (no target: candidate, TILE_NEIGHBOR_SHFL 0)\n",
+           gbs[V_DIFF_STG] / gbs[V_DIFF_CUB]);
+    printf("tile flag_heads shared / CUB = %.2f (no target: candidate, shared 16 x 256 tiles, vector tier)\n",
+           gbs[V_HEADS_SH] / gbs[V_HEADS_CUB]);
+    printf("tile adjacent_difference shared / CUB = %.2f (no target: candidate, shared 16 x 256 tile, vector tier)\n",
+           gbs[V_DIFF_SH] / gbs[V_DIFF_CUB]);
 
     if (o.csv) {
         FILE *f = csv_open(o.csv);
@@ -310,7 +383,7 @@ static int run(const Opts &o) {
         fprintf(f, "date,commit,device,variant,tiles,tile_n,threads,bytes_moved,iters,median_ms,min_ms,max_ms,gbps,"
                    "ratio_vs_cub,ratio_vs_memcpy,correct\n");
         for (int v = 0; v < V; ++v) {
-            const int peer = v == V_COPY ? V_COPY : (v / 2) * 2 + 1;
+            const int peer = peer_of(v);
             fprintf(f, "%s,%s,\"%s\",%s,%ld,%d,%d,%.0f,%d,%.5f,%.5f,%.5f,%.2f,%.4f,%.4f,%s\n", env.date, env.commit,
                     prop.name, names[v], tiles, TILE_N, THREADS, moved, o.iters, st[v].median, st[v].min, st[v].max,
                     gbs[v], gbs[v] / gbs[peer], gbs[v] / gbs[V_COPY], bad ? "FAIL" : "PASS");

@@ -23,9 +23,11 @@
  * How: selection and partition flag the elements, take an exclusive scan of
  * the flags with its aggregate (scan.h: the kept count), scatter the
  * elements to their places in a staging buffer and read them back striped.
- * Discontinuities and differences read each element's neighbour: a register
- * source is staged so that every thread can read its slots' neighbours (two
- * barriers), a shared source is read in place; the results are held in
+ * Discontinuities and differences read each element's neighbour: in a
+ * register source it is the same slot of the adjacent thread, taken with a
+ * warp shuffle (each warp's edge lane reads the other warp's through 512
+ * bytes of shared memory: two barriers; see TILE_NEIGHBOR_SHFL below), a
+ * shared source is read in place; the results are held in
  * registers until every thread has read, so the destination may be the
  * source. The staging buffers are static shared memory of the tile's size
  * (their own tags: no arena budget), at most TILE_STATIC_SMEM_MAX bytes; a
@@ -108,7 +110,22 @@ enum { TILE__TAG_NEIGHBOR = TILE__TAG_SELECT + 1 };
 /* ---- neighbours ----
  * TILE__NEIGHBOR(dst, src, D, CALL, EXPR, EDGE): dst[i] = CALL(EXPR, src[i],
  * src[i+D]) where i+D is inside the tile, else EDGE(src[i]) (D = -1 or +1);
- * CALL is TILE__XY (EXPR(x, neighbour)) or TILE__YX (EXPR(neighbour, x)). */
+ * CALL is TILE__XY (EXPR(x, neighbour)) or TILE__YX (EXPR(neighbour, x)).
+ *
+ * A register tile is striped (slot s of thread t holds element t + s * B),
+ * so the neighbour of a slot is the same slot of the next-lower (D = -1) or
+ * next-higher thread. TILE_NEIGHBOR_SHFL 1 (the default) takes it with one
+ * warp shuffle per slot; only each warp's edge lane needs another warp's
+ * element: that lane's slots (B/32 x slots elements, 512 bytes for 256 x 16
+ * floats) go through static shared memory, one barrier to publish them and
+ * one before, for earlier readers of the buffer. It applies when B is a
+ * multiple of 32, B divides the tile and an element is at most 16 bytes
+ * (otherwise, and with TILE_NEIGHBOR_SHFL 0, the whole tile is staged:
+ * every element written and read back through shared memory, two
+ * barriers). The macro is read where an operation is expanded. */
+#ifndef TILE_NEIGHBOR_SHFL
+#define TILE_NEIGHBOR_SHFL 1
+#endif
 #define TILE__XY(f, x, y) f(x, y)
 #define TILE__YX(f, x, y) f(y, x)
 #define TILE__NEIGHBOR(dst, src, D, CALL, EXPR, EDGE)                              \
@@ -117,29 +134,69 @@ enum { TILE__TAG_NEIGHBOR = TILE__TAG_SELECT + 1 };
         TILE__CAPTURE(tile__nb, src);                                              \
         enum {                                                                     \
             tile__nbN = tile__nb__d0 * tile__nb__d1 * tile__nb__d2 * tile__nb__d3, \
-            tile__nbSTG = tile__nb__kind != TILE__SHARED && tile__nb__bd > 1,       \
-            tile__nbBY = tile__nbSTG ? (int)TILE__R16((unsigned long)tile__nbN * sizeof(tile__nb__et)) : 0 \
+            tile__nbREG = tile__nb__kind != TILE__SHARED && tile__nb__bd > 1,       \
+            tile__nbSH = (TILE_NEIGHBOR_SHFL) && tile__nbREG && tile__nb__bd % 32 == 0 && \
+                         tile__nbN % tile__nb__bd == 0 && sizeof(tile__nb__et) <= 16, \
+            tile__nbSTG = tile__nbREG && !tile__nbSH,                               \
+            tile__nbW = tile__nb__bd / 32 > 0 ? tile__nb__bd / 32 : 1, /* warps */ \
+            tile__nbK = (tile__nbN + tile__nb__bd - 1) / tile__nb__bd, /* slots */ \
+            tile__nbBY = tile__nbSTG ? (int)TILE__R16((unsigned long)tile__nbN * sizeof(tile__nb__et)) \
+                       : tile__nbSH ? (int)TILE__R16((unsigned long)tile__nbW * tile__nbK * sizeof(tile__nb__et)) \
+                                    : 0                                            \
         };                                                                         \
         TILE__STATIC_ASSERT(tile__nbBY <= TILE_STATIC_SMEM_MAX,                    \
                             "tile.h: tile_flag_*/tile_adjacent_difference: a register tile this large needs more " \
                             "static shared memory than allowed: use a shared tile (tile_to_shared)"); \
         TILE__UNUSED tile__nb__et *tile__nbb = (tile__nb__et *)TILE__SMEM_TAG(TILE__TAG_NEIGHBOR, tile__nbBY); \
-        if (tile__nbSTG) {                                                         \
-            tile_barrier(); /* earlier readers of the buffer are done */           \
-            TILE__EACH(src, tile__s) tile__nbb[TILE__LIN(src, tile__s)] = TILE__AT(src, tile__s); \
-            tile_barrier();                                                        \
-        }                                                                          \
         TILE_ELEM_T(dst) tile__nbr[tile_slots(dst)];                               \
         memset(tile__nbr, 0, sizeof(tile__nbr));                                   \
-        TILE__EACH(src, tile__s) {                                                 \
-            const int tile__j = TILE__LIN(src, tile__s) + (D);                     \
-            const tile__nb__et tile__x = TILE__AT(src, tile__s);                   \
-            if (tile__j >= 0 && tile__j < tile__nbN) {                             \
-                const tile__nb__et tile__y = tile__nbSTG ? tile__nbb[tile__j]      \
-                    : (src).v[tile_is_shared(src) ? TILE__OFF(src, tile__j) : tile__nb__bd > 1 ? 0 : tile__j]; \
-                tile__nbr[tile__s] = CALL(EXPR, tile__x, tile__y);                 \
-            } else {                                                               \
-                tile__nbr[tile__s] = EDGE(tile__x);                                \
+        if (tile__nbSH) {                                                          \
+            const int tile__ln = tile_thread() & 31, tile__wp = tile_thread() >> 5; \
+            /* the edge lane reads slot s of the neighbouring warp's row, or, \
+             * in the block's first (last) warp, the last (first) warp's slot \
+             * s - 1 (s + 1): one index, so one load per slot */              \
+            const int tile__eo = (tile__wp + (D) >= 0 && tile__wp + (D) < tile__nbW) \
+                ? (tile__wp + (D)) * tile__nbK : ((D) < 0 ? (tile__nbW - 1) * tile__nbK - 1 : 1); \
+            const int tile__ew = (tile__wp + (D) >= 0 && tile__wp + (D) < tile__nbW); \
+            tile_barrier(); /* earlier readers of the buffer are done */           \
+            /* the lane whose slots the neighbouring warp's edge lane needs */    \
+            if (tile__ln == ((D) < 0 ? 31 : 0))                                    \
+                TILE__EACH(src, tile__s) tile__nbb[tile__wp * tile__nbK + tile__s] = TILE__AT(src, tile__s); \
+            tile_barrier();                                                        \
+            TILE__EACH(src, tile__s) {                                             \
+                const tile__nb__et tile__x = TILE__AT(src, tile__s);               \
+                tile__nb__et tile__y;                                              \
+                /* every lane shuffles (lane + D mod 32: the edge lane's value is replaced below) */ \
+                TILE__SCAN_SHFL_IDX(tile__y, tile__x, (tile__ln + (D)) & 31, 0xffffffffu); \
+                int tile__in = 1;                                                  \
+                if (tile__ln == ((D) < 0 ? 0 : 31)) {                              \
+                    /* outside the tile: the first thread's slot 0, the last's last */ \
+                    if (tile__ew || (tile__s + (D) >= 0 && tile__s + (D) < tile__nbK)) \
+                        tile__y = tile__nbb[tile__eo + tile__s];                   \
+                    else                                                           \
+                        tile__in = 0;                                              \
+                }                                                                  \
+                if (tile__in)                                                      \
+                    tile__nbr[tile__s] = CALL(EXPR, tile__x, tile__y);             \
+                else                                                               \
+                    tile__nbr[tile__s] = EDGE(tile__x);                            \
+            }                                                                      \
+        } else {                                                                   \
+            if (tile__nbSTG) {                                                     \
+                tile_barrier(); /* earlier readers of the buffer are done */       \
+                TILE__EACH(src, tile__s) tile__nbb[TILE__LIN(src, tile__s)] = TILE__AT(src, tile__s); \
+                tile_barrier();                                                    \
+            }                                                                      \
+            TILE__EACH(src, tile__s) {                                             \
+                const int tile__j = TILE__LIN(src, tile__s) + (D);                 \
+                const tile__nb__et tile__x = TILE__AT(src, tile__s);               \
+                if (tile__j >= 0 && tile__j < tile__nbN) {                         \
+                    const tile__nb__et tile__y = tile__nbSTG ? tile__nbb[tile__j]  \
+                        : (src).v[tile_is_shared(src) ? TILE__OFF(src, tile__j) : tile__nb__bd > 1 ? 0 : tile__j]; \
+                    tile__nbr[tile__s] = CALL(EXPR, tile__x, tile__y);             \
+                } else {                                                           \
+                    tile__nbr[tile__s] = EDGE(tile__x);                            \
+                }                                                                  \
             }                                                                      \
         }                                                                          \
         TILE__WRITE_BEGIN(dst);                                                    \
