@@ -223,8 +223,11 @@ static int sl_launch(const target *t, int k, const int32_t *in, int32_t *out, in
  * out (f32, 4 x 300): tile_adjacent_difference, _right, tile_flag_heads
  * (as 0/1 floats: a flags tile of float), and the f32 partition by x < 0;
  * v3 (vec3f, 100, shared): tile_adjacent_difference into v3out;
- * d (f64, 300): tile_select_if(x < 0) in place, the count in cnt[0]. */
-enum { SF_N = 300, SF_V = 100 };
+ * d (f64, 300): tile_select_if(x < 0) in place, the count in cnt[0];
+ * e (f64, 128 = 2 slots of 64: the warp-shuffle neighbour path, 2 words a
+ * shuffle, two warps): tile_adjacent_difference and _right into dout[300..]
+ * and dout[600..]. */
+enum { SF_N = 300, SF_V = 100, SF_D = 128 };
 TILE_FUNC int sf_neg_f(float x) { return x < 0; }
 TILE_FUNC int sf_neg_d(double x) { return x < 0; }
 TILE_KERNEL_SMEM(sf_kernel, 64, TILE_SMEM_BYTES(tile_vec3f, SF_V), const float *in, const tile_vec3f *vin, const double *din,
@@ -250,6 +253,13 @@ TILE_KERNEL_SMEM(sf_kernel, 64, TILE_SMEM_BYTES(tile_vec3f, SF_V), const float *
     int m = 0;
     tile_select_if(d, d, sf_neg_d, m);
     tile_store(tile_array1(dout, SF_N), d, 0);
+    tile_reg(double, e, SF_D);
+    tile_reg(double, g, SF_D);
+    tile_load(e, tile_array1(din, SF_D), 0);
+    tile_adjacent_difference(g, e);
+    tile_store(tile_array1(dout + SF_N, SF_D), g, 0);
+    tile_adjacent_difference_right(g, e);
+    tile_store(tile_array1(dout + 2 * SF_N, SF_D), g, 0);
     if (tile_thread() == 0) cnt[0] = n, cnt[1] = m;
 }
 /* inputs: k/8 with runs (f32), distinct vec3f, f64 halves */
@@ -287,6 +297,12 @@ static long sf_check(const float *in, const tile_vec3f *vin, const double *din, 
         if (out[i] != ref[i] && !bad++) snprintf(msg, msglen, "f32 result %d element %d: got %g, expected %g", i / SF_N, i % SF_N, out[i], ref[i]);
     for (int i = 0; i < SF_N; ++i)
         if (dout[i] != dref[i] && !bad++) snprintf(msg, msglen, "f64 select element %d: got %g, expected %g", i, dout[i], dref[i]);
+    for (int i = 0; i < SF_D; ++i) {
+        const double l = i == 0 ? din[i] : din[i] - din[i - 1], r = i == SF_D - 1 ? din[i] : din[i] - din[i + 1];
+        if (dout[SF_N + i] != l && !bad++) snprintf(msg, msglen, "f64 difference element %d: got %g, expected %g", i, dout[SF_N + i], l);
+        if (dout[2 * SF_N + i] != r && !bad++)
+            snprintf(msg, msglen, "f64 right difference element %d: got %g, expected %g", i, dout[2 * SF_N + i], r);
+    }
     for (int i = 0; i < SF_V; ++i)
         for (int c = 0; c < 3; ++c) {
             const float want = i == 0 ? vin[i].v[c] : vin[i].v[c] - vin[i - 1].v[c];
@@ -300,26 +316,26 @@ static void run_types(const target *t) {
     g_test = "f32 / vec3f / f64 element types";
     float *in = HALLOC(float, SF_N), *out = HALLOC(float, 4 * SF_N);
     tile_vec3f *vin = HALLOC(tile_vec3f, SF_V), *vout = HALLOC(tile_vec3f, SF_V);
-    double *din = HALLOC(double, SF_N), *dout = HALLOC(double, SF_N);
+    double *din = HALLOC(double, SF_N), *dout = HALLOC(double, 3 * SF_N);
     int cnt[2];
     char msg[200];
     sf_input(in, vin, din);
     float *d_in = DALLOC(float, SF_N), *d_out = DALLOC(float, 4 * SF_N);
     tile_vec3f *d_vin = DALLOC(tile_vec3f, SF_V), *d_vout = DALLOC(tile_vec3f, SF_V);
-    double *d_din = DALLOC(double, SF_N), *d_dout = DALLOC(double, SF_N);
+    double *d_din = DALLOC(double, SF_N), *d_dout = DALLOC(double, 3 * SF_N);
     int *d_cnt = DALLOC(int, 2);
     UP(d_in, in, sizeof(float) * SF_N);
     UP(d_vin, vin, sizeof(tile_vec3f) * SF_V);
     UP(d_din, din, sizeof(double) * SF_N);
     POISON(d_out, sizeof(float) * 4 * SF_N, POISON_F);
     POISON(d_vout, sizeof(tile_vec3f) * SF_V, POISON_F);
-    POISON(d_dout, sizeof(double) * SF_N, POISON_F);
+    POISON(d_dout, sizeof(double) * 3 * SF_N, POISON_F);
     POISON(d_cnt, sizeof(int) * 2, POISON_I);
     RUN_OK(tile_launch(t->ex, sf_kernel, tile_grid1(1), 64, (const float *)d_in, (const tile_vec3f *)d_vin,
                        (const double *)d_din, d_out, d_vout, d_dout, d_cnt));
     DOWN(out, d_out, sizeof(float) * 4 * SF_N);
     DOWN(vout, d_vout, sizeof(tile_vec3f) * SF_V);
-    DOWN(dout, d_dout, sizeof(double) * SF_N);
+    DOWN(dout, d_dout, sizeof(double) * 3 * SF_N);
     DOWN(cnt, d_cnt, sizeof(int) * 2);
     const long bad = sf_check(in, vin, din, out, vout, dout, cnt, msg, sizeof msg);
     CHECK(bad == 0, "%s (%ld bad)", msg, bad);
