@@ -5,19 +5,25 @@
  * Kernels: blocks of 256 threads; a block takes TPB = 16 tiles of 4096 u8
  * samples (16 per thread) one after the other and composites each into one
  * 256-bin u32 histogram in shared memory, then writes the block's 256 counts.
- *   tile:  the samples loaded through a shared tile, one 16-byte load per
- *          thread (how a user should write it; docs/histogram.md):
- *          tile_shared(uint8_t, xs, 16, 256) + tile_load (vector tier) +
- *          tile_histogram_composite_alg(c, xs, 256, TILE_HISTO_ATOMIC | TILE_HISTO_SORT)
+ *   tile atomic: the samples loaded through a shared tile, one 16-byte load
+ *          per thread (docs/histogram.md): tile_shared(uint8_t, xs, 16, 256) +
+ *          tile_load (vector tier) + tile_histogram_composite(c, xs, 256)
  *          into a shared tile c (tile_histogram_init first)
+ *   tile sort reg: the samples in a register tile (tile_load: sixteen 1-byte
+ *          striped loads a thread; measured faster than the shared tile for
+ *          the sort algorithm: 0.97 against 0.92 of CUB at 448c676) +
+ *          tile_histogram_composite_alg(c, x, 256, TILE_HISTO_SORT)
  *   CUB:   cub::BlockLoad<uint8_t, 256, 16, BLOCK_LOAD_VECTORIZE> (the order of
  *          samples does not matter to a histogram: the fastest load) +
  *          cub::BlockHistogram<uint8_t, 256, 16, 256, ALG>::Composite into a
  *          __shared__ unsigned[256] (InitHistogram first)
  * Controls (each next to its own CUB run of the same algorithm; no target,
- * not in --strict): both algorithms on a register tile loaded with
- * tile_load (sixteen 1-byte striped loads a thread): what the shared-tile
- * load gains. (TILE_HISTO_AGG 1 is no longer run here: measured 0.09 / 0.38
+ * not in --strict): each algorithm with the other load (atomic from a
+ * register tile, sort from the shared tile). Candidates (the same; no
+ * target): the sort algorithm with TILE_HISTO_SORT_KEYS 1 (the bins sorted
+ * as a shared tile in place, run discovery without the copy back to
+ * registers; tile/histogram.h), from a register tile and from the shared
+ * tile. (TILE_HISTO_AGG 1 is no longer run here: measured 0.09 / 0.38
  * of CUB at bea5b43; sort_test covers its correctness.)
  * Inputs (computed on the device): "uniform" bytes of a hash (little atomic
  * contention) and "skewed" (hash % 4: four bins, heavy contention). 512 MiB
@@ -32,8 +38,8 @@
  *                   [--commit SHA] [--strict]
  * Exit: 0 ok (also with no GPU); 1 a CUDA error or a wrong result; 2 bad
  * arguments; 3 a target missed under --strict. Target lines: tile / CUB
- * >= 1.00 for each algorithm and input (the shared-tile kernels); the
- * control lines print their ratio without a target.
+ * >= 1.00 for each algorithm and input (tile atomic, tile sort reg); the
+ * control and candidate lines print their ratio without a target.
  */
 #include <tile.h>
 #include <tile/histogram.h>
@@ -56,11 +62,11 @@
  * BLOCK_LOAD_VECTORIZE; the source is 16-byte aligned: cudaMalloc'd, tiles
  * 4096 bytes apart), and the histogram reads the shared samples (tile_load
  * and the histogram put the barriers around the shared writes) */
-#define DEF_TILE_HIST(name, ALG)                                                   \
-    TILE_KERNEL_SMEM(name, THREADS,                                                \
+#define DEF_TILE_HIST(name, ALG, MINB)                                             \
+    TILE_KERNEL_SMEM_BOUNDS(name, THREADS,                                         \
                      TILE_SMEM_BYTES(uint32_t, BINS) + TILE_SMEM_BYTES(uint8_t, IPT, THREADS) + \
                          TILE_HISTOGRAM_SMEM_BYTES(TILE_N, BINS, THREADS),         \
-                     const uint8_t *in, uint32_t *out) {                           \
+                     MINB, const uint8_t *in, uint32_t *out) {                     \
         const int64_t b = tile_block(0);                                           \
         tile_shared(uint32_t, c, BINS);                                            \
         tile_shared(uint8_t, xs, IPT, THREADS);                                    \
@@ -71,14 +77,14 @@
         }                                                                          \
         tile_store(tile_array1(out + b * BINS, BINS), c, 0);                       \
     }
-DEF_TILE_HIST(tile_hist_atomic, TILE_HISTO_ATOMIC)
-DEF_TILE_HIST(tile_hist_sort, TILE_HISTO_SORT)
+DEF_TILE_HIST(tile_hist_atomic, TILE_HISTO_ATOMIC, 0)
+DEF_TILE_HIST(tile_hist_sort, TILE_HISTO_SORT, 0)
 
 /* controls: the samples in a register tile (tile_load: sixteen 1-byte
  * striped loads a thread), the kernels of this bench before bea5b43's run */
-#define DEF_TILE_HIST_REG(name, ALG)                                               \
-    TILE_KERNEL_SMEM(name, THREADS, TILE_SMEM_BYTES(uint32_t, BINS) + TILE_HISTOGRAM_SMEM_BYTES(TILE_N, BINS, THREADS), \
-                     const uint8_t *in, uint32_t *out) {                           \
+#define DEF_TILE_HIST_REG(name, ALG, MINB)                                         \
+    TILE_KERNEL_SMEM_BOUNDS(name, THREADS, TILE_SMEM_BYTES(uint32_t, BINS) + TILE_HISTOGRAM_SMEM_BYTES(TILE_N, BINS, THREADS), \
+                            MINB, const uint8_t *in, uint32_t *out) {              \
         const int64_t b = tile_block(0);                                           \
         tile_shared(uint32_t, c, BINS);                                            \
         tile_histogram_init(c);                                                    \
@@ -89,8 +95,20 @@ DEF_TILE_HIST(tile_hist_sort, TILE_HISTO_SORT)
         }                                                                          \
         tile_store(tile_array1(out + b * BINS, BINS), c, 0);                       \
     }
-DEF_TILE_HIST_REG(tile_hist_atomic_reg, TILE_HISTO_ATOMIC)
-DEF_TILE_HIST_REG(tile_hist_sort_reg, TILE_HISTO_SORT)
+DEF_TILE_HIST_REG(tile_hist_atomic_reg, TILE_HISTO_ATOMIC, 0)
+DEF_TILE_HIST_REG(tile_hist_sort_reg, TILE_HISTO_SORT, 0)
+
+/* candidates: TILE_HISTO_SORT_KEYS 1 (read where the histogram and its
+ * TILE_HISTOGRAM_SMEM_BYTES budget expand: in these two kernels only); the
+ * register-tile one with min 4 blocks an SM (<= 64 registers, as
+ * tile_hist_sort_reg gets by itself; without the bound ptxas gave it 75:
+ * 3 blocks); the shared-tile one spills 32 bytes at 64: no bound */
+#undef TILE_HISTO_SORT_KEYS
+#define TILE_HISTO_SORT_KEYS 1
+DEF_TILE_HIST_REG(tile_hist_sort_keys_reg, TILE_HISTO_SORT, 4)
+DEF_TILE_HIST(tile_hist_sort_keys, TILE_HISTO_SORT, 0)
+#undef TILE_HISTO_SORT_KEYS
+#define TILE_HISTO_SORT_KEYS 0
 
 /* ---- the CUB peers ---- */
 template <cub::BlockHistogramAlgorithm ALG>
@@ -140,7 +158,8 @@ static int run(const Opts &o) {
     CK(cudaMalloc(&d_in[0], n));
     CK(cudaMalloc(&d_in[1], n));
     CK(cudaMalloc(&d_copy, n));
-    enum { V_TA, V_CA, V_TS, V_CS, V_TAR, V_CA2, V_TSR, V_CS2, V_PER };
+    /* pairs (tile, its CUB peer): targets on the first two pairs */
+    enum { V_TA, V_CA, V_TSR, V_CS, V_TAR, V_CA2, V_TS, V_CS2, V_TKR, V_CS3, V_TK, V_CS4, V_PER };
     uint32_t *d_out[2][V_PER];
     for (int d = 0; d < 2; ++d)
         for (int v = 0; v < V_PER; ++v) CK(cudaMalloc(&d_out[d][v], ob));
@@ -150,12 +169,14 @@ static int run(const Opts &o) {
 
     const tile_exec ex = TILE_GPU(env.dev);
     const char *dname[2] = {"uniform", "skewed"};
-    const char *vname[V_PER] = {"tile atomic", "cub atomic (peer)", "tile sort", "cub sort (peer)",
-                                "tile atomic reg (ctl)", "cub atomic (peer 2)", "tile sort reg (ctl)",
-                                "cub sort (peer 2)"};
-    printf("rows 'tile atomic/sort': samples through a shared 16 x 256 u8 tile (one 16-byte load a thread); "
-           "'... reg (ctl)': a register tile (sixteen 1-byte loads a thread); TILE_HISTO_AGG=%d\n",
-           TILE_HISTO_AGG);
+    const char *vname[V_PER] = {"tile atomic", "cub atomic (peer)", "tile sort reg", "cub sort (peer)",
+                                "tile atomic reg (ctl)", "cub atomic (peer 2)", "tile sort (ctl)",
+                                "cub sort (peer 2)", "tile sort keys reg (cand)", "cub sort (peer 3)",
+                                "tile sort keys (cand)", "cub sort (peer 4)"};
+    printf("rows without 'reg': samples through a shared 16 x 256 u8 tile (one 16-byte load a thread); "
+           "'reg': a register tile (sixteen 1-byte loads a thread); 'keys': TILE_HISTO_SORT_KEYS=1 "
+           "(else %d); TILE_HISTO_AGG=%d\n",
+           TILE_HISTO_SORT_KEYS, TILE_HISTO_AGG);
     const int V = 2 * V_PER + 1; /* + memcpy */
     auto launch = [&](int k) -> int {
         if (k == 2 * V_PER) {
@@ -167,6 +188,8 @@ static int run(const Opts &o) {
         case V_TA: TK(tile_launch(ex, tile_hist_atomic, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_CA: cub_hist<cub::BLOCK_HISTO_ATOMIC><<<(unsigned)blocks, THREADS>>>(d_in[d], d_out[d][v]); break;
         case V_TS: TK(tile_launch(ex, tile_hist_sort, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
+        case V_TKR: TK(tile_launch(ex, tile_hist_sort_keys_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
+        case V_TK: TK(tile_launch(ex, tile_hist_sort_keys, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_CS: cub_hist<cub::BLOCK_HISTO_SORT><<<(unsigned)blocks, THREADS>>>(d_in[d], d_out[d][v]); break;
         case V_TAR: TK(tile_launch(ex, tile_hist_atomic_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_CA2: cub_hist<cub::BLOCK_HISTO_ATOMIC><<<(unsigned)blocks, THREADS>>>(d_in[d], d_out[d][v]); break;
@@ -270,7 +293,11 @@ static int run(const Opts &o) {
     printf("(GB/s: sample bytes read / median time, 1e9 B/s)\n");
     printf("correctness: %s\n", bad ? "FAIL" : "PASS");
     bool all = true, pass[2 * V_PER] = {false};
-    const char *aname[V_PER / 2] = {"atomic", "sort", "control atomic reg", "control sort reg"};
+    const char *aname[V_PER / 2] = {"atomic",           "sort reg",           "control atomic reg",
+                                    "control sort",     "candidate sort keys reg", "candidate sort keys"};
+    const char *why[V_PER / 2] = {"", "", "the register-tile load, for comparison", "the shared-tile load, for comparison",
+                                  "TILE_HISTO_SORT_KEYS 1, register-tile load, min 4 blocks/SM",
+                                  "TILE_HISTO_SORT_KEYS 1, shared-tile load"};
     for (int a = 0; a < V_PER / 2; ++a)
         for (int d = 0; d < 2; ++d) {
             const int k = d * V_PER + 2 * a;
@@ -279,9 +306,8 @@ static int run(const Opts &o) {
             if (a < 2) {
                 pass[k] = print_target(what, st[k + 1].median / st[k].median, ">=", 1.00);
                 all = all && pass[k];
-            } else { /* controls: a ratio, no target (not a step of gpu-check.sh, not in --strict) */
-                printf("%s = %.2f (no target: the register-tile load, for comparison)\n", what,
-                       st[k + 1].median / st[k].median);
+            } else { /* controls, candidates: a ratio, no target (not a step of gpu-check.sh, not in --strict) */
+                printf("%s = %.2f (no target: %s)\n", what, st[k + 1].median / st[k].median, why[a]);
             }
         }
 
@@ -292,7 +318,7 @@ static int run(const Opts &o) {
                    "ratio_vs_peer,correct,target\n");
         for (int k = 0; k < V; ++k) {
             const int peer = k < 2 * V_PER ? k / V_PER * V_PER + (k % V_PER) / 2 * 2 + 1 : k;
-            const bool is_tile = k < 2 * V_PER && k % 2 == 0 && k % V_PER < 4; /* controls: no target */
+            const bool is_tile = k < 2 * V_PER && k % 2 == 0 && k % V_PER < 4; /* controls, candidates: no target */
             fprintf(f, "%s,%s,\"%s\",%s,%s,%zu,%d,%d,%d,%.5f,%.5f,%.5f,%.2f,%.4f,%s,%s\n", env.date, env.commit,
                     prop.name, k < 2 * V_PER ? vname[k % V_PER] : "cudaMemcpy d2d", k < 2 * V_PER ? dname[k / V_PER] : "",
                     n, THREADS, BINS, o.iters, st[k].median, st[k].min, st[k].max, gbps((double)n, st[k].median),

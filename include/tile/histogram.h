@@ -154,8 +154,9 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
                                                     TILE__HISTO_ARENA(TILE__HISTO_BYTES(n, nbins, 1), \
                                                                       TILE__HISTO_SIZING(n, nbins, block))), \
                                     TILE__HISTO_ARENA(TILE__HISTO_BYTES(n, nbins, 0), TILE__HISTO_BYTES(n, nbins, 0))), \
-                    (TILE_HISTO_SORT_KEYS) ? TILE__HISTO_BYTES(n, nbins, 1) + TILE_SORT_SMEM_BYTES(uint32_t, n, block) \
-                                           : (size_t)0)
+                    (TILE_HISTO_SORT_KEYS) && !TILE__HISTO_KTAIL(n, nbins, block)          \
+                        ? TILE__HISTO_BYTES(n, nbins, 1) + TILE_SORT_SMEM_BYTES(uint32_t, n, block) \
+                        : (size_t)0)
 
 #define TILE__HISTO(C, X, NB, ALG, ADD, OP)                                        \
     do {                                                                           \
@@ -285,25 +286,41 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
         TILE__SORT_BUF_END(tile__hbuf, tile__hSZ);                                 \
     } while (0)
 
-/* TILE_HISTO_SORT_KEYS 1: the keys' buffer (bins, starts, ends) always from
- * the arena on the GPU (the sort's static buffer is in use meanwhile; a
- * released arena region was released after a barrier, so it is written
- * without one; the release's barrier ends the operation); a local array on
- * the CPU */
+/* TILE_HISTO_SORT_KEYS 1: the keys' buffer (bins, starts, ends) on the GPU:
+ * the tail of the sort's static buffer when the sort's size class leaves
+ * room past its keys-only staging (TILE__SORT_BYTES; the sort writes only
+ * below it): no more shared memory than the default (4096 samples, 256
+ * bins: 26 KiB staging in the 44 KiB class, 18 KiB keys); written after a
+ * barrier, as every user of a static buffer. Else from the arena (a region
+ * released after a barrier: written without one; the release's barrier ends
+ * the operation). A local array on the CPU. TILE__HISTO_KTAIL(n, nbins,
+ * block): 1 when the tail is used. */
+#define TILE__HISTO_KSZ(n, block) TILE__SORT_SIZING(4, 4, n, block)
+#define TILE__HISTO_KOFF(n, block) TILE__SORT_A16(TILE__SORT_BYTES(4, 4, 0, n, block))
+#define TILE__HISTO_KTAIL(n, nbins, block)                                         \
+    (TILE__SORT_STATIC(TILE__HISTO_KSZ(n, block)) &&                               \
+     TILE__SORT_CLASS(TILE__HISTO_KSZ(n, block)) >= TILE__HISTO_KOFF(n, block) + TILE__HISTO_BYTES(n, nbins, 1))
 #ifndef TILE__HISTO_KBUF /* (a block simulator may supply its own) */
 #if TILE_ON_DEVICE
-#define TILE__HISTO_KBUF(p, bytes)                                                 \
+#define TILE__HISTO_KBUF(p, bytes, tail, n, block)                                 \
     const int p##__mark = tile_smem_mark();                                       \
-    unsigned char *const p = (unsigned char *)TILE__SMEM_TAKE((size_t)(bytes))
-#define TILE__HISTO_KBUF_END(p) tile_smem_release(p##__mark)
+    unsigned char *const p = (tail) ? TILE_STATIC_SMEM(TILE__SORT_CLASS(TILE__HISTO_KSZ(n, block))) + \
+                                          TILE__HISTO_KOFF(n, block)              \
+                                    : (unsigned char *)TILE__SMEM_TAKE((size_t)(bytes)); \
+    if (tail) tile_barrier() /* an earlier operation may still read the buffer */
+#define TILE__HISTO_KBUF_END(p, tail, cshared)                                     \
+    do {                                                                           \
+        if (!(tail)) tile_smem_release(p##__mark);                                \
+        else if (cshared) tile_barrier();                                          \
+    } while (0)
 #else
-#define TILE__HISTO_KBUF(p, bytes)                                                 \
+#define TILE__HISTO_KBUF(p, bytes, tail, n, block)                                 \
     union {                                                                        \
         max_align_t a;                                                             \
         unsigned char b[bytes];                                                    \
     } p##__u;                                                                      \
     unsigned char *const p = p##__u.b
-#define TILE__HISTO_KBUF_END(p) tile_barrier()
+#define TILE__HISTO_KBUF_END(p, tail, cshared) tile_barrier()
 #endif
 #endif
 /* as TILE__HISTO_SORT_, the bins sorted as a shared tile in place. When
@@ -330,7 +347,8 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
             tile__hD0 = tile__hCH ? tile__hB : tile__hN,                           \
             tile__hD1 = tile__hCH ? tile__hS : 1                                   \
         };                                                                         \
-        TILE__HISTO_KBUF(tile__hbuf, tile__hBY);                                   \
+        enum { tile__hTL = (int)TILE__HISTO_KTAIL(tile_size(X), NB, TILE__BD(X)) };    \
+        TILE__HISTO_KBUF(tile__hbuf, tile__hBY, tile__hTL, tile_size(X), TILE__BD(X)); \
         uint32_t *const tile__sk = (uint32_t *)tile__hbuf;                         \
         uint32_t *const tile__st = (uint32_t *)(tile__hbuf + tile__hOS); /* starts */ \
         uint32_t *const tile__en = (uint32_t *)(tile__hbuf + tile__hOE); /* ends */ \
@@ -371,7 +389,7 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
             const TILE_ELEM_T(C) tile__c = (TILE_ELEM_T(C))(tile__en[tile__i] - tile__st[tile__i]); \
             TILE__AT(C, tile__s) = (ADD) ? (TILE_ELEM_T(C))(TILE__AT(C, tile__s) + tile__c) : tile__c; \
         }                                                                          \
-        TILE__HISTO_KBUF_END(tile__hbuf); /* a barrier: shared counts complete */ \
+        TILE__HISTO_KBUF_END(tile__hbuf, tile__hTL, tile_is_shared(C)); /* shared counts complete */ \
     } while (0)
 
 #endif /* TILE_HISTOGRAM_H */

@@ -65,7 +65,10 @@ H_CASES(DEF_H_CASE)
 #define TILE_HISTO_SORT_KEYS 1
 #define DEF_HK_CASE(name, T, N, NB, CT, GEN) DEF_H(k_##name, T, N, NB, CT)
 H_CASES(DEF_HK_CASE)
-enum { KEYS_SMEM_4096_256 = (int)TILE_HISTOGRAM_SMEM_BYTES(4096, 256, 256) };
+enum {
+    KEYS_SMEM_4096_256 = (int)TILE_HISTOGRAM_SMEM_BYTES(4096, 256, 256),
+    KEYS_SMEM_4096_2048 = (int)TILE_HISTOGRAM_SMEM_BYTES(4096, 2048, 256)
+};
 #undef TILE_HISTO_SORT_KEYS
 #define TILE_HISTO_SORT_KEYS 0
 
@@ -127,8 +130,13 @@ static void test_histograms(void **state) {
 static void test_histograms_sort_keys(void **state) {
     (void)state;
     H_CASES(RUN_HK)
-    /* its arena: the keys, the starts and the ends (the sort's staging is static) */
-    assert_int_equal(KEYS_SMEM_4096_256, 4096 * 4 + 2 * 256 * 4);
+    /* 4096 samples, 256 bins: the keys, starts and ends (18 KiB) in the tail of
+     * the sort's static buffer (26 KiB of staging in the 44 KiB class): no
+     * arena; 2048 bins (32 KiB) do not fit there: all of it from the arena */
+    assert_int_equal(TILE__HISTO_KTAIL(4096, 256, 256), 1);
+    assert_int_equal(KEYS_SMEM_4096_256, 0);
+    assert_int_equal(TILE__HISTO_KTAIL(4096, 2048, 256), 0);
+    assert_int_equal(KEYS_SMEM_4096_2048, 4096 * 4 + 2 * 2048 * 4);
     assert_int_equal(TILE_HISTOGRAM_SMEM_BYTES(4096, 256, 256), 0); /* 0 again where it is 0 */
 }
 
