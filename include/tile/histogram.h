@@ -50,7 +50,9 @@
  *    are found in one pass: a run's first element writes its position as
  *    its bin's start and as the previous bin's end; counts = end - start.
  *    No atomics, so its cost does not depend on the distribution.
- *    The sort's limits apply (at most 65535 samples).
+ *    The sort's limits apply (at most 65535 samples). TILE_HISTO_SORT_KEYS
+ *    1 (default 0, a candidate; see below) sorts the bins in place in
+ *    shared memory and finds the runs there.
  * Shared memory: the staging array (and the sorted bins for
  * TILE_HISTO_SORT) are static (TILE_STATIC_SMEM, the size classes of
  * tile_sort) when they fit TILE_SORT_STATIC_MAX_BYTES, else from the arena:
