@@ -288,30 +288,28 @@ __global__ void compare_words(const uint32_t *ref, const uint32_t *got, size_t n
 #include "bench_util.h"
 
 /* Blocks of a tile kernel that fit on one SM: the occupancy of the very
- * __global__ instantiation tile_launch will use (tile.h's wrapper
- * tile__kernel<body, block, argument types...>, the argument types deduced
- * from the same expressions as in the launch). */
-template <auto F, int B, class... A>
-static int tile_occupancy(size_t smem, A...) {
+ * __global__ function tile_launch will use (TILE_KERNEL_GPU_FUNC_OF, the
+ * parameter types deduced from the same expressions as in the launch). */
+static int tile_occupancy_of(const void *kf, int block, size_t smem) {
     int n = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, tile__kernel<F, B, A...>, B, smem) != cudaSuccess) {
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kf, block, smem) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
     return n;
 }
-#define TILE_OCCUPANCY(name, ...) tile_occupancy<&name##__body, name##__block>((size_t)name##__smem, __VA_ARGS__)
+#define TILE_OCCUPANCY(name, ...)                                                  \
+    tile_occupancy_of((const void *)TILE_KERNEL_GPU_FUNC_OF(name, __VA_ARGS__), name##__block, (size_t)name##__smem)
 /* the architecture of the code the device runs for that kernel (90: sm_90) */
-template <auto F, int B, class... A>
-static int tile_binary_version(A...) {
+static int tile_binary_version_of(const void *kf) {
     cudaFuncAttributes at;
-    if (cudaFuncGetAttributes(&at, tile__kernel<F, B, A...>) != cudaSuccess) {
+    if (cudaFuncGetAttributes(&at, kf) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
     return at.binaryVersion;
 }
-#define TILE_BINARY_VERSION(name, ...) tile_binary_version<&name##__body, name##__block>(__VA_ARGS__)
+#define TILE_BINARY_VERSION(name, ...) tile_binary_version_of((const void *)TILE_KERNEL_GPU_FUNC_OF(name, __VA_ARGS__))
 
 /* one row of the table */
 struct Variant {

@@ -163,10 +163,9 @@
 
 /* One candidate of one length: its launch and what the run prints about it
  * (registers, shared memory, resident blocks an SM). The occupancy query
- * names the __global__ wrapper tile_launch instantiates for the kernel
- * (tile__kernel<body, block, min blocks, SIMT = 0, parameter types...>:
- * launch.h); the
- * launch passes exactly these parameter types, so it is that same kernel. */
+ * names the __global__ function tile_launch runs for the kernel
+ * (TILE_KERNEL_GPU_FUNC, launch.h); the launch passes exactly these
+ * parameter types, so it is that same kernel. */
 struct ConvInfo {
     int regs, per_sm, grid, pipelined;
     size_t smem;
@@ -175,7 +174,7 @@ struct ConvInfo {
 #define CONV_INFO_FN(kname, BD, ROWS, PIPE, LABEL)                                 \
     static int kname##_info(int64_t rows, ConvInfo *ci) {                          \
         void (*kf)(tile_kctx, unsigned, const tile_c32 *, const tile_c32 *, tile_c32 *, int64_t) = \
-            tile__kernel<&kname##__body, BD, kname##__minb, 0, const tile_c32 *, const tile_c32 *, tile_c32 *, int64_t>; \
+            TILE_KERNEL_GPU_FUNC(kname, const tile_c32 *, const tile_c32 *, tile_c32 *, int64_t); \
         cudaFuncAttributes fa;                                                     \
         int sms = 0;                                                               \
         const size_t smem = (size_t)kname##__smem;                                 \

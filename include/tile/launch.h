@@ -177,6 +177,18 @@ TILE_API int tile__block_coord(const tile_kctx *k, int64_t block, int d) {
     TILE__UNUSED static TILE_HD inline void name##__body(TILE__UNUSED tile_kctx tile__k, \
                                             TILE__UNUSED char (*tile__bd)[block], __VA_ARGS__)
 
+/* TILE_KERNEL_GPU_FUNC(name, param types...): the __global__ function a tiled
+ * tile_launch of kernel `name` runs (nvcc builds only), for CUDA runtime
+ * queries such as occupancy and attributes; give the kernel's parameter types.
+ * Benches used to name the internal wrapper template, whose parameters change.
+ *   TILE_KERNEL(row_sum, 64, const float *a, float *b) { ... }
+ *   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, TILE_KERNEL_GPU_FUNC(row_sum, const float *, float *), 64, 0) */
+#define TILE_KERNEL_GPU_FUNC(name, ...) (tile__kernel<&name##__body, name##__block, name##__minb, 0, __VA_ARGS__>)
+/* TILE_KERNEL_GPU_FUNC_OF(name, args...): the same, the parameter types
+ * deduced from launch arguments as tile_launch deduces them (a C++ template,
+ * CUDA-only like the wrapper itself). */
+#define TILE_KERNEL_GPU_FUNC_OF(name, ...) tile__kernel_of<&name##__body, name##__block, name##__minb>(__VA_ARGS__)
+
 /* ---- reusable functions over tiles (docs/launch.md, docs/design.md) ----
  * TILE_FN(name, block, params...) { ... TILE_FN_RETURN; } defines an ordinary
  * function (forced inline, both targets) that may do everything a kernel
@@ -306,6 +318,11 @@ __global__ void __launch_bounds__(B, MINB ? MINB : B > 512 ? 1 : 0) tile__kernel
     k.smem = tile__smem_dyn;
     k.cpu_block = (int64_t)blockIdx.x;
     F(k, (char(*)[B])0, a...);
+}
+/* the default wrapper's address for launch argument values (types deduced) */
+template <auto F, int B, int MINB, class... A>
+static inline void (*tile__kernel_of(A...))(tile_kctx, unsigned, A...) {
+    return tile__kernel<F, B, MINB, 0, A...>;
 }
 /* Persistent schedule: resident blocks walk the logical blocks b =
  * blockIdx.x, + gridDim.x, ... below nblocks. Each gets a fresh copy of the
