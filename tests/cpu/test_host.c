@@ -12,6 +12,7 @@
 #include <tile/host/blas.h>
 #include <tile/host/solver.h>
 #include "../chol_ref.h"
+#include "../host_ref.h"
 
 /* ---------------- gemm ---------------- */
 /* reference: C = alpha op(A) op(B) + beta C in double; bound[i] = the sum of
@@ -239,22 +240,6 @@ static void test_no_cuda(void **state) {
 }
 
 /* ---------------- Cholesky ---------------- */
-/* batch SPD matrices: A = M M^T / n + I (M uniform in [-1, 1)) */
-static void make_spd(double *a, int n, int batch, uint32_t seed) {
-    double *m = (double *)malloc(sizeof(double) * (size_t)n * n);
-    for (int q = 0; q < batch; ++q) {
-        for (int i = 0; i < n * n; ++i) m[i] = uval(seed + (uint32_t)q, (uint32_t)i);
-        double *aq = a + (size_t)q * n * n;
-        for (int i = 0; i < n; ++i)
-            for (int j = 0; j < n; ++j) {
-                double s = 0;
-                for (int p = 0; p < n; ++p) s += m[i * n + p] * m[j * n + p];
-                aq[i * n + j] = s / n + (i == j);
-            }
-    }
-    free(m);
-}
-
 /* potrf: L against the double Cholesky (relative to ||A||), L L^T against A,
  * info 0, the strictly upper triangle (a marker on input, never read) zero on
  * return; then NaN written there and potrs (nrhs 1, 3, 17), which must read

@@ -38,6 +38,7 @@
 #include "gpu_check.h"
 #include <tile/host.h>
 #include "../chol_ref.h"
+#include "../host_ref.h"
 
 /* ---- the API, overloaded on the element type ---- */
 static int gemm(tile_exec ex, int ta, int tb, int m, int n, int k, float al, const float *A, int lda, const float *B,
@@ -201,21 +202,6 @@ template <class T> static void gemm_tests(const target *t, cudaStream_t stream) 
 }
 
 /* ======================= Cholesky ======================= */
-/* A = M M^T / n + I, M uniform in [-1, 1) */
-static void make_spd(double *a, int n, int batch, uint32_t seed) {
-    double *m = HALLOC(double, (size_t)n * n);
-    for (int q = 0; q < batch; ++q) {
-        for (int i = 0; i < n * n; ++i) m[i] = uval(seed + (uint32_t)q, (uint32_t)i);
-        double *aq = a + (size_t)q * n * n;
-        for (int i = 0; i < n; ++i)
-            for (int j = 0; j < n; ++j) {
-                double s = 0;
-                for (int p = 0; p < n; ++p) s += m[i * n + p] * m[j * n + p];
-                aq[i * n + j] = s / n + (i == j);
-            }
-    }
-    free(m);
-}
 static double upper_mark(size_t i) { return 1000.0 + (double)(i % 4096); }
 
 /* potrf (device info: asynchronous on the GPU), L = the double Cholesky in
