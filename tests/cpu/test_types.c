@@ -10,6 +10,7 @@
  * double / int loops; tile_map3 / tile_map4 / tile_where(_c, _cc); atomic adds
  * of compound types. */
 #include "test_util.h"
+#include "../types_ref.h"
 
 /* ======================================================================
  * reference 16-bit formats: value <-> bits, independent of tile/half.h
@@ -207,46 +208,7 @@ TILE_FUNC float h_sum4(float x, float y, float z, float w) { return (x + y) + (z
 #define DEF_HALF_KERNEL(sfx)                                                       \
     TILE_KERNEL_SMEM(half_##sfx, 32, 3 * TILE_SMEM_BYTES(tile_##sfx, HR, HC), const tile_##sfx *a, \
                      const tile_##sfx *b, const float *f, float k, tile_##sfx *out, float *f32out, int *tiers) { \
-        tile_array o = tile_array2(out, H_NOUT * HR, HC);                          \
-        tile_shared(tile_##sfx, sa, HR, HC);                                       \
-        tile_shared(tile_##sfx, sc, HR, HC);                                       \
-        tile_reg(tile_##sfx, rb, HR, HC);                                          \
-        tile_reg(tile_##sfx, rc, HR, HC);                                          \
-        tiers[0] = tile_load_ex(sa, tile_array2(a, HR, HC), TILE_LOAD_AUTO, 0, 0); \
-        tile_load(rb, tile_array2(b, HR, HC), 0, 0);                               \
-        tile_add(rc, sa, rb);                                                      \
-        tile_store(o, rc, 0 * HR, 0);                                              \
-        tile_sub(sc, sa, rb);                                                      \
-        tile_store(o, sc, 1 * HR, 0);                                              \
-        tile_mul(rc, sa, rb);                                                      \
-        tile_store(o, rc, 2 * HR, 0);                                              \
-        tile_div(sc, sa, rb);                                                      \
-        tile_store(o, sc, 3 * HR, 0);                                              \
-        tile_neg(rc, sa);                                                          \
-        tile_store(o, rc, 4 * HR, 0);                                              \
-        tile_mul_c(rc, sa, k);                                                     \
-        tile_store(o, rc, 5 * HR, 0);                                              \
-        tile_c_div(sc, k, sa);                                                     \
-        tile_store(o, sc, 6 * HR, 0);                                              \
-        tile_map(rc, h_sq1, sa);                                                   \
-        tile_store(o, rc, 7 * HR, 0);                                              \
-        tile_map3(sc, h_lin3, sa, rb, sa);                                         \
-        tile_store(o, sc, 8 * HR, 0);                                              \
-        tile_ones(rc);                                                             \
-        tile_store(o, rc, 9 * HR, 0);                                              \
-        tile_zeros(sc);                                                            \
-        tile_store(o, sc, 10 * HR, 0);                                             \
-        tile_reg(float, rf, HR, HC);                                               \
-        tile_load(rf, tile_array2(f, HR, HC), 0, 0);                               \
-        tile_astype(rc, rf);                                                       \
-        tile_store(o, rc, 11 * HR, 0);                                             \
-        tile_map4(rc, h_sum4, sa, rb, sa, rb);                                     \
-        tile_store(o, rc, 12 * HR, 0);                                             \
-        tile_shared(tile_##sfx, sd, HR, HC);                                       \
-        tile_copy(sd, sa);                                                         \
-        tiers[1] = tile_store_ex(tile_array2(out + 13 * HN, HR, HC), sd, TILE_LOAD_AUTO, 0, 0); \
-        tile_astype(rf, sa);                                                       \
-        tile_store(tile_array2(f32out, HR, HC), rf, 0, 0);                         \
+        TYPES_HALF_OPS(sfx, a, b, f, k, out, f32out, tiers[0], tiers[1]);          \
     }
 DEF_HALF_KERNEL(f16)
 DEF_HALF_KERNEL(bf16)

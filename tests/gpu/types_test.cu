@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu_check.h"
+#include "../types_ref.h"
 
 enum { B = 64, HR = 16, HC = 8, HN = HR * HC, H_NOUT = 14, MAXBLK = 6 };
 static int nblocks(void) { return g_quick ? 1 : MAXBLK; }
@@ -66,46 +67,8 @@ TILE_FUNC float h_sum4(float x, float y, float z, float w) { return (x + y) + (z
         const int blk = tile_block(0);                                             \
         a += blk * HN; b += blk * HN; f += blk * HN; n += blk * HN;                \
         out += blk * H_NOUT * HN; f32out += blk * HN; dout += blk * HN; iout += blk * HN; \
-        tile_array o = tile_array2(out, H_NOUT * HR, HC);                          \
-        tile_shared(tile_##sfx, sa, HR, HC);                                       \
-        tile_shared(tile_##sfx, sc, HR, HC);                                       \
-        tile_reg(tile_##sfx, rb, HR, HC);                                          \
-        tile_reg(tile_##sfx, rc, HR, HC);                                          \
-        const int t0 = tile_load_ex(sa, tile_array2(a, HR, HC), TILE_LOAD_AUTO, 0, 0); \
-        tile_load(rb, tile_array2(b, HR, HC), 0, 0);                               \
-        tile_add(rc, sa, rb);                                                      \
-        tile_store(o, rc, 0 * HR, 0);                                              \
-        tile_sub(sc, sa, rb);                                                      \
-        tile_store(o, sc, 1 * HR, 0);                                              \
-        tile_mul(rc, sa, rb);                                                      \
-        tile_store(o, rc, 2 * HR, 0);                                              \
-        tile_div(sc, sa, rb);                                                      \
-        tile_store(o, sc, 3 * HR, 0);                                              \
-        tile_neg(rc, sa);                                                          \
-        tile_store(o, rc, 4 * HR, 0);                                              \
-        tile_mul_c(rc, sa, k);                                                     \
-        tile_store(o, rc, 5 * HR, 0);                                              \
-        tile_c_div(sc, k, sa);                                                     \
-        tile_store(o, sc, 6 * HR, 0);                                              \
-        tile_map(rc, h_sq1, sa);                                                   \
-        tile_store(o, rc, 7 * HR, 0);                                              \
-        tile_map3(sc, h_lin3, sa, rb, sa);                                         \
-        tile_store(o, sc, 8 * HR, 0);                                              \
-        tile_ones(rc);                                                             \
-        tile_store(o, rc, 9 * HR, 0);                                              \
-        tile_zeros(sc);                                                            \
-        tile_store(o, sc, 10 * HR, 0);                                             \
-        tile_reg(float, rf, HR, HC);                                               \
-        tile_load(rf, tile_array2(f, HR, HC), 0, 0);                               \
-        tile_astype(rc, rf);                                                       \
-        tile_store(o, rc, 11 * HR, 0);                                             \
-        tile_map4(rc, h_sum4, sa, rb, sa, rb);                                     \
-        tile_store(o, rc, 12 * HR, 0);                                             \
-        tile_shared(tile_##sfx, sd, HR, HC);                                       \
-        tile_copy(sd, sa);                                                         \
-        const int t1 = tile_store_ex(tile_array2(out + 13 * HN, HR, HC), sd, TILE_LOAD_AUTO, 0, 0); \
-        tile_astype(rf, sa);                                                       \
-        tile_store(tile_array2(f32out, HR, HC), rf, 0, 0);                         \
+        int t0, t1;                                                                \
+        TYPES_HALF_OPS(sfx, a, b, f, k, out, f32out, t0, t1);                      \
         tile_reg(double, rd, HR, HC);                                              \
         tile_astype(rd, sa);                                                       \
         tile_store(tile_array2(dout, HR, HC), rd, 0, 0);                           \
