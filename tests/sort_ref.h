@@ -15,6 +15,7 @@
  *   6 small range (digits above the lowest ones all equal: passes skipped)
  *   7 one sign only, same exponent (floats), or high bits all set (ints)
  */
+/* Needs <tile.h> first (TILE__UNUSED). */
 #ifndef SORT_REF_H
 #define SORT_REF_H
 
@@ -173,6 +174,38 @@ static void sr_fill(int type, void *keys, int n, int p, uint64_t seed) {
     }
 }
 
+/* ---- references for the descending / bit-range / f16 / per-row / merge
+ * sorts (plain C: ordered keys and qsort with the input index as the tie
+ * break, i.e. a stable sort) ---- */
+enum { VX_F16 = SR_NTYPES, VX_BF16, VX_NTYPES };
+TILE__UNUSED static const char *const vx_type_name[VX_NTYPES] = {"f32", "f64", "i32", "u32", "i64", "u64", "f16", "bf16"};
+static int vx_size(int type) { return type >= SR_NTYPES ? 2 : sr_type_size[type]; }
+static uint64_t vx_bits(int type, const void *p, long i) {
+    if (vx_size(type) == 2) {
+        uint16_t b;
+        memcpy(&b, (const char *)p + 2 * i, 2);
+        return b;
+    }
+    return sr_bits(type, p, i);
+}
+
+/* mismatches of got (keys, and indices when got_idx) against the expected
+ * order idx of in; the first one's position in *first (-1 if none) */
+static long sr_mismatches(int type, const void *in, int n, const void *got, const int32_t *got_idx,
+                          const int32_t *idx, long *first) {
+    long bad = 0;
+    *first = -1;
+    for (int i = 0; i < n; ++i) {
+        int ok = vx_bits(type, got, i) == vx_bits(type, in, idx[i]);
+        if (got_idx) ok = ok && got_idx[i] == idx[i];
+        if (!ok) {
+            if (*first < 0) *first = i;
+            ++bad;
+        }
+    }
+    return bad;
+}
+
 /* Compare a sorted result with the reference: got_keys bit for bit equal to
  * the stably sorted keys; got_idx (when not null) equal to the stable order
  * of input indices. Returns the number of mismatching elements; the first
@@ -181,18 +214,79 @@ static long sr_check(int type, const void *in_keys, int n, const void *got_keys,
                      long *first) {
     int32_t *idx = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
     sr_sort_index(type, in_keys, n, idx);
-    long bad = 0;
-    *first = -1;
-    for (int i = 0; i < n; ++i) {
-        int ok = sr_bits(type, got_keys, i) == sr_bits(type, in_keys, idx[i]);
-        if (got_idx) ok = ok && got_idx[i] == idx[i];
-        if (!ok) {
-            if (*first < 0) *first = i;
-            ++bad;
-        }
-    }
+    const long bad = sr_mismatches(type, in_keys, n, got_keys, got_idx, idx, first);
     free(idx);
     return bad;
+}
+
+/* the key as an unsigned integer in the sort's order (IEEE totalOrder for
+ * floats: sign-magnitude to offset binary; signed integers: offset binary) */
+static uint64_t vx_ord(int type, uint64_t b) {
+    switch (type) {
+    case SR_F32: return (b & 0x80000000u) ? (~b & 0xffffffffu) : (b | 0x80000000u);
+    case SR_F64: return (b >> 63) ? ~b : (b | 0x8000000000000000ull);
+    case SR_I32: return b ^ 0x80000000u;
+    case SR_I64: return b ^ 0x8000000000000000ull;
+    case VX_F16:
+    case VX_BF16: return (b & 0x8000u) ? (~b & 0xffffu) : (b | 0x8000u);
+    default: return b;
+    }
+}
+typedef struct {
+    uint64_t k;
+    int32_t i;
+} vx_rec;
+static int vx_cmp(const void *a, const void *b) {
+    const vx_rec *x = (const vx_rec *)a, *y = (const vx_rec *)b;
+    if (x->k != y->k) return x->k < y->k ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+/* idx[0..n): the stable order of keys[off + i*1] sorted ascending (desc 0) or
+ * descending by bits [b0, b1) of the ordered key (b1 == 0: all bits) */
+static void vx_ref(int type, const void *keys, int n, int desc, int b0, int b1, int32_t *idx) {
+    const int w = 8 * vx_size(type);
+    const uint64_t all = w == 64 ? ~0ull : (1ull << w) - 1;
+    uint64_t m = all;
+    if (b1) m = (b1 == 64 ? ~0ull : (1ull << b1) - 1) & ~((1ull << b0) - 1);
+    vx_rec *r = (vx_rec *)malloc(sizeof(vx_rec) * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; i < n; ++i) {
+        uint64_t o = vx_ord(type, vx_bits(type, keys, i));
+        if (desc) o ^= all;
+        r[i].k = o & m;
+        r[i].i = i;
+    }
+    qsort(r, (size_t)n, sizeof(vx_rec), vx_cmp);
+    for (int i = 0; i < n; ++i) idx[i] = r[i].i;
+    free(r);
+}
+/* mismatches of got (keys, and indices when got_idx) against vx_ref */
+static long vx_check(int type, const void *in, int n, const void *got, const int32_t *got_idx, int desc, int b0,
+                     int b1, long *first) {
+    int32_t *idx = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
+    vx_ref(type, in, n, desc, b0, b1, idx);
+    const long bad = sr_mismatches(type, in, n, got, got_idx, idx, first);
+    free(idx);
+    return bad;
+}
+/* keys of any type: sr_fill for 4/8-byte types; 16-bit floats from the same
+ * patterns' ideas (random bits, few values with +-0 and NaNs, specials) */
+static void vx_fill(int type, void *keys, int n, int p, uint64_t seed) {
+    if (vx_size(type) != 2) {
+        sr_fill(type, keys, n, p, seed);
+        return;
+    }
+    static const uint16_t sp[] = {0x7e00, 0xfe00, 0x7c01, 0xfc01, 0x7c00, 0xfc00, 0x0000, 0x8000,
+                                  0x0001, 0x8001, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3f80, 0xbf80};
+    uint64_t s = seed * 77u + (uint64_t)p * 13u + (uint64_t)type;
+    for (int i = 0; i < n; ++i) {
+        const uint64_t r = sr_rand(&s);
+        uint16_t b = (uint16_t)r;
+        if (p == 1) b = sp[(r >> 20) % 6 + 5]; /* few values, -0 next to +0 */
+        if (p == 4) b = 0x3c00;
+        if (p == 5 && (r & 3)) b = sp[(r >> 8) % 16];
+        if (p == 6) b = (uint16_t)(0x3c00 + r % 5);
+        memcpy((char *)keys + 2 * i, &b, 2);
+    }
 }
 
 #endif /* SORT_REF_H */
