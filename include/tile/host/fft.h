@@ -469,6 +469,14 @@ TILE_HOST_API int tile__fft_copy1(tile_exec ex, const void *in, size_t ip, void 
                            (int64_t)batch, sign);                                 \
     }
 
+/* a length not compiled: the tile path refuses it */
+#define TILE__HFFT_NONE(N)                                                        \
+    static inline int tile__hfft_run##N(tile_exec ex, int batch, const tile_c32 *in, tile_c32 *out, int sign) { \
+        (void)ex; (void)batch; (void)in; (void)out; (void)sign;                   \
+        return TILE_ERR_ARG;                                                      \
+    }
+#define TILE__HFFT_CASE(N) case N: return tile__hfft_run##N(ex, batch, in, out, dir);
+
 /* the lengths compiled: the table's, or all of 16..4096 for the bench and
  * test (TILE__FFT_TILE_ALL) */
 #ifdef TILE__FFT_TILE_ALL
@@ -478,63 +486,55 @@ TILE_HOST_API int tile__fft_copy1(tile_exec ex, const void *in, size_t ip, void 
 #endif
 #if TILE__HFFT_MASK & (1 << 4)
 TILE__HFFT_KERNEL(16, 128, 128)
+#else
+TILE__HFFT_NONE(16)
 #endif
 #if TILE__HFFT_MASK & (1 << 5)
 TILE__HFFT_KERNEL(32, 128, 64)
+#else
+TILE__HFFT_NONE(32)
 #endif
 #if TILE__HFFT_MASK & (1 << 6)
 TILE__HFFT_KERNEL(64, 256, 32)
+#else
+TILE__HFFT_NONE(64)
 #endif
 #if TILE__HFFT_MASK & (1 << 7)
 TILE__HFFT_KERNEL(128, 128, 16)
+#else
+TILE__HFFT_NONE(128)
 #endif
 #if TILE__HFFT_MASK & (1 << 8)
 TILE__HFFT_KERNEL(256, 128, 8)
+#else
+TILE__HFFT_NONE(256)
 #endif
 #if TILE__HFFT_MASK & (1 << 9)
 TILE__HFFT_KERNEL(512, 256, 8)
+#else
+TILE__HFFT_NONE(512)
 #endif
 #if TILE__HFFT_MASK & (1 << 10)
 TILE__HFFT_KERNEL(1024, 256, 4)
+#else
+TILE__HFFT_NONE(1024)
 #endif
 #if TILE__HFFT_MASK & (1 << 11)
 TILE__HFFT_KERNEL(2048, 256, 2)
+#else
+TILE__HFFT_NONE(2048)
 #endif
 #if TILE__HFFT_MASK & (1 << 12)
 TILE__HFFT_KERNEL(4096, 256, 1)
+#else
+TILE__HFFT_NONE(4096)
 #endif
 
 /* the tile path: TILE_ERR_ARG for a length not compiled */
 TILE_HOST_API int tile__fft_tile_c2c_f32(tile_exec ex, int n, int batch, const tile_c32 *in, tile_c32 *out, int dir) {
-    (void)ex; (void)batch; (void)in; (void)out; (void)dir;
     switch (n) {
-#if TILE__HFFT_MASK & (1 << 4)
-    case 16: return tile__hfft_run16(ex, batch, in, out, dir);
-#endif
-#if TILE__HFFT_MASK & (1 << 5)
-    case 32: return tile__hfft_run32(ex, batch, in, out, dir);
-#endif
-#if TILE__HFFT_MASK & (1 << 6)
-    case 64: return tile__hfft_run64(ex, batch, in, out, dir);
-#endif
-#if TILE__HFFT_MASK & (1 << 7)
-    case 128: return tile__hfft_run128(ex, batch, in, out, dir);
-#endif
-#if TILE__HFFT_MASK & (1 << 8)
-    case 256: return tile__hfft_run256(ex, batch, in, out, dir);
-#endif
-#if TILE__HFFT_MASK & (1 << 9)
-    case 512: return tile__hfft_run512(ex, batch, in, out, dir);
-#endif
-#if TILE__HFFT_MASK & (1 << 10)
-    case 1024: return tile__hfft_run1024(ex, batch, in, out, dir);
-#endif
-#if TILE__HFFT_MASK & (1 << 11)
-    case 2048: return tile__hfft_run2048(ex, batch, in, out, dir);
-#endif
-#if TILE__HFFT_MASK & (1 << 12)
-    case 4096: return tile__hfft_run4096(ex, batch, in, out, dir);
-#endif
+        TILE__HFFT_CASE(16) TILE__HFFT_CASE(32) TILE__HFFT_CASE(64) TILE__HFFT_CASE(128) TILE__HFFT_CASE(256)
+        TILE__HFFT_CASE(512) TILE__HFFT_CASE(1024) TILE__HFFT_CASE(2048) TILE__HFFT_CASE(4096)
     default: return TILE_ERR_ARG;
     }
 }
@@ -586,6 +586,66 @@ TILE_HOST_API int tile__fft_overlap(const void *a, size_t an, const void *b, siz
     return x < y + bn && y < x + an;
 }
 
+/* a GPU branch of the calls below: the statements with the cuFFT path,
+ * TILE_ERR_DISABLED without it */
+#if TILE_HOST_CUFFT
+#define TILE__HFFT_GPU(...) __VA_ARGS__
+#else
+#define TILE__HFFT_GPU(...) return TILE_ERR_DISABLED;
+#endif
+/* the tile_fft kernel route of a 1D C2C call (f32 only) */
+#define TILE__HFFT_ROUTE_f32                                                        \
+    if (path == TILE_FFT_TILE || (path == TILE_FFT_AUTO && tile_fft_c2c_f32_uses_tile(n))) \
+        return tile__fft_tile_c2c_f32(ex, n, batch, in, out, dir);
+#define TILE__HFFT_ROUTE_f64
+
+/* The calls of one precision (documented below, with the f32 / f64
+ * entry points): sfx, the real type R, the complex type C, the CPU
+ * suffix CS, cuFFT's types C2C / R2C / C2R of that precision. n == 1 on
+ * the GPU is a strided copy (cuFFT refuses length-1 plans). */
+#define TILE__HFFT_CALLS(sfx, R, C, CS, TC2C, TR2C, TC2R)                           \
+    /* 1D C2C, path as tile_fft_c2c_f32_ex's */                                     \
+    TILE_HOST_API int tile__fft_c2c_##sfx(tile_exec ex, int n, int batch, const C *in, C *out, int dir, int path) { \
+        (void)path;                                                                 \
+        if (path < TILE_FFT_AUTO || path > TILE_FFT_LIBRARY) return TILE_ERR_ARG;  \
+        int e = tile__fft_check(ex, n, 1, batch, in, out, dir);                     \
+        if (e) return e;                                                            \
+        if (ex.device < 0) return tile__fft_cpu_c2c_##CS(n, batch, in, out, dir);   \
+        TILE__HFFT_GPU(TILE__HFFT_ROUTE_##sfx;                                      \
+                       if (n == 1) return tile__fft_copy1(ex, in, sizeof(C), out, sizeof(C), sizeof(C), 0, batch); \
+                       return tile__fft_cufft(ex, TC2C, 1, 1, n, batch, in, out, dir);) \
+    }                                                                               \
+    /* 2D C2C */                                                                    \
+    TILE_HOST_API int tile_fft2d_c2c_##sfx(tile_exec ex, int ny, int nx, int batch, const C *in, C *out, int dir) { \
+        int e = tile__fft_check(ex, ny, nx, batch, in, out, dir);                   \
+        if (e) return e;                                                            \
+        if (ex.device < 0) return tile__fft_cpu_2d_##CS(ny, nx, batch, in, out, dir); \
+        /* a dimension of 1: a batched 1D transform of the other (cuFFT refuses     \
+         * some 2D plans with an extent of 1) */                                    \
+        TILE__HFFT_GPU(if (ny == 1 || nx == 1) return tile__fft_c2c_##sfx(ex, ny * nx, batch, in, out, dir, TILE_FFT_AUTO); \
+                       return tile__fft_cufft(ex, TC2C, 2, ny, nx, batch, in, out, dir);) \
+    }                                                                               \
+    /* R2C forward */                                                               \
+    TILE_HOST_API int tile_fft_r2c_##sfx(tile_exec ex, int n, int batch, const R *in, C *out) { \
+        int e = tile__fft_check(ex, n, 1, batch, in, out, TILE_FFT_FORWARD);        \
+        if (e) return e;                                                            \
+        if (tile__fft_overlap(in, (size_t)batch * n * sizeof(R), out, (size_t)batch * (n / 2 + 1) * sizeof(C))) \
+            return TILE_ERR_ARG;                                                    \
+        if (ex.device < 0) return tile__fft_cpu_r2c_##CS(n, batch, in, out);        \
+        TILE__HFFT_GPU(if (n == 1) return tile__fft_copy1(ex, in, sizeof(R), out, sizeof(C), sizeof(R), sizeof(R), batch); \
+                       return tile__fft_cufft(ex, TR2C, 1, 1, n, batch, in, out, TILE_FFT_FORWARD);) \
+    }                                                                               \
+    /* C2R inverse, unnormalized */                                                 \
+    TILE_HOST_API int tile_fft_c2r_##sfx(tile_exec ex, int n, int batch, C *in, R *out) { \
+        int e = tile__fft_check(ex, n, 1, batch, in, out, TILE_FFT_INVERSE);        \
+        if (e) return e;                                                            \
+        if (tile__fft_overlap(in, (size_t)batch * (n / 2 + 1) * sizeof(C), out, (size_t)batch * n * sizeof(R))) \
+            return TILE_ERR_ARG;                                                    \
+        if (ex.device < 0) return tile__fft_cpu_c2r_##CS(n, batch, in, out);        \
+        TILE__HFFT_GPU(if (n == 1) return tile__fft_copy1(ex, in, sizeof(C), out, sizeof(R), sizeof(R), 0, batch); \
+                       return tile__fft_cufft(ex, TC2R, 1, 1, n, batch, in, out, TILE_FFT_INVERSE);) \
+    }
+
 /* Batched 1D complex-to-complex FFT: `batch` rows of n, row b at in + b*n,
  * into out (in == out is allowed; no other overlap), dir TILE_FFT_FORWARD or TILE_FFT_INVERSE.
  *   x = [1 2 3 4]: tile_fft_c2c_f32(tile_cpu(), 4, 1, x, y, TILE_FFT_FORWARD)
@@ -593,134 +653,46 @@ TILE_HOST_API int tile__fft_overlap(const void *a, size_t an, const void *b, siz
  *   tile_fft_c2c_f32(tile_cpu(), 0, 1, x, y, TILE_FFT_FORWARD) -> TILE_ERR_ARG
  * _ex takes the GPU path: TILE_FFT_AUTO (the table), TILE_FFT_TILE (the
  * tile_fft kernel; TILE_ERR_ARG for a length without one), TILE_FFT_LIBRARY
- * (cuFFT); the CPU ignores it. */
+ * (cuFFT); the CPU ignores it.
+ * The same in double precision: tile_fft_c2c_f64 (always cuFFT on the GPU)
+ *   x = [1 2 3 4]: tile_fft_c2c_f64(tile_cpu(), 4, 1, x, x, TILE_FFT_INVERSE)
+ *   -> x = [10, -2-2i, -2, -2+2i]
+ *
+ * Batched 2D C2C, tile_fft2d_c2c_f32 / _f64(ex, ny, nx, batch, in, out, dir):
+ * `batch` images of ny rows of nx, row-major, image b at in + b*ny*nx;
+ * X[ky][kx] = sum x[y][x] exp(dir 2 pi i (ky y / ny + kx x / nx)).
+ *   x = [[1 2] [3 4]]: tile_fft2d_c2c_f32(tile_cpu(), 2, 2, 1, x, y, TILE_FFT_FORWARD)
+ *   -> y = [[10 -2] [-4 0]]
+ *
+ * Batched real-to-complex forward FFT, tile_fft_r2c_f32 / _f64(ex, n, batch,
+ * in, out): rows of n reals (row b at in + b*n) to rows of n/2+1 complex
+ * (row b at out + b*(n/2+1)): X[0..n/2] of the complex transform (the rest
+ * is their conjugates). in and out must not overlap (TILE_ERR_ARG).
+ *   x = [1 2 3 4]: tile_fft_r2c_f32(tile_cpu(), 4, 1, x, y) -> y = [10, -2+2i, -2]
+ *
+ * Batched complex-to-real inverse FFT, unnormalized (like cuFFT),
+ * tile_fft_c2r_f32 / _f64(ex, n, batch, in, out): rows of n/2+1 complex (a
+ * Hermitian half spectrum) to rows of n reals; c2r(r2c(x)) = n x. The
+ * imaginary parts of X[0] and (n even) X[n/2] are ignored. `in` is work
+ * space: the GPU path may overwrite it (cuFFT's C2R does), the CPU path
+ * leaves it. in and out must not overlap.
+ *   y = [10, -2+2i, -2]: tile_fft_c2r_f32(tile_cpu(), 4, 1, y, x) -> x = [4 8 12 16] */
+#if TILE_HOST_CUFFT
+TILE__HFFT_CALLS(f32, float, tile_c32, c32, CUFFT_C2C, CUFFT_R2C, CUFFT_C2R)
+TILE__HFFT_CALLS(f64, double, tile_c64, c64, CUFFT_Z2Z, CUFFT_D2Z, CUFFT_Z2D)
+#else
+TILE__HFFT_CALLS(f32, float, tile_c32, c32, , , )
+TILE__HFFT_CALLS(f64, double, tile_c64, c64, , , )
+#endif
 TILE_HOST_API int tile_fft_c2c_f32_ex(tile_exec ex, int n, int batch, const tile_c32 *in, tile_c32 *out, int dir,
                                       int path) {
-    if (path < TILE_FFT_AUTO || path > TILE_FFT_LIBRARY) return TILE_ERR_ARG;
-    int e = tile__fft_check(ex, n, 1, batch, in, out, dir);
-    if (e) return e;
-    if (ex.device < 0) return tile__fft_cpu_c2c_c32(n, batch, in, out, dir);
-#if TILE_HOST_CUFFT
-    if (path == TILE_FFT_TILE || (path == TILE_FFT_AUTO && tile_fft_c2c_f32_uses_tile(n)))
-        return tile__fft_tile_c2c_f32(ex, n, batch, in, out, dir);
-    if (n == 1) return tile__fft_copy1(ex, in, 8, out, 8, 8, 0, batch);
-    return tile__fft_cufft(ex, CUFFT_C2C, 1, 1, n, batch, in, out, dir);
-#else
-    return TILE_ERR_DISABLED;
-#endif
+    return tile__fft_c2c_f32(ex, n, batch, in, out, dir, path);
 }
 TILE_HOST_API int tile_fft_c2c_f32(tile_exec ex, int n, int batch, const tile_c32 *in, tile_c32 *out, int dir) {
-    return tile_fft_c2c_f32_ex(ex, n, batch, in, out, dir, TILE_FFT_AUTO);
+    return tile__fft_c2c_f32(ex, n, batch, in, out, dir, TILE_FFT_AUTO);
 }
-/* the same in double precision (always cuFFT on the GPU)
- *   x = [1 2 3 4]: tile_fft_c2c_f64(tile_cpu(), 4, 1, x, x, TILE_FFT_INVERSE)
- *   -> x = [10, -2-2i, -2, -2+2i] */
 TILE_HOST_API int tile_fft_c2c_f64(tile_exec ex, int n, int batch, const tile_c64 *in, tile_c64 *out, int dir) {
-    int e = tile__fft_check(ex, n, 1, batch, in, out, dir);
-    if (e) return e;
-    if (ex.device < 0) return tile__fft_cpu_c2c_c64(n, batch, in, out, dir);
-#if TILE_HOST_CUFFT
-    if (n == 1) return tile__fft_copy1(ex, in, 16, out, 16, 16, 0, batch);
-    return tile__fft_cufft(ex, CUFFT_Z2Z, 1, 1, n, batch, in, out, dir);
-#else
-    return TILE_ERR_DISABLED;
-#endif
-}
-
-/* Batched 2D C2C: `batch` images of ny rows of nx, row-major, image b at
- * in + b*ny*nx; X[ky][kx] = sum x[y][x] exp(dir 2 pi i (ky y / ny + kx x / nx)).
- *   x = [[1 2] [3 4]]: tile_fft2d_c2c_f32(tile_cpu(), 2, 2, 1, x, y, TILE_FFT_FORWARD)
- *   -> y = [[10 -2] [-4 0]] */
-TILE_HOST_API int tile_fft2d_c2c_f32(tile_exec ex, int ny, int nx, int batch, const tile_c32 *in, tile_c32 *out,
-                                     int dir) {
-    int e = tile__fft_check(ex, ny, nx, batch, in, out, dir);
-    if (e) return e;
-    if (ex.device < 0) return tile__fft_cpu_2d_c32(ny, nx, batch, in, out, dir);
-#if TILE_HOST_CUFFT
-    /* a dimension of 1: a batched 1D transform of the other (cuFFT refuses
-     * some 2D plans with an extent of 1) */
-    if (ny == 1 || nx == 1) return tile_fft_c2c_f32(ex, ny * nx, batch, in, out, dir);
-    return tile__fft_cufft(ex, CUFFT_C2C, 2, ny, nx, batch, in, out, dir);
-#else
-    return TILE_ERR_DISABLED;
-#endif
-}
-TILE_HOST_API int tile_fft2d_c2c_f64(tile_exec ex, int ny, int nx, int batch, const tile_c64 *in, tile_c64 *out,
-                                     int dir) {
-    int e = tile__fft_check(ex, ny, nx, batch, in, out, dir);
-    if (e) return e;
-    if (ex.device < 0) return tile__fft_cpu_2d_c64(ny, nx, batch, in, out, dir);
-#if TILE_HOST_CUFFT
-    if (ny == 1 || nx == 1) return tile_fft_c2c_f64(ex, ny * nx, batch, in, out, dir);
-    return tile__fft_cufft(ex, CUFFT_Z2Z, 2, ny, nx, batch, in, out, dir);
-#else
-    return TILE_ERR_DISABLED;
-#endif
-}
-
-/* Batched real-to-complex forward FFT: rows of n reals (row b at in + b*n)
- * to rows of n/2+1 complex (row b at out + b*(n/2+1)): X[0..n/2] of the
- * complex transform (the rest is their conjugates). in and out must not
- * overlap (TILE_ERR_ARG).
- *   x = [1 2 3 4]: tile_fft_r2c_f32(tile_cpu(), 4, 1, x, y) -> y = [10, -2+2i, -2] */
-TILE_HOST_API int tile_fft_r2c_f32(tile_exec ex, int n, int batch, const float *in, tile_c32 *out) {
-    int e = tile__fft_check(ex, n, 1, batch, in, out, TILE_FFT_FORWARD);
-    if (e) return e;
-    if (tile__fft_overlap(in, (size_t)batch * n * sizeof(float), out, (size_t)batch * (n / 2 + 1) * sizeof(tile_c32)))
-        return TILE_ERR_ARG;
-    if (ex.device < 0) return tile__fft_cpu_r2c_c32(n, batch, in, out);
-#if TILE_HOST_CUFFT
-    if (n == 1) return tile__fft_copy1(ex, in, 4, out, 8, 4, 4, batch);
-    return tile__fft_cufft(ex, CUFFT_R2C, 1, 1, n, batch, in, out, TILE_FFT_FORWARD);
-#else
-    return TILE_ERR_DISABLED;
-#endif
-}
-TILE_HOST_API int tile_fft_r2c_f64(tile_exec ex, int n, int batch, const double *in, tile_c64 *out) {
-    int e = tile__fft_check(ex, n, 1, batch, in, out, TILE_FFT_FORWARD);
-    if (e) return e;
-    if (tile__fft_overlap(in, (size_t)batch * n * sizeof(double), out, (size_t)batch * (n / 2 + 1) * sizeof(tile_c64)))
-        return TILE_ERR_ARG;
-    if (ex.device < 0) return tile__fft_cpu_r2c_c64(n, batch, in, out);
-#if TILE_HOST_CUFFT
-    if (n == 1) return tile__fft_copy1(ex, in, 8, out, 16, 8, 8, batch);
-    return tile__fft_cufft(ex, CUFFT_D2Z, 1, 1, n, batch, in, out, TILE_FFT_FORWARD);
-#else
-    return TILE_ERR_DISABLED;
-#endif
-}
-
-/* Batched complex-to-real inverse FFT, unnormalized (like cuFFT): rows of
- * n/2+1 complex (a Hermitian half spectrum) to rows of n reals;
- * c2r(r2c(x)) = n x. The imaginary parts of X[0] and (n even) X[n/2] are
- * ignored. `in` is work space: the GPU path may overwrite it (cuFFT's C2R
- * does), the CPU path leaves it. in and out must not overlap.
- *   y = [10, -2+2i, -2]: tile_fft_c2r_f32(tile_cpu(), 4, 1, y, x) -> x = [4 8 12 16] */
-TILE_HOST_API int tile_fft_c2r_f32(tile_exec ex, int n, int batch, tile_c32 *in, float *out) {
-    int e = tile__fft_check(ex, n, 1, batch, in, out, TILE_FFT_INVERSE);
-    if (e) return e;
-    if (tile__fft_overlap(in, (size_t)batch * (n / 2 + 1) * sizeof(tile_c32), out, (size_t)batch * n * sizeof(float)))
-        return TILE_ERR_ARG;
-    if (ex.device < 0) return tile__fft_cpu_c2r_c32(n, batch, in, out);
-#if TILE_HOST_CUFFT
-    if (n == 1) return tile__fft_copy1(ex, in, 8, out, 4, 4, 0, batch);
-    return tile__fft_cufft(ex, CUFFT_C2R, 1, 1, n, batch, in, out, TILE_FFT_INVERSE);
-#else
-    return TILE_ERR_DISABLED;
-#endif
-}
-TILE_HOST_API int tile_fft_c2r_f64(tile_exec ex, int n, int batch, tile_c64 *in, double *out) {
-    int e = tile__fft_check(ex, n, 1, batch, in, out, TILE_FFT_INVERSE);
-    if (e) return e;
-    if (tile__fft_overlap(in, (size_t)batch * (n / 2 + 1) * sizeof(tile_c64), out, (size_t)batch * n * sizeof(double)))
-        return TILE_ERR_ARG;
-    if (ex.device < 0) return tile__fft_cpu_c2r_c64(n, batch, in, out);
-#if TILE_HOST_CUFFT
-    if (n == 1) return tile__fft_copy1(ex, in, 16, out, 8, 8, 0, batch);
-    return tile__fft_cufft(ex, CUFFT_Z2D, 1, 1, n, batch, in, out, TILE_FFT_INVERSE);
-#else
-    return TILE_ERR_DISABLED;
-#endif
+    return tile__fft_c2c_f64(ex, n, batch, in, out, dir, TILE_FFT_AUTO);
 }
 
 #endif /* TILE_HOST_FFT_H */
