@@ -1,12 +1,50 @@
-/* tests/scan_ref.h - the flattened / aggregate / running-prefix scan kernel
- * (FX_KERNEL), its input (fx_input) and plain-loop reference (fx_check),
- * shared by tests/cpu/test_scan.c (C11, CPU target), tests/cpu/test_scan_block.c
- * (C11, emulated blocks) and tests/gpu/scan_test.cu (nvcc). Each includes it
- * after tests/scan_common.h (which brings <tile.h>, <stdio.h>, <stdint.h>)
- * and instantiates FX_KERNEL with its own block sizes. Host code is C11 and
- * C++17 (nvcc) alike. */
+/* tests/scan_ref.h - what the scan tests share besides tests/scan_common.h:
+ * scan_common.h included with the per-row (_axis) scans its kernels assume,
+ * then the flattened / aggregate / running-prefix scan kernel (FX_KERNEL),
+ * its input (fx_input) and plain-loop reference (fx_check). Included by
+ * tests/cpu/test_scan.c (C11, CPU target), tests/cpu/test_scan_block.c (C11,
+ * emulated blocks) and tests/gpu/scan_test.cu (nvcc), each after <tile.h>
+ * and its SC_LAUNCH (see scan_common.h); each instantiates FX_KERNEL with its
+ * own block sizes. Host code is C11 and C++17 (nvcc) alike. */
 #ifndef SCAN_REF_H
 #define SCAN_REF_H
+
+/* The kernels of tests/scan_common.h scan 2D-4D tiles row by row (their
+ * references restart every row): since the default scans run over the
+ * flattened tile (Warp's order), they name the per-row _axis forms here. */
+#pragma push_macro("tile_scan_inclusive")
+#pragma push_macro("tile_scan_exclusive")
+#pragma push_macro("tile_scan_max_inclusive")
+#pragma push_macro("tile_scan_min_inclusive")
+#pragma push_macro("tile_scan_max_exclusive")
+#pragma push_macro("tile_scan_min_exclusive")
+#pragma push_macro("tile_scan_inclusive_op")
+#pragma push_macro("tile_scan_exclusive_op")
+#undef tile_scan_inclusive
+#undef tile_scan_exclusive
+#undef tile_scan_max_inclusive
+#undef tile_scan_min_inclusive
+#undef tile_scan_max_exclusive
+#undef tile_scan_min_exclusive
+#undef tile_scan_inclusive_op
+#undef tile_scan_exclusive_op
+#define tile_scan_inclusive(d, s) tile_scan_inclusive_axis(d, s, -1)
+#define tile_scan_exclusive(d, s) tile_scan_exclusive_axis(d, s, -1)
+#define tile_scan_max_inclusive(d, s) tile_scan_max_inclusive_axis(d, s, -1)
+#define tile_scan_min_inclusive(d, s) tile_scan_min_inclusive_axis(d, s, -1)
+#define tile_scan_max_exclusive(d, s) tile_scan_max_exclusive_axis(d, s, -1)
+#define tile_scan_min_exclusive(d, s) tile_scan_min_exclusive_axis(d, s, -1)
+#define tile_scan_inclusive_op(d, op, s) tile_scan_inclusive_op_axis(d, op, s, -1)
+#define tile_scan_exclusive_op(d, op, init, s) tile_scan_exclusive_op_axis(d, op, init, s, -1)
+#include "scan_common.h"
+#pragma pop_macro("tile_scan_inclusive")
+#pragma pop_macro("tile_scan_exclusive")
+#pragma pop_macro("tile_scan_max_inclusive")
+#pragma pop_macro("tile_scan_min_inclusive")
+#pragma pop_macro("tile_scan_max_exclusive")
+#pragma pop_macro("tile_scan_min_exclusive")
+#pragma pop_macro("tile_scan_inclusive_op")
+#pragma pop_macro("tile_scan_exclusive_op")
 
 /* ---- flattened scans, the block aggregate, running prefixes (scan.h) ----
  * One kernel per block size; `which` picks the case. Data: i32 in [-50, 50]

@@ -44,42 +44,7 @@
 
 #define SC_LAUNCH(name, T, B, ctx, in, out, nblocks, which) \
     tile_launch(((const target *)(ctx))->ex, name, tile_grid1(nblocks), B, in, out, which)
-/* The kernels of tests/scan_common.h scan 2D-4D tiles row by row (their
- * references restart every row): since the default scans run over the
- * flattened tile (Warp's order), they name the per-row _axis forms here. */
-#pragma push_macro("tile_scan_inclusive")
-#pragma push_macro("tile_scan_exclusive")
-#pragma push_macro("tile_scan_max_inclusive")
-#pragma push_macro("tile_scan_min_inclusive")
-#pragma push_macro("tile_scan_max_exclusive")
-#pragma push_macro("tile_scan_min_exclusive")
-#pragma push_macro("tile_scan_inclusive_op")
-#pragma push_macro("tile_scan_exclusive_op")
-#undef tile_scan_inclusive
-#undef tile_scan_exclusive
-#undef tile_scan_max_inclusive
-#undef tile_scan_min_inclusive
-#undef tile_scan_max_exclusive
-#undef tile_scan_min_exclusive
-#undef tile_scan_inclusive_op
-#undef tile_scan_exclusive_op
-#define tile_scan_inclusive(d, s) tile_scan_inclusive_axis(d, s, -1)
-#define tile_scan_exclusive(d, s) tile_scan_exclusive_axis(d, s, -1)
-#define tile_scan_max_inclusive(d, s) tile_scan_max_inclusive_axis(d, s, -1)
-#define tile_scan_min_inclusive(d, s) tile_scan_min_inclusive_axis(d, s, -1)
-#define tile_scan_max_exclusive(d, s) tile_scan_max_exclusive_axis(d, s, -1)
-#define tile_scan_min_exclusive(d, s) tile_scan_min_exclusive_axis(d, s, -1)
-#define tile_scan_inclusive_op(d, op, s) tile_scan_inclusive_op_axis(d, op, s, -1)
-#define tile_scan_exclusive_op(d, op, init, s) tile_scan_exclusive_op_axis(d, op, init, s, -1)
-#include "../scan_common.h"
-#pragma pop_macro("tile_scan_inclusive")
-#pragma pop_macro("tile_scan_exclusive")
-#pragma pop_macro("tile_scan_max_inclusive")
-#pragma pop_macro("tile_scan_min_inclusive")
-#pragma pop_macro("tile_scan_max_exclusive")
-#pragma pop_macro("tile_scan_min_exclusive")
-#pragma pop_macro("tile_scan_inclusive_op")
-#pragma pop_macro("tile_scan_exclusive_op")
+#include "../scan_ref.h" /* scan_common.h with per-row scans, FX_KERNEL */
 
 /* what: the kernel and data set */
 #define CHECK_OK(expr, what)                                                       \
@@ -199,7 +164,6 @@ static void run_nan(const target *t) {
     NAN_RUN(f64, double);
 }
 
-#include "../scan_ref.h"
 FX_KERNEL(fx_b96, 96)
 FX_KERNEL(fx_b288, 288)
 
