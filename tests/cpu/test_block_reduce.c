@@ -426,47 +426,7 @@ static void test_compound(void **state) {
     assert_true((uint64_t)old[3] == (uint64_t)(UINT64_MAX - 5 + 3u * 127u));
 }
 
-/* ---- f16 / bf16 reductions accumulated in f32 (tile_sum_f32 & co.) ----
- * 4096 bf16 (register tile) and f16 (shared tile) values k/64, |k| <= 127,
- * exact in both types and every f32 sum exact in any order: out gets, per
- * thread, the bf16 sum and max, the f16 sum and min. */
-enum { HF_N = 4096 };
-#define HF_KERNEL(name, B)                                                         \
-    TILE_KERNEL_SMEM(name, B, TILE_SMEM_BYTES(tile_f16, HF_N), const tile_bf16 *hb, const tile_f16 *hh, float *out) { \
-        tile_reg(tile_bf16, b, HF_N);                                              \
-        tile_load(b, tile_array1(hb, HF_N), 0);                                    \
-        tile_sum_f32(s, b);                                                        \
-        tile_max_f32(m, b);                                                        \
-        tile_shared(tile_f16, h, HF_N);                                            \
-        tile_load(h, tile_array1(hh, HF_N), 0);                                    \
-        tile_sum_f32(s2, h);                                                       \
-        tile_min_f32(m2, h);                                                       \
-        out[4 * tile_thread()] = tile_value(s);                                    \
-        out[4 * tile_thread() + 1] = tile_value(m);                                \
-        out[4 * tile_thread() + 2] = tile_value(s2);                               \
-        out[4 * tile_thread() + 3] = tile_value(m2);                               \
-    }
-static void hf_input(tile_bf16 *hb, tile_f16 *hh, double *ref) {
-    double sb = 0, mb = -1e9, sh = 0, mh = 1e9;
-    for (int i = 0; i < HF_N; ++i) {
-        const uint32_t x = tile_hash32(5u, (uint32_t)i);
-        const float vb = (float)((int)(x % 255u) - 127) / 64.0f, vh = (float)((int)((x >> 8) % 255u) - 127) / 64.0f;
-        hb[i] = tile_f32_to_bf16(vb);
-        hh[i] = tile_f32_to_f16(vh);
-        sb += vb;
-        mb = vb > mb ? vb : mb;
-        sh += vh;
-        mh = vh < mh ? vh : mh;
-    }
-    ref[0] = sb, ref[1] = mb, ref[2] = sh, ref[3] = mh;
-}
-/* mismatches among the nthreads x 4 outputs */
-static long hf_check(const float *out, int nthreads, const double *ref) {
-    long bad = 0;
-    for (int t = 0; t < nthreads; ++t)
-        for (int k = 0; k < 4; ++k) bad += (double)out[4 * t + k] != ref[k];
-    return bad;
-}
+#include "../reduce_ref.h" /* HF_KERNEL, hf_input, hf_check */
 HF_KERNEL(hf_b256, 256)
 
 static void test_f16_f32acc(void **state) {
