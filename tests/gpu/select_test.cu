@@ -42,7 +42,7 @@ static int sl_launch(const target *t, int k, const int32_t *in, int32_t *out, in
  * e (f64, 128 = 2 slots of 64: the warp-shuffle neighbour path, 2 words a
  * shuffle, two warps): tile_adjacent_difference and _right into dout[300..]
  * and dout[600..]. */
-enum { SF_N = 300, SF_V = 100, SF_D = 128 };
+enum { SF_D = 128 }; /* SF_N, SF_V: tests/select_ref.h */
 TILE_FUNC int sf_neg_f(float x) { return x < 0; }
 TILE_FUNC int sf_neg_d(double x) { return x < 0; }
 TILE_KERNEL_SMEM(sf_kernel, 64, TILE_SMEM_BYTES(tile_vec3f, SF_V), const float *in, const tile_vec3f *vin, const double *din,
@@ -77,55 +77,6 @@ TILE_KERNEL_SMEM(sf_kernel, 64, TILE_SMEM_BYTES(tile_vec3f, SF_V), const float *
     tile_store(tile_array1(dout + 2 * SF_N, SF_D), g, 0);
     if (tile_thread() == 0) cnt[0] = n, cnt[1] = m;
 }
-/* inputs: k/8 with runs (f32), distinct vec3f, f64 halves */
-static void sf_input(float *in, tile_vec3f *vin, double *din) {
-    for (int i = 0; i < SF_N; ++i) {
-        const uint32_t h = tile_hash32(9u, (uint32_t)(i / 2));
-        in[i] = (float)((int)(h % 41u) - 20) / 8.0f;
-        din[i] = (double)((int)(tile_hash32(10u, (uint32_t)i) % 101u) - 50) / 2.0;
-    }
-    for (int i = 0; i < SF_V; ++i)
-        for (int c = 0; c < 3; ++c) vin[i].v[c] = (float)((int)(tile_hash32(11u + c, (uint32_t)i) % 33u) - 16);
-}
-/* mismatches against plain loops; the first described in msg */
-static long sf_check(const float *in, const tile_vec3f *vin, const double *din, const float *out, const tile_vec3f *vout,
-                     const double *dout, const int *cnt, char *msg, size_t msglen) {
-    long bad = 0;
-    float ref[4 * SF_N];
-    double dref[SF_N];
-    int k = 0, m = 0;
-    msg[0] = 0;
-    for (int i = 0; i < SF_N; ++i) {
-        ref[i] = i == 0 ? in[i] : in[i] - in[i - 1];
-        ref[SF_N + i] = i == SF_N - 1 ? in[i] : in[i] - in[i + 1];
-        ref[2 * SF_N + i] = i == 0 || in[i] != in[i - 1] ? 1.0f : 0.0f;
-    }
-    for (int i = 0; i < SF_N; ++i)
-        if (in[i] < 0) ref[3 * SF_N + k++] = in[i];
-    const int n = k;
-    for (int i = 0; i < SF_N; ++i)
-        if (!(in[i] < 0)) ref[3 * SF_N + k++] = in[i];
-    for (int i = 0; i < SF_N; ++i)
-        if (din[i] < 0) dref[m++] = din[i];
-    for (int i = m; i < SF_N; ++i) dref[i] = din[i];
-    for (int i = 0; i < 4 * SF_N; ++i)
-        if (out[i] != ref[i] && !bad++) snprintf(msg, msglen, "f32 result %d element %d: got %g, expected %g", i / SF_N, i % SF_N, out[i], ref[i]);
-    for (int i = 0; i < SF_N; ++i)
-        if (dout[i] != dref[i] && !bad++) snprintf(msg, msglen, "f64 select element %d: got %g, expected %g", i, dout[i], dref[i]);
-    for (int i = 0; i < SF_D; ++i) {
-        const double l = i == 0 ? din[i] : din[i] - din[i - 1], r = i == SF_D - 1 ? din[i] : din[i] - din[i + 1];
-        if (dout[SF_N + i] != l && !bad++) snprintf(msg, msglen, "f64 difference element %d: got %g, expected %g", i, dout[SF_N + i], l);
-        if (dout[2 * SF_N + i] != r && !bad++)
-            snprintf(msg, msglen, "f64 right difference element %d: got %g, expected %g", i, dout[2 * SF_N + i], r);
-    }
-    for (int i = 0; i < SF_V; ++i)
-        for (int c = 0; c < 3; ++c) {
-            const float want = i == 0 ? vin[i].v[c] : vin[i].v[c] - vin[i - 1].v[c];
-            if (vout[i].v[c] != want && !bad++) snprintf(msg, msglen, "vec3f difference %d.%d: got %g, expected %g", i, c, vout[i].v[c], want);
-        }
-    if ((cnt[0] != n || cnt[1] != m) && !bad++) snprintf(msg, msglen, "counts %d %d, expected %d %d", cnt[0], cnt[1], n, m);
-    return bad;
-}
 
 static void run_types(const target *t) {
     g_test = "f32 / vec3f / f64 element types";
@@ -152,7 +103,7 @@ static void run_types(const target *t) {
     DOWN(vout, d_vout, sizeof(tile_vec3f) * SF_V);
     DOWN(dout, d_dout, sizeof(double) * 3 * SF_N);
     DOWN(cnt, d_cnt, sizeof(int) * 2);
-    const long bad = sf_check(in, vin, din, out, vout, dout, cnt, msg, sizeof msg);
+    const long bad = sf_check(in, vin, din, out, vout, dout, cnt, SF_D, msg, sizeof msg);
     CHECK(bad == 0, "%s (%ld bad)", msg, bad);
     tile_free(t->ex, d_in);
     tile_free(t->ex, d_out);
