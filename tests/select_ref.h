@@ -204,9 +204,48 @@ static long sl_check(int which, const int32_t *in, const int32_t *out, const int
 SL_KERNEL(sl_1d, 96, 1000)
 SL_KERNEL(sl_2d, 256, 16, 64)
 SL_KERNEL(sl_small, 64, 37)
+
+enum { SF_N = 300, SF_V = 100 };
+/* ---- other element types: f32 and vec3f neighbours, f64 selection ----
+ * One block: a 300-element f32 tile (block 64: a partial last slot),
+ * out (f32, 4 x 300): tile_adjacent_difference, _right, tile_flag_heads
+ * (as 0/1 floats: a flags tile of float), and the f32 partition by x < 0;
+ * v3 (vec3f, 100, shared): tile_adjacent_difference into v3out;
+ * d (f64, 300): tile_select_if(x < 0) in place, the count in cnt[0].
+ * A test defines SF_KERNEL_EXTRA (statements run before the counts are
+ * written; may be empty) to get sf_kernel. */
+#ifdef SF_KERNEL_EXTRA
+TILE_FUNC int sf_neg_f(float x) { return x < 0; }
+TILE_FUNC int sf_neg_d(double x) { return x < 0; }
+TILE_KERNEL_SMEM(sf_kernel, 64, TILE_SMEM_BYTES(tile_vec3f, SF_V), const float *in, const tile_vec3f *vin, const double *din,
+                 float *out, tile_vec3f *vout, double *dout, int *cnt) {
+    tile_reg(float, x, SF_N);
+    tile_reg(float, y, SF_N);
+    tile_load(x, tile_array1(in, SF_N), 0);
+    tile_adjacent_difference(y, x);
+    tile_store(tile_array1(out, SF_N), y, 0);
+    tile_adjacent_difference_right(y, x);
+    tile_store(tile_array1(out + SF_N, SF_N), y, 0);
+    tile_flag_heads(y, x);
+    tile_store(tile_array1(out + 2 * SF_N, SF_N), y, 0);
+    int n = 0;
+    tile_partition_if(y, x, sf_neg_f, n);
+    tile_store(tile_array1(out + 3 * SF_N, SF_N), y, 0);
+    tile_shared(tile_vec3f, v, SF_V);
+    tile_load(v, tile_array1(vin, SF_V), 0);
+    tile_adjacent_difference(v, v);
+    tile_store(tile_array1(vout, SF_V), v, 0);
+    tile_reg(double, d, SF_N);
+    tile_load(d, tile_array1(din, SF_N), 0);
+    int m = 0;
+    tile_select_if(d, d, sf_neg_d, m);
+    tile_store(tile_array1(dout, SF_N), d, 0);
+    SF_KERNEL_EXTRA
+    if (tile_thread() == 0) cnt[0] = n, cnt[1] = m;
+}
+#endif
 /* ---- other element types (each test's sf_kernel, block 64): f32 and vec3f
  * neighbours, f64 selection; inputs and reference ---- */
-enum { SF_N = 300, SF_V = 100 };
 /* inputs: k/8 with runs (f32), distinct vec3f, f64 halves */
 static inline void sf_input(float *in, tile_vec3f *vin, double *din) {
     for (int i = 0; i < SF_N; ++i) {

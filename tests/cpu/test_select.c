@@ -6,6 +6,7 @@
 #include "test_util.h"
 #include <tile/select.h> /* until tile.h includes it */
 
+#define SF_KERNEL_EXTRA /* sf_kernel: nothing more on the CPU test */
 #include "../select_ref.h"
 
 static void run_sl(void (*launch)(const int32_t *, int32_t *, int *, int, int), int n, int ntiles) {
@@ -47,39 +48,6 @@ static void test_ops_small(void **state) {
     run_sl(launch_sl_small, 37, 7);
 }
 
-/* ---- other element types: f32 and vec3f neighbours, f64 selection ----
- * One block: a 300-element f32 tile (block 64: a partial last slot),
- * out (f32, 4 x 300): tile_adjacent_difference, _right, tile_flag_heads
- * (as 0/1 floats: a flags tile of float), and the f32 partition by x < 0;
- * v3 (vec3f, 100, shared): tile_adjacent_difference into v3out;
- * d (f64, 300): tile_select_if(x < 0) in place, the count in cnt[0]. */
-TILE_FUNC int sf_neg_f(float x) { return x < 0; }
-TILE_FUNC int sf_neg_d(double x) { return x < 0; }
-TILE_KERNEL_SMEM(sf_kernel, 64, TILE_SMEM_BYTES(tile_vec3f, SF_V), const float *in, const tile_vec3f *vin, const double *din,
-                 float *out, tile_vec3f *vout, double *dout, int *cnt) {
-    tile_reg(float, x, SF_N);
-    tile_reg(float, y, SF_N);
-    tile_load(x, tile_array1(in, SF_N), 0);
-    tile_adjacent_difference(y, x);
-    tile_store(tile_array1(out, SF_N), y, 0);
-    tile_adjacent_difference_right(y, x);
-    tile_store(tile_array1(out + SF_N, SF_N), y, 0);
-    tile_flag_heads(y, x);
-    tile_store(tile_array1(out + 2 * SF_N, SF_N), y, 0);
-    int n = 0;
-    tile_partition_if(y, x, sf_neg_f, n);
-    tile_store(tile_array1(out + 3 * SF_N, SF_N), y, 0);
-    tile_shared(tile_vec3f, v, SF_V);
-    tile_load(v, tile_array1(vin, SF_V), 0);
-    tile_adjacent_difference(v, v);
-    tile_store(tile_array1(vout, SF_V), v, 0);
-    tile_reg(double, d, SF_N);
-    tile_load(d, tile_array1(din, SF_N), 0);
-    int m = 0;
-    tile_select_if(d, d, sf_neg_d, m);
-    tile_store(tile_array1(dout, SF_N), d, 0);
-    if (tile_thread() == 0) cnt[0] = n, cnt[1] = m;
-}
 
 static void test_types(void **state) {
     (void)state;

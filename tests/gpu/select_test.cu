@@ -25,15 +25,8 @@
 #include <tile/select.h> /* until tile.h includes it */
 
 #define SL_RLE_PREP(sh) tile_full(sh, 0) /* lengths past the count: the same bits on every repeat */
-#include "../select_ref.h"
-
-static int sl_launch(const target *t, int k, const int32_t *in, int32_t *out, int *cnt, int which, int nt) {
-    if (k == 0) return tile_launch(t->ex, sl_1d, tile_grid1(nt), 96, in, out, cnt, which);
-    if (k == 1) return tile_launch(t->ex, sl_2d, tile_grid1(nt), 256, in, out, cnt, which);
-    return tile_launch(t->ex, sl_small, tile_grid1(nt), 64, in, out, cnt, which);
-}
-
 /* ---- other element types: f32 and vec3f neighbours, f64 selection ----
+ * (sf_kernel of tests/select_ref.h, with SF_KERNEL_EXTRA: e below)
  * One block: a 300-element f32 tile (block 64: a partial last slot),
  * out (f32, 4 x 300): tile_adjacent_difference, _right, tile_flag_heads
  * (as 0/1 floats: a flags tile of float), and the f32 partition by x < 0;
@@ -42,41 +35,23 @@ static int sl_launch(const target *t, int k, const int32_t *in, int32_t *out, in
  * e (f64, 128 = 2 slots of 64: the warp-shuffle neighbour path, 2 words a
  * shuffle, two warps): tile_adjacent_difference and _right into dout[300..]
  * and dout[600..]. */
-enum { SF_D = 128 }; /* SF_N, SF_V: tests/select_ref.h */
-TILE_FUNC int sf_neg_f(float x) { return x < 0; }
-TILE_FUNC int sf_neg_d(double x) { return x < 0; }
-TILE_KERNEL_SMEM(sf_kernel, 64, TILE_SMEM_BYTES(tile_vec3f, SF_V), const float *in, const tile_vec3f *vin, const double *din,
-                 float *out, tile_vec3f *vout, double *dout, int *cnt) {
-    tile_reg(float, x, SF_N);
-    tile_reg(float, y, SF_N);
-    tile_load(x, tile_array1(in, SF_N), 0);
-    tile_adjacent_difference(y, x);
-    tile_store(tile_array1(out, SF_N), y, 0);
-    tile_adjacent_difference_right(y, x);
-    tile_store(tile_array1(out + SF_N, SF_N), y, 0);
-    tile_flag_heads(y, x);
-    tile_store(tile_array1(out + 2 * SF_N, SF_N), y, 0);
-    int n = 0;
-    tile_partition_if(y, x, sf_neg_f, n);
-    tile_store(tile_array1(out + 3 * SF_N, SF_N), y, 0);
-    tile_shared(tile_vec3f, v, SF_V);
-    tile_load(v, tile_array1(vin, SF_V), 0);
-    tile_adjacent_difference(v, v);
-    tile_store(tile_array1(vout, SF_V), v, 0);
-    tile_reg(double, d, SF_N);
-    tile_load(d, tile_array1(din, SF_N), 0);
-    int m = 0;
-    tile_select_if(d, d, sf_neg_d, m);
-    tile_store(tile_array1(dout, SF_N), d, 0);
-    tile_reg(double, e, SF_D);
-    tile_reg(double, g, SF_D);
-    tile_load(e, tile_array1(din, SF_D), 0);
-    tile_adjacent_difference(g, e);
-    tile_store(tile_array1(dout + SF_N, SF_D), g, 0);
-    tile_adjacent_difference_right(g, e);
+enum { SF_D = 128 };
+#define SF_KERNEL_EXTRA                                                        \
+    tile_reg(double, e, SF_D);                                                 \
+    tile_reg(double, g, SF_D);                                                 \
+    tile_load(e, tile_array1(din, SF_D), 0);                                   \
+    tile_adjacent_difference(g, e);                                            \
+    tile_store(tile_array1(dout + SF_N, SF_D), g, 0);                          \
+    tile_adjacent_difference_right(g, e);                                      \
     tile_store(tile_array1(dout + 2 * SF_N, SF_D), g, 0);
-    if (tile_thread() == 0) cnt[0] = n, cnt[1] = m;
+#include "../select_ref.h"
+
+static int sl_launch(const target *t, int k, const int32_t *in, int32_t *out, int *cnt, int which, int nt) {
+    if (k == 0) return tile_launch(t->ex, sl_1d, tile_grid1(nt), 96, in, out, cnt, which);
+    if (k == 1) return tile_launch(t->ex, sl_2d, tile_grid1(nt), 256, in, out, cnt, which);
+    return tile_launch(t->ex, sl_small, tile_grid1(nt), 64, in, out, cnt, which);
 }
+
 
 static void run_types(const target *t) {
     g_test = "f32 / vec3f / f64 element types";
