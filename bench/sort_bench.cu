@@ -177,6 +177,8 @@ __global__ void __launch_bounds__(THREADS) cub_sort_keys(const float *__restrict
     Sort(tmp.sort).SortBlockedToStriped(k);
     Store(tmp.store).Store(out + base, k);
 }
+/* DESC: SortDescendingBlockedToStriped instead */
+template <bool DESC>
 __global__ void __launch_bounds__(THREADS) cub_sort_kv(const float *__restrict__ in, const uint32_t *__restrict__ vin,
                                                        float *__restrict__ out, uint32_t *__restrict__ vout) {
     typedef cub::BlockLoad<float, THREADS, IPT, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadK;
@@ -198,7 +200,8 @@ __global__ void __launch_bounds__(THREADS) cub_sort_kv(const float *__restrict__
     __syncthreads();
     LoadV(tmp.lv).Load(vin + base, v);
     __syncthreads();
-    Sort(tmp.sort).SortBlockedToStriped(k, v);
+    if (DESC) Sort(tmp.sort).SortDescendingBlockedToStriped(k, v);
+    else Sort(tmp.sort).SortBlockedToStriped(k, v);
     StoreK(tmp.sk).Store(out + base, k);
     StoreV(tmp.sv).Store(vout + base, v);
 }
@@ -221,31 +224,6 @@ __global__ void __launch_bounds__(THREADS) cub_sort_keys_x(const float *__restri
     if (MODE == 0) Sort(tmp.sort).SortDescendingBlockedToStriped(k);
     else Sort(tmp.sort).SortBlockedToStriped(k, BIT_LO, BIT_HI);
     Store(tmp.store).Store(out + base, k);
-}
-__global__ void __launch_bounds__(THREADS) cub_sort_desc_kv(const float *__restrict__ in, const uint32_t *__restrict__ vin,
-                                                            float *__restrict__ out, uint32_t *__restrict__ vout) {
-    typedef cub::BlockLoad<float, THREADS, IPT, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadK;
-    typedef cub::BlockLoad<uint32_t, THREADS, IPT, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadV;
-    typedef cub::BlockRadixSort<float, THREADS, IPT, uint32_t> Sort;
-    typedef cub::BlockStore<float, THREADS, IPT, cub::BLOCK_STORE_STRIPED> StoreK;
-    typedef cub::BlockStore<uint32_t, THREADS, IPT, cub::BLOCK_STORE_STRIPED> StoreV;
-    __shared__ union {
-        typename LoadK::TempStorage lk;
-        typename LoadV::TempStorage lv;
-        typename Sort::TempStorage sort;
-        typename StoreK::TempStorage sk;
-        typename StoreV::TempStorage sv;
-    } tmp;
-    const size_t base = (size_t)blockIdx.x * TILE_N;
-    float k[IPT];
-    uint32_t v[IPT];
-    LoadK(tmp.lk).Load(in + base, k);
-    __syncthreads();
-    LoadV(tmp.lv).Load(vin + base, v);
-    __syncthreads();
-    Sort(tmp.sort).SortDescendingBlockedToStriped(k, v);
-    StoreK(tmp.sk).Store(out + base, k);
-    StoreV(tmp.sv).Store(vout + base, v);
 }
 struct FltLess {
     __device__ __forceinline__ bool operator()(const float &a, const float &b) const { return a < b; }
@@ -426,14 +404,14 @@ static int run(const Opts &o) {
             TK(tile_launch(ex, tile_sort_kv, tile_grid1(tiles), THREADS, (const float *)d_in, (const uint32_t *)d_vin,
                            d_tpk, d_tpv));
             break;
-        case V_CP: cub_sort_kv<<<(unsigned)tiles, THREADS>>>(d_in, d_vin, d_cpk, d_cpv); break;
+        case V_CP: cub_sort_kv<false><<<(unsigned)tiles, THREADS>>>(d_in, d_vin, d_cpk, d_cpv); break;
         case V_TD: TK(tile_launch(ex, tile_sort_desc_keys, tile_grid1(tiles), THREADS, (const float *)d_in, d_xt)); break;
         case V_CD: cub_sort_keys_x<0><<<(unsigned)tiles, THREADS>>>(d_in, d_xc); break;
         case V_TDP:
             TK(tile_launch(ex, tile_sort_desc_kv, tile_grid1(tiles), THREADS, (const float *)d_in,
                            (const uint32_t *)d_vin, d_xt, d_xtv));
             break;
-        case V_CDP: cub_sort_desc_kv<<<(unsigned)tiles, THREADS>>>(d_in, d_vin, d_xc, d_xcv); break;
+        case V_CDP: cub_sort_kv<true><<<(unsigned)tiles, THREADS>>>(d_in, d_vin, d_xc, d_xcv); break;
         case V_TB: TK(tile_launch(ex, tile_sort_bits_keys, tile_grid1(tiles), THREADS, (const float *)d_in, d_xt)); break;
         case V_CB: cub_sort_keys_x<1><<<(unsigned)tiles, THREADS>>>(d_in, d_xc); break;
         case V_TM: TK(tile_launch(ex, tile_msort_keys, tile_grid1(tiles), THREADS, (const float *)d_in, d_xt)); break;
