@@ -196,18 +196,32 @@ static uint64_t hash_words(const void *p, size_t n) {
     return h;
 }
 
-enum { V_PART_TILE, V_PART_CUB, V_HEADS_TILE, V_HEADS_CUB, V_DIFF_TILE, V_DIFF_CUB, V_COPY, V_HEADS_STG, V_DIFF_STG, V_HEADS_SH, V_DIFF_SH, V };
+enum {
+    V_PART_TILE, V_PART_CUB, V_HEADS_TILE, V_HEADS_CUB, V_DIFF_TILE, V_DIFF_CUB, V_COPY, V_HEADS_STG, V_DIFF_STG,
+    V_HEADS_SH, V_DIFF_SH, V_HEADS_B6, V_DIFF_B6, V_HEADS_B4, V_DIFF_B4, V_HEADS_P8, V_DIFF_P8, V_HEADS_P4, V_DIFF_P4, V
+};
 static const char *const names[V] = {"tile partition_if", "cub scan+scatter partition", "tile flag_heads",
                                      "cub BlockDiscontinuity", "tile adjacent_difference",
                                      "cub BlockAdjacentDifference", "cudaMemcpy d2d",
                                      "tile flag_heads staged (cand)", "tile adj_diff staged (cand)",
-                                     "tile flag_heads shared (cand)", "tile adj_diff shared (cand)"};
+                                     "tile flag_heads shared (cand)", "tile adj_diff shared (cand)",
+                                     "tile flag_heads 6/SM (cand)", "tile adj_diff 6/SM (cand)",
+                                     "tile flag_heads 4/SM (cand)", "tile adj_diff 4/SM (cand)",
+                                     "tile flag_heads pers 8 (cand)", "tile adj_diff pers 8 (cand)",
+                                     "tile flag_heads pers 4 (cand)", "tile adj_diff pers 4 (cand)"};
+/* candidates _B6 / _B4: the default kernels with unused dynamic shared memory
+ * that caps the SM at 6 / 4 resident blocks (8 fit otherwise: 32 registers,
+ * 512 bytes). Question measured: is the 1 % to CUB the 2^14 tiles' last
+ * partial wave (8 an SM: 15.5 waves; CUB's 40 registers and 16.9 KiB: 6 an
+ * SM, 20.7 waves; partition, 4 an SM: 31.0 waves, is at 1.00)? _P8 / _P4:
+ * the persistent schedule with 8 / 4 resident blocks an SM. */
+#define PAD_B6 (33 * 1024)
+#define PAD_B4 (46 * 1024)
 /* the CUB variant of the same operation (memcpy: itself) */
 static int peer_of(int v) {
     return v == V_COPY                          ? V_COPY
-           : v == V_HEADS_STG || v == V_HEADS_SH ? V_HEADS_CUB
-           : v == V_DIFF_STG || v == V_DIFF_SH   ? V_DIFF_CUB
-                                                 : (v / 2) * 2 + 1;
+           : v >= V_HEADS_STG                      ? ((v - V_HEADS_STG) % 2 ? V_DIFF_CUB : V_HEADS_CUB)
+                                                   : (v / 2) * 2 + 1;
 }
 
 /* host references, every element; returns the number of wrong outputs */
@@ -215,7 +229,9 @@ static long check(int v, const void *out, const int *cnt, const float *fin, cons
     long bad = 0;
     std::vector<float> tmp(TILE_N);
     for (size_t t0 = 0; t0 < n; t0 += TILE_N) {
-        if (v == V_PART_TILE || v == V_PART_CUB) {
+        if (v == V_COPY) {
+            bad += memcmp((const float *)out + t0, fin + t0, sizeof(float) * TILE_N) != 0;
+        } else if (v == V_PART_TILE || v == V_PART_CUB) {
             int k = 0;
             for (size_t i = t0; i < t0 + TILE_N; ++i)
                 if (fin[i] > 0) tmp[k++] = fin[i];
@@ -224,10 +240,10 @@ static long check(int v, const void *out, const int *cnt, const float *fin, cons
                 if (!(fin[i] > 0)) tmp[k++] = fin[i];
             bad += cnt[t0 / TILE_N] != kept;
             bad += memcmp(tmp.data(), (const float *)out + t0, sizeof(float) * TILE_N) != 0;
-        } else if (v == V_HEADS_TILE || v == V_HEADS_CUB || v == V_HEADS_STG || v == V_HEADS_SH) {
+        } else if (v == V_HEADS_TILE || v == V_HEADS_CUB || (v >= V_HEADS_STG && (v - V_HEADS_STG) % 2 == 0)) {
             for (size_t i = t0; i < t0 + TILE_N; ++i)
                 bad += ((const int *)out)[i] != (i == t0 || iin[i] != iin[i - 1] ? 1 : 0);
-        } else if (v == V_DIFF_TILE || v == V_DIFF_CUB || v == V_DIFF_STG || v == V_DIFF_SH) {
+        } else if (v == V_DIFF_TILE || v == V_DIFF_CUB || (v >= V_HEADS_STG && (v - V_HEADS_STG) % 2 == 1)) {
             for (size_t i = t0; i < t0 + TILE_N; ++i)
                 bad += ((const float *)out)[i] != (i == t0 ? fin[i] : fin[i] - fin[i - 1]);
         } else {
@@ -301,7 +317,27 @@ static int run(const Opts &o) {
         case V_DIFF_SH:
             TK(tile_launch(ex, diff_tile_sh, tile_grid1(tiles), THREADS, (const float *)d_f, (float *)d_out[v]));
             break;
-        default:
+        case V_HEADS_B6:
+        case V_HEADS_B4:
+            TK(tile_launch(tile_exec_smem(ex, v == V_HEADS_B6 ? PAD_B6 : PAD_B4), heads_tile, tile_grid1(tiles), THREADS,
+                           (const int *)d_i, (int *)d_out[v]));
+            break;
+        case V_DIFF_B6:
+        case V_DIFF_B4:
+            TK(tile_launch(tile_exec_smem(ex, v == V_DIFF_B6 ? PAD_B6 : PAD_B4), diff_tile, tile_grid1(tiles), THREADS,
+                           (const float *)d_f, (float *)d_out[v]));
+            break;
+        case V_HEADS_P8:
+        case V_HEADS_P4:
+            TK(tile_launch_persistent(tile_exec_persistent(ex, v == V_HEADS_P8 ? 8 : 4), heads_tile, tile_grid1(tiles),
+                                      THREADS, (const int *)d_i, (int *)d_out[v]));
+            break;
+        case V_DIFF_P8:
+        case V_DIFF_P4:
+            TK(tile_launch_persistent(tile_exec_persistent(ex, v == V_DIFF_P8 ? 8 : 4), diff_tile, tile_grid1(tiles),
+                                      THREADS, (const float *)d_f, (float *)d_out[v]));
+            break;
+        case V_COPY:
             CK(cudaMemcpyAsync(d_out[V_COPY], d_f, bytes, cudaMemcpyDeviceToDevice, 0));
             break;
         }
@@ -376,6 +412,8 @@ static int run(const Opts &o) {
            gbs[V_HEADS_SH] / gbs[V_HEADS_CUB]);
     printf("tile adjacent_difference shared / CUB = %.2f (no target: candidate, shared 16 x 256 tile, vector tier)\n",
            gbs[V_DIFF_SH] / gbs[V_DIFF_CUB]);
+    for (int v = V_HEADS_B6; v < V; ++v)
+        printf("%s / CUB = %.3f (no target: candidate, see PAD_B6)\n", names[v], gbs[v] / gbs[peer_of(v)]);
 
     if (o.csv) {
         FILE *f = csv_open(o.csv);
