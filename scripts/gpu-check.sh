@@ -98,8 +98,11 @@ build_one() {  # build_one SRC: binary and ptxas log in $BUILD, marker .ok
   local f=$1 b
   b=$BUILD/$(basename "$f" .cu)
   rm -f "$b" "$b.ok"
+  # a file whose first line says "nvcc-arch: 90a" needs sm_90a (wgmma)
+  local arch=sm_90 extra=
+  if head -1 "$f" | grep -q 'nvcc-arch: 90a'; then arch=sm_90a extra=-DBENCH_SM90A=1; fi
   # shellcheck disable=SC2086
-  nvcc $NVFLAGS -arch=sm_90 -Xptxas -v "$f" -o "$b" -lcublas -lcusolver -lcufft 2> "$b.ptxas" && touch "$b.ok"
+  nvcc $NVFLAGS -arch=$arch $extra -Xptxas -v "$f" -o "$b" -lcublas -lcusolver -lcufft 2> "$b.ptxas" && touch "$b.ok"
   return 0
 }
 export -f build_one
