@@ -20,11 +20,15 @@
  * Controls (each next to its own CUB run of the same algorithm; no target,
  * not in --strict): each algorithm with the other load (atomic from a
  * register tile, sort from the shared tile). Candidates (the same; no
- * target): the sort algorithm with TILE_HISTO_SORT_KEYS 1 (the bins sorted
- * as a shared tile in place, run discovery without the copy back to
- * registers; tile/histogram.h), from a register tile and from the shared
- * tile. (TILE_HISTO_AGG 1 is no longer run here: measured 0.09 / 0.38
- * of CUB at bea5b43; sort_test covers its correctness.)
+ * target), all from a register tile: the sort algorithm with
+ * TILE_HISTO_SORT_RUNS 1 (runs found in the sort's buffer as starts and
+ * ends; the default is 2: lower bounds, one barrier fewer), with
+ * TILE_HISTO_SORT_RUNS 0 (the sorted bins read back into registers and
+ * copied to shared memory: the default before 2026-11-25 11:30) and with
+ * TILE_HISTO_SORT_KEYS 1 (the bins sorted as a shared tile in place;
+ * tile/histogram.h). (TILE_HISTO_AGG 1 is no longer run here: measured
+ * 0.09 / 0.38 of CUB at bea5b43; sort_test covers its correctness. The
+ * shared-tile load with TILE_HISTO_SORT_KEYS 1: 0.85 / 1.19 at e2add85.)
  * Inputs (computed on the device): "uniform" bytes of a hash (little atomic
  * contention) and "skewed" (hash % 4: four bins, heavy contention). 512 MiB
  * of samples each (64 MiB with --small); cudaMemcpy of the samples as a
@@ -98,15 +102,21 @@ DEF_TILE_HIST(tile_hist_sort, TILE_HISTO_SORT, 0)
 DEF_TILE_HIST_REG(tile_hist_atomic_reg, TILE_HISTO_ATOMIC, 0)
 DEF_TILE_HIST_REG(tile_hist_sort_reg, TILE_HISTO_SORT, 0)
 
-/* candidates: TILE_HISTO_SORT_KEYS 1 (read where the histogram and its
- * TILE_HISTOGRAM_SMEM_BYTES budget expand: in these two kernels only).
- * ptxas gives both 75 registers on sm_90 (3 blocks an SM; the default
- * register-tile kernel: 64, 4 blocks); min 4 blocks an SM spills (32 bytes
- * on sm_90 for the shared-tile one, 48 on sm_80 for the register one) */
+/* candidates (read where the histogram and its TILE_HISTOGRAM_SMEM_BYTES
+ * budget expand: in these kernels only): TILE_HISTO_SORT_RUNS 1 and 0, and
+ * TILE_HISTO_SORT_KEYS 1 (at e2add85 ptxas gave it 75 registers on sm_90,
+ * 3 blocks an SM; min 4 blocks an SM spilled) */
+#undef TILE_HISTO_SORT_RUNS
+#define TILE_HISTO_SORT_RUNS 1
+DEF_TILE_HIST_REG(tile_hist_sort_runs1_reg, TILE_HISTO_SORT, 0)
+#undef TILE_HISTO_SORT_RUNS
+#define TILE_HISTO_SORT_RUNS 0
+DEF_TILE_HIST_REG(tile_hist_sort_runs0_reg, TILE_HISTO_SORT, 0)
+#undef TILE_HISTO_SORT_RUNS
+#define TILE_HISTO_SORT_RUNS 2
 #undef TILE_HISTO_SORT_KEYS
 #define TILE_HISTO_SORT_KEYS 1
 DEF_TILE_HIST_REG(tile_hist_sort_keys_reg, TILE_HISTO_SORT, 0)
-DEF_TILE_HIST(tile_hist_sort_keys, TILE_HISTO_SORT, 0)
 #undef TILE_HISTO_SORT_KEYS
 #define TILE_HISTO_SORT_KEYS 0
 
@@ -159,7 +169,7 @@ static int run(const Opts &o) {
     CK(cudaMalloc(&d_in[1], n));
     CK(cudaMalloc(&d_copy, n));
     /* pairs (tile, its CUB peer): targets on the first two pairs */
-    enum { V_TA, V_CA, V_TSR, V_CS, V_TAR, V_CA2, V_TS, V_CS2, V_TKR, V_CS3, V_TK, V_CS4, V_PER };
+    enum { V_TA, V_CA, V_TSR, V_CS, V_TAR, V_CA2, V_TS, V_CS2, V_T1R, V_CS3, V_T0R, V_CS4, V_TKR, V_CS5, V_PER };
     uint32_t *d_out[2][V_PER];
     for (int d = 0; d < 2; ++d)
         for (int v = 0; v < V_PER; ++v) CK(cudaMalloc(&d_out[d][v], ob));
@@ -171,12 +181,13 @@ static int run(const Opts &o) {
     const char *dname[2] = {"uniform", "skewed"};
     const char *vname[V_PER] = {"tile atomic", "cub atomic (peer)", "tile sort reg", "cub sort (peer)",
                                 "tile atomic reg (ctl)", "cub atomic (peer 2)", "tile sort (ctl)",
-                                "cub sort (peer 2)", "tile sort keys reg (cand)", "cub sort (peer 3)",
-                                "tile sort keys (cand)", "cub sort (peer 4)"};
+                                "cub sort (peer 2)", "tile sort runs1 reg (cand)", "cub sort (peer 3)",
+                                "tile sort runs0 reg (cand)", "cub sort (peer 4)", "tile sort keys reg (cand)",
+                                "cub sort (peer 5)"};
     printf("rows without 'reg': samples through a shared 16 x 256 u8 tile (one 16-byte load a thread); "
-           "'reg': a register tile (sixteen 1-byte loads a thread); 'keys': TILE_HISTO_SORT_KEYS=1 "
-           "(else %d); TILE_HISTO_AGG=%d\n",
-           TILE_HISTO_SORT_KEYS, TILE_HISTO_AGG);
+           "'reg': a register tile (sixteen 1-byte loads a thread); 'runsR': TILE_HISTO_SORT_RUNS=R (else %d); "
+           "'keys': TILE_HISTO_SORT_KEYS=1 (else %d); TILE_HISTO_AGG=%d\n",
+           TILE_HISTO_SORT_RUNS, TILE_HISTO_SORT_KEYS, TILE_HISTO_AGG);
     const int V = 2 * V_PER + 1; /* + memcpy */
     auto launch = [&](int k) -> int {
         if (k == 2 * V_PER) {
@@ -188,8 +199,9 @@ static int run(const Opts &o) {
         case V_TA: TK(tile_launch(ex, tile_hist_atomic, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_CA: cub_hist<cub::BLOCK_HISTO_ATOMIC><<<(unsigned)blocks, THREADS>>>(d_in[d], d_out[d][v]); break;
         case V_TS: TK(tile_launch(ex, tile_hist_sort, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
+        case V_T1R: TK(tile_launch(ex, tile_hist_sort_runs1_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
+        case V_T0R: TK(tile_launch(ex, tile_hist_sort_runs0_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_TKR: TK(tile_launch(ex, tile_hist_sort_keys_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
-        case V_TK: TK(tile_launch(ex, tile_hist_sort_keys, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_CS: cub_hist<cub::BLOCK_HISTO_SORT><<<(unsigned)blocks, THREADS>>>(d_in[d], d_out[d][v]); break;
         case V_TAR: TK(tile_launch(ex, tile_hist_atomic_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_CA2: cub_hist<cub::BLOCK_HISTO_ATOMIC><<<(unsigned)blocks, THREADS>>>(d_in[d], d_out[d][v]); break;
@@ -293,11 +305,13 @@ static int run(const Opts &o) {
     printf("(GB/s: sample bytes read / median time, 1e9 B/s)\n");
     printf("correctness: %s\n", bad ? "FAIL" : "PASS");
     bool all = true, pass[2 * V_PER] = {false};
-    const char *aname[V_PER / 2] = {"atomic",           "sort reg",           "control atomic reg",
-                                    "control sort",     "candidate sort keys reg", "candidate sort keys"};
+    const char *aname[V_PER / 2] = {"atomic",       "sort reg",           "control atomic reg",
+                                    "control sort", "candidate sort runs1 reg", "candidate sort runs0 reg",
+                                    "candidate sort keys reg"};
     const char *why[V_PER / 2] = {"", "", "the register-tile load, for comparison", "the shared-tile load, for comparison",
-                                  "TILE_HISTO_SORT_KEYS 1, register-tile load",
-                                  "TILE_HISTO_SORT_KEYS 1, shared-tile load"};
+                                  "TILE_HISTO_SORT_RUNS 1 (starts and ends), register-tile load",
+                                  "TILE_HISTO_SORT_RUNS 0 (the former default), register-tile load",
+                                  "TILE_HISTO_SORT_KEYS 1, register-tile load"};
     for (int a = 0; a < V_PER / 2; ++a)
         for (int d = 0; d < 2; ++d) {
             const int k = d * V_PER + 2 * a;

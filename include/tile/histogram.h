@@ -47,8 +47,8 @@
  *  - TILE_HISTO_SORT: the samples' bins (out-of-range ones as bin nbins)
  *    are sorted with tile_sort (a radix sort that skips the 4-bit digits
  *    that no bin uses: 2 passes for 256 bins), then the runs of equal bins
- *    are found in one pass: a run's first element writes its position as
- *    its bin's start and as the previous bin's end; counts = end - start.
+ *    are found in one pass over the sorted bins (in the sort's own buffer,
+ *    TILE_HISTO_SORT_RUNS below): counts are differences of positions.
  *    No atomics, so its cost does not depend on the distribution.
  *    The sort's limits apply (at most 65535 samples). TILE_HISTO_SORT_KEYS
  *    1 (default 0, a candidate; see below) sorts the bins in place in
@@ -187,7 +187,11 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
 #define TILE__HISTO_ALG_1(C, X, NB, ADD, OP) TILE__HISTO_SORT_PICK_(TILE_HISTO_SORT_KEYS)(C, X, NB, ADD, OP)
 #define TILE__HISTO_SORT_PICK_(K) TILE__HISTO_SORT_PICK__(K)
 #define TILE__HISTO_SORT_PICK__(K) TILE__HISTO_SORT_K##K
-#define TILE__HISTO_SORT_K0(C, X, NB, ADD, OP) TILE__HISTO_SORT_(C, X, NB, ADD, OP)
+#define TILE__HISTO_SORT_K0(C, X, NB, ADD, OP)                                    \
+    do {                                                                           \
+        if (TILE__HISTO_CH(tile_size(X), NB, TILE__BD(X))) TILE__HISTO_SORT_CH_(C, X, NB, ADD, OP, TILE_HISTO_SORT_RUNS); \
+        else TILE__HISTO_SORT_(C, X, NB, ADD, OP);                                 \
+    } while (0)
 #define TILE__HISTO_SORT_K1(C, X, NB, ADD, OP) TILE__HISTO_SORT_KEYS_(C, X, NB, ADD, OP)
 #define TILE__HISTO_ALG_0(C, X, NB, ADD, OP)                                       \
     do {                                                                           \
@@ -282,6 +286,115 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
         TILE__EACH(C, tile__s) {                                                   \
             const int tile__i = TILE__LIN(C, tile__s);                             \
             const TILE_ELEM_T(C) tile__c = (TILE_ELEM_T(C))(tile__en[tile__i] - tile__st[tile__i]); \
+            TILE__AT(C, tile__s) = (ADD) ? (TILE_ELEM_T(C))(TILE__AT(C, tile__s) + tile__c) : tile__c; \
+        }                                                                          \
+        if (tile_is_shared(C)) tile_barrier();                                     \
+        TILE__SORT_BUF_END(tile__hbuf, tile__hSZ);                                 \
+    } while (0)
+
+/* TILE_HISTO_SORT_RUNS (default 2): how TILE_HISTO_SORT finds the runs of
+ * equal bins where the sort can leave its result in its static staging
+ * buffer (TILE__HISTO_CH: blocks of 2+ threads with at most
+ * TILE_SORT_REG_CHUNK samples a thread and static staging; elsewhere, and
+ * with 0, TILE__HISTO_SORT_ above):
+ *  1: the sort's last pass scatters into its buffer as usual and the sorted
+ *     bins stay there (not read back striped into registers, stored again
+ *     and read a third time: 32 shared accesses and a barrier fewer a call
+ *     for 16 samples a thread); each thread reads its own chunk of the
+ *     sorted order (16 consecutive words, conflict-free thanks to the
+ *     sort's padding) and the element before it, and writes starts and
+ *     ends (zeroed first: one more barrier) as TILE__HISTO_SORT_;
+ *  2: the same reads, but each bin b gets its lower bound L[b] (the number
+ *     of samples with a smaller bin) for b = 0 .. nbins: the element p whose
+ *     bin c differs from the bin a before it writes p into L[a+1 .. c], the
+ *     bins up to the first sample's get 0 and those past the last one's n
+ *     (striped over the threads); every L[b] has exactly one writer, so
+ *     nothing is zeroed and one barrier fewer than 1; counts = L[b+1] - L[b].
+ *     A gap of empty bins between two samples' bins is written by one thread
+ *     (at most nbins words).
+ * Read where the histogram expands (one translation unit may compile
+ * several, as histogram_bench does). Measured: pending GPU run. */
+#ifndef TILE_HISTO_SORT_RUNS
+#define TILE_HISTO_SORT_RUNS 2
+#endif
+/* the chunk path: its words (L, or starts and ends) past the sort's staging
+ * in the sort's static buffer */
+#define TILE__HISTO_CHW(nbins) (2 * TILE__SORT_A16(((size_t)(nbins) + 1u) * 4u))
+#define TILE__HISTO_CH(n, nbins, block)                                            \
+    ((TILE_HISTO_SORT_RUNS) != 0 && TILE__SORT_KEEPS(n, block) && TILE__SORT_STATIC(TILE__HISTO_KSZ(n, block)) && \
+     TILE__SORT_CLASS(TILE__HISTO_KSZ(n, block)) >= TILE__HISTO_KOFF(n, block) + TILE__HISTO_CHW(nbins))
+/* word of sorted element p in the sort's buffer (its padding: one word per
+ * TILE__SORT_PERIOD(4)) */
+#define TILE__HISTO_CHI(p) ((p) + (int)((unsigned)(p) / (unsigned)TILE__SORT_PERIOD(4)))
+#define TILE__HISTO_SORT_CH_(C, X, NB, ADD, OP, RUNS)                              \
+    do {                                                                           \
+        enum {                                                                     \
+            tile__hN = tile_size(X),                                               \
+            tile__hB = TILE__BD(X),                                                \
+            tile__hS = (tile_size(X) + TILE__BD(X) - 1) / TILE__BD(X),             \
+            tile__hSZ = (int)TILE__HISTO_KSZ(tile_size(X), TILE__BD(X)),           \
+            tile__hOL = (int)TILE__HISTO_KOFF(tile_size(X), TILE__BD(X)),          \
+            tile__hOE = tile__hOL + (int)TILE__SORT_A16(((size_t)(NB) + 1u) * 4u), \
+            tile__hBY = tile__hOL + (int)TILE__HISTO_CHW(NB)                       \
+        };                                                                         \
+        TILE__REG_TYPE(uint32_t, TILE__BD(X), tile_size(X)) tile__hk;              \
+        TILE__UNROLL for (int tile__s = 0; tile__s < tile_slots(tile__hk); ++tile__s) \
+            tile__hk.v[tile__s] = TILE__VALID(tile__hk, tile__s) ? tile__histo_bin(TILE__AT(X, tile__s), (uint32_t)(NB)) \
+                                                                : 0u;              \
+        TILE__SORT_GK(tile__hk, tile__hk, 0, 0, 0, 0, 0, OP, 1);                   \
+        (void)tile__hk;                                                            \
+        /* the sort's static buffer again: the sorted bins below tile__hOL */     \
+        TILE__SORT_BUF(tile__hbuf, tile__hBY, tile__hSZ);                          \
+        const uint32_t *const tile__sk = (const uint32_t *)tile__hbuf;             \
+        uint32_t *const tile__st = (uint32_t *)(tile__hbuf + tile__hOL); /* L, or starts */ \
+        uint32_t *const tile__en = (uint32_t *)(tile__hbuf + tile__hOE); /* ends (RUNS 1) */ \
+        const int tile__ht = tile_thread();                                        \
+        const int tile__h0 = tile__ht * tile__hS; /* this thread's chunk */      \
+        if ((RUNS) == 1) {                                                         \
+            for (int tile__i = tile__ht; tile__i < (NB); tile__i += tile__hB) {    \
+                tile__st[tile__i] = 0;                                             \
+                tile__en[tile__i] = 0;                                             \
+            }                                                                      \
+            tile_barrier();                                                        \
+        } else { /* the bins before the first sample's and after the last's */  \
+            const uint32_t tile__kf = TILE__SORT_KEEP_U32(tile__sk[0], tile__hB);  \
+            const uint32_t tile__kl = TILE__SORT_KEEP_U32(tile__sk[TILE__HISTO_CHI(tile__hN - 1)], tile__hB); \
+            for (int tile__i = tile__ht; tile__i <= (NB); tile__i += tile__hB) {   \
+                if ((uint32_t)tile__i <= tile__kf) tile__st[tile__i] = 0;          \
+                else if ((uint32_t)tile__i > tile__kl) tile__st[tile__i] = (uint32_t)tile__hN; \
+            }                                                                      \
+        }                                                                          \
+        /* the element before the chunk (internal keys: equal iff equal bins) */ \
+        uint32_t tile__pv = tile__h0 > 0 && tile__h0 < tile__hN ? tile__sk[TILE__HISTO_CHI(tile__h0 - 1)] : 0u; \
+        TILE__UNROLL for (int tile__j = 0; tile__j < tile__hS; ++tile__j) {        \
+            const int tile__p = tile__h0 + tile__j;                                \
+            if (tile__hN % tile__hB == 0 || tile__p < tile__hN) {                  \
+                /* a chunk that never straddles a padding word: one base */      \
+                const uint32_t tile__ik = tile__sk[TILE__SORT_PERIOD(4) % tile__hS == 0 ? TILE__HISTO_CHI(tile__h0) + tile__j \
+                                                                                   : TILE__HISTO_CHI(tile__p)]; \
+                if (tile__p > 0 && tile__ik != tile__pv) {                         \
+                    const uint32_t tile__a = TILE__SORT_KEEP_U32(tile__pv, tile__hB); \
+                    const uint32_t tile__c = TILE__SORT_KEEP_U32(tile__ik, tile__hB); \
+                    if ((RUNS) == 1) {                                             \
+                        if (tile__c < (uint32_t)(NB)) tile__st[tile__c] = (uint32_t)tile__p; \
+                        if (tile__a < (uint32_t)(NB)) tile__en[tile__a] = (uint32_t)tile__p; \
+                    } else {                                                       \
+                        for (uint32_t tile__b = tile__a + 1u; tile__b <= tile__c && tile__b <= (uint32_t)(NB); ++tile__b) \
+                            tile__st[tile__b] = (uint32_t)tile__p;                 \
+                    }                                                              \
+                }                                                                  \
+                if ((RUNS) == 1 && tile__p == tile__hN - 1) {                      \
+                    const uint32_t tile__c = TILE__SORT_KEEP_U32(tile__ik, tile__hB); \
+                    if (tile__c < (uint32_t)(NB)) tile__en[tile__c] = (uint32_t)tile__hN; \
+                }                                                                  \
+                tile__pv = tile__ik;                                               \
+            }                                                                      \
+        }                                                                          \
+        tile_barrier(); /* (also orders an earlier write of shared counts) */   \
+        TILE__EACH(C, tile__s) {                                                   \
+            const int tile__i = TILE__LIN(C, tile__s);                             \
+            const TILE_ELEM_T(C) tile__c = (TILE_ELEM_T(C))((RUNS) == 1 ? tile__en[tile__i] - tile__st[tile__i] \
+                                                                       : tile__st[tile__i + 1] - tile__st[tile__i]); \
             TILE__AT(C, tile__s) = (ADD) ? (TILE_ELEM_T(C))(TILE__AT(C, tile__s) + tile__c) : tile__c; \
         }                                                                          \
         if (tile_is_shared(C)) tile_barrier();                                     \

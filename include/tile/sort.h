@@ -415,7 +415,22 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
 
 /* DESC: descending; RANGED: sort by bits [BB, EB) only; OP: the name in
  * compile-time errors */
-#define TILE__SORT_G(K, V, HASV, DESC, RANGED, BB, EB, OP)                         \
+#define TILE__SORT_G(K, V, HASV, DESC, RANGED, BB, EB, OP) TILE__SORT_GK(K, V, HASV, DESC, RANGED, BB, EB, OP, 0)
+/* KEEP 1 (for tile/histogram.h): where the sort is a keys-only, ascending,
+ * full-range sort of a register tile with chunks in registers in a block of
+ * 2+ threads (TILE__SORT_KEEPS), the sorted keys are left in the staging
+ * buffer instead of the tile: element p's internal key (TILE__SORT_KEEP_U32
+ * gives a u32 key back) at word p + p / TILE__SORT_PERIOD(4), readable by
+ * every thread (a barrier follows the last write); the tile keeps its input.
+ * The buffer is the sort's static one (the caller takes it again with the
+ * same sizing; only where TILE__SORT_STATIC) and the sort writes nothing at
+ * or past TILE__SORT_BYTES(4, 4, 0, n, block). Elsewhere KEEP is ignored. */
+#define TILE__SORT_KEEPS(n, block) ((block) > 1 && ((n) + (block)-1) / (block) <= TILE_SORT_REG_CHUNK)
+#define TILE__SORT_KEEP_U32(k, block)                                              \
+    (((block) == 1 || (block) == 16 || (block) == 256)                             \
+         ? tile__sort_unperm((uint32_t)(k), (block) == 256 ? 9u : (block) == 16 ? 5u : 1u) \
+         : (uint32_t)(k))
+#define TILE__SORT_GK(K, V, HASV, DESC, RANGED, BB, EB, OP, KEEP)                  \
     do {                                                                           \
         typedef TILE_ELEM_T(K) tile__K;                                            \
         typedef TILE__TYPEOF(TILE__SORT_ENC((K).v[0])) tile__U;                    \
@@ -453,7 +468,9 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
             /* digit-interleaved keys (see tile__sort_perm): 4B = 2^FL */        \
             tile__FD = sizeof(tile__U) == 4 && (tile__B == 1 || tile__B == 16 || tile__B == 256) && !tile__RGM, \
             tile__FL = tile__B == 256 ? 10 : tile__B == 16 ? 6 : 2,                \
-            tile__FM = 2 | 7 << tile__FL                                           \
+            tile__FM = 2 | 7 << tile__FL,                                          \
+            /* KEEP in effect (see TILE__SORT_GK) */                              \
+            tile__KEEP = (KEEP) && tile__REG && !tile__KSH && !(HASV) && !(DESC) && !tile__RG && tile__B > 1 \
         };                                                                         \
         TILE__STATIC_ASSERT(sizeof(tile__U) == sizeof(tile__K),                    \
                             "tile.h: " OP ": keys are f32, f64, i32, u32, i64, u64, tile_f16 or tile_bf16"); \
@@ -478,7 +495,7 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
         TILE__UNUSED const tile__U tile__VM = tile__RG ? (tile__U)TILE__SORT_RMASK(BB, EB) : (tile__U) ~(tile__U)0; \
         TILE__UNUSED const tile__U tile__RM = tile__RGM ? tile__VM : (tile__U) ~(tile__U)0; \
         if (tile__REG) {                                                           \
-            TILE__SORT_REG_(K, V, HASV);                                           \
+            TILE__SORT_REG_(K, V, HASV, tile__KEEP);                               \
         } else {                                                                   \
             TILE__SORT_SMEM_(K, V, HASV);                                          \
         }                                                                          \
@@ -622,7 +639,7 @@ typedef union {
 
 /* Chunks in registers: keys tile__sk, values tile__sw, counter words and
  * then ranks tile__sr; one staging buffer. */
-#define TILE__SORT_REG_(K, V, HASV)                                                \
+#define TILE__SORT_REG_(K, V, HASV, KEEP)                                          \
     enum { tile__RS = tile__REG ? tile__S : 1, tile__RV = (HASV) && tile__REG ? tile__S : 1 }; \
     tile__U tile__sk[tile__RS];                                                    \
     uint32_t tile__sr[tile__RS];                                                   \
@@ -747,8 +764,13 @@ typedef union {
         }                                                                          \
         /* after the loop, not in its last pass: the tile's old contents are \
          * then dead once read (not kept in registers through the passes) */  \
-        if (!tile__KSH) TILE__SORT_OUTK_(K, tile__xb);                           \
+        if (!tile__KSH && !(KEEP)) TILE__SORT_OUTK_(K, tile__xb);                \
         if ((HASV) && !tile__VSH) TILE__SORT_OUTV_(V, tile__vb);                 \
+    } else if (KEEP) { /* all keys equal (KEEP: keys only): the buffer gets them */ \
+        TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {        \
+            if (tile__NP == tile__N || tile__t + tile__j * tile__B < tile__N) tile__xb[TILE__SORT_XS(tile__j)] = tile__sk[tile__j]; \
+        }                                                                          \
+        tile_barrier();                                                            \
     }
 
 /* Chunks in shared memory: two key (and value) buffers used in turn; a
