@@ -29,31 +29,50 @@
 #include "../examples/gemm_tiled.cu"
 
 /* Candidates timed next to the default kernels (gemm_f32 / gemm_bf16) and
- * cuBLAS in the same run, each checked like the default. The H100 run at
- * bea5b43 (bench/results/2026-11-25-h100-matmul-sort-bea5b43-bench.txt) made
- * its winners gemm_tiled.cu's defaults and dropped the clear losers (their
- * numbers: docs/matmul.md); kept here: the previous defaults (the gain, in the
- * same run) and the runners-up.
+ * cuBLAS in the same run, each checked like the default. The H100 runs at
+ * bea5b43 and 448c676 (bench/results/2026-11-25-h100-matmul-sort-bea5b43-bench.txt,
+ * ...-fftconv-hist-matmul-448c676-bench.txt) made their winners gemm_tiled.cu's
+ * defaults and dropped the clear losers and ties (their numbers:
+ * docs/matmul.md); kept here: the previous default (the gain, in the same
+ * run) and the new candidates: BAR1 (one block barrier a k window instead of
+ * three: GEMM_KERNEL_B's last argument), deeper or wider windows and the
+ * k loop unrolled 2 with it. (256 x 128 with 512 threads, 8 x 8 a thread,
+ * spilled at 128 registers: not kept.)
  * GLB_VARIANT(name, T, threads, BM, BN, BK, stages, min blocks an SM);
- * GLB_VARIANT_G: and GROUP (tile rows the blocks walk before moving right). */
-#define GLB_VARIANT(name, T, THREADS, BM, BN, BK, STAGES, MINB) GLB_VARIANT_G(name, T, THREADS, BM, BN, BK, STAGES, MINB, 1)
-#define GLB_VARIANT_G(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP)          \
-    GEMM_KERNEL(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP)                 \
+ * GLB_VARIANT_G: and GROUP (tile rows the blocks walk before moving right);
+ * GLB_VARIANT_B: and BAR1. */
+#define GLB_VARIANT(name, T, THREADS, BM, BN, BK, STAGES, MINB) GLB_VARIANT_B(name, T, THREADS, BM, BN, BK, STAGES, MINB, 1, 0)
+#define GLB_VARIANT_G(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP) \
+    GLB_VARIANT_B(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP, 0)
+#define GLB_VARIANT_B(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP, BAR1)    \
+    GEMM_KERNEL_B(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP, BAR1)         \
     static int name##_launch(tile_exec ex, const void *A, const void *B, float *C, int M, int N, int K) { \
         return GEMM_LAUNCH(ex, name, T, THREADS, BM, BN, GROUP, A, B, C, M, N, K); \
     }
 /* f32: the previous default, one block an SM (253-255 registers): 0.63 */
 GLB_VARIANT(glb_f32_1b, float, 256, 128, 128, 16, 3, 0)
-/* f32: one block an SM, k windows of 32 (half the barriers of 16; 96 KiB): 0.68 */
-GLB_VARIANT(glb_f32_bk32, float, 256, 128, 128, 32, 3, 0)
-/* f32: the default in groups of 8 tile rows (the blocks running at once
- * share B's columns in L2): 0.68 */
-GLB_VARIANT_G(glb_f32_g8, float, 256, 128, 128, 16, 3, 2, 8)
+/* f32, BAR1: the default's shape with one barrier a window */
+GLB_VARIANT_B(glb_f32_bar1, float, 256, 128, 128, 16, 3, 2, 1, 1)
+/* f32, BAR1, 4 stages (64 KiB): one more window in flight */
+GLB_VARIANT_B(glb_f32_bar1_4st, float, 256, 128, 128, 16, 4, 2, 1, 1)
+/* f32, BAR1, k windows of 32 (96 KiB, still 2 blocks an SM): half the windows */
+GLB_VARIANT_B(glb_f32_bar1_k32, float, 256, 128, 128, 32, 3, 2, 1, 1)
+/* f32, BAR1, the k loop unrolled 2 (TILE_MATMUL_ACC_UNROLL: the next 4 k's
+ * loads issue during this 4's FMAs); alone, minb2, it tied the default (0.68) */
+#undef TILE_MATMUL_ACC_UNROLL
+#define TILE_MATMUL_ACC_UNROLL 2
+GLB_VARIANT_B(glb_f32_bar1_u2, float, 256, 128, 128, 16, 3, 2, 1, 1)
+#undef TILE_MATMUL_ACC_UNROLL
+#define TILE_MATMUL_ACC_UNROLL 1
 /* bf16: the previous default, k windows of 32, 4 stages: 0.25 */
 GLB_VARIANT(glb_bf16_k32, tile_bf16, 256, 128, 256, 32, 4, 0)
 /* bf16: 128 x 128 (64 x 32 a warp), k windows of 64, 3 stages (105 KiB),
  * 2 blocks an SM: 0.31 */
 GLB_VARIANT(glb_bf16_128x128_2b_k64, tile_bf16, 256, 128, 128, 64, 3, 2)
+/* bf16, BAR1: the default's shape (128 x 256 k64 3 stages) with one barrier a window */
+GLB_VARIANT_B(glb_bf16_bar1, tile_bf16, 256, 128, 256, 64, 3, 0, 1, 1)
+/* bf16, BAR1, 128 x 128 k64 3 stages, 2 blocks an SM */
+GLB_VARIANT_B(glb_bf16_bar1_128x128, tile_bf16, 256, 128, 128, 64, 3, 2, 1, 1)
 typedef int (*glb_launch_fn)(tile_exec, const void *, const void *, float *, int, int, int);
 static int glb_default_f32(tile_exec ex, const void *A, const void *B, float *C, int M, int N, int K) {
     return gemm_launch(ex, 0, A, B, C, M, N, K);
@@ -69,15 +88,19 @@ struct GlbVariant {
 };
 /* [0]: the default (gemm_tiled.cu's kernel, the target line's figure) */
 static const GlbVariant glb_f32_variants[] = {
-    {"default " GLB_S(GEMM_F32_BM) "x" GLB_S(GEMM_F32_BN) " k" GLB_S(GEMM_F32_BK) " " GLB_S(GEMM_F32_STAGES) "st " GLB_S(GEMM_F32_THREADS) "thr minb" GLB_S(GEMM_F32_MINB) " GROUP=" GLB_S(GEMM_F32_GROUP), glb_default_f32},
+    {"default " GLB_S(GEMM_F32_BM) "x" GLB_S(GEMM_F32_BN) " k" GLB_S(GEMM_F32_BK) " " GLB_S(GEMM_F32_STAGES) "st " GLB_S(GEMM_F32_THREADS) "thr minb" GLB_S(GEMM_F32_MINB) " GROUP=" GLB_S(GEMM_F32_GROUP) " BAR1=" GLB_S(GEMM_F32_BAR1), glb_default_f32},
     {"128x128 k16 3st 256thr minb0 (previous default)", glb_f32_1b_launch},
-    {"128x128 k32 3st 256thr minb0", glb_f32_bk32_launch},
-    {"128x128 k16 3st 256thr minb2 GROUP=8", glb_f32_g8_launch},
+    {"128x128 k16 3st 256thr minb2 BAR1", glb_f32_bar1_launch},
+    {"128x128 k16 4st 256thr minb2 BAR1", glb_f32_bar1_4st_launch},
+    {"128x128 k32 3st 256thr minb2 BAR1", glb_f32_bar1_k32_launch},
+    {"128x128 k16 3st 256thr minb2 BAR1 UNROLL=2", glb_f32_bar1_u2_launch},
 };
 static const GlbVariant glb_bf16_variants[] = {
-    {"default " GLB_S(GEMM_BF16_BM) "x" GLB_S(GEMM_BF16_BN) " k" GLB_S(GEMM_BF16_BK) " " GLB_S(GEMM_BF16_STAGES) "st " GLB_S(GEMM_BF16_THREADS) "thr minb" GLB_S(GEMM_BF16_MINB) " GROUP=" GLB_S(GEMM_BF16_GROUP), glb_default_bf16},
+    {"default " GLB_S(GEMM_BF16_BM) "x" GLB_S(GEMM_BF16_BN) " k" GLB_S(GEMM_BF16_BK) " " GLB_S(GEMM_BF16_STAGES) "st " GLB_S(GEMM_BF16_THREADS) "thr minb" GLB_S(GEMM_BF16_MINB) " GROUP=" GLB_S(GEMM_BF16_GROUP) " BAR1=" GLB_S(GEMM_BF16_BAR1), glb_default_bf16},
     {"128x256 k32 4st 256thr minb0 (previous default)", glb_bf16_k32_launch},
     {"128x128 k64 3st 256thr minb2", glb_bf16_128x128_2b_k64_launch},
+    {"128x256 k64 3st 256thr minb0 BAR1", glb_bf16_bar1_launch},
+    {"128x128 k64 3st 256thr minb2 BAR1", glb_bf16_bar1_128x128_launch},
 };
 
 #define CB(call)                                                                   \

@@ -168,7 +168,11 @@ TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TIL
 #define MMB_ACC_T(name, T, THREADS, S, BK, STAGES, MINB) MMB_ACC_M(name, T, THREADS, S, S, BK, STAGES, MINB)
 /* MMB_ACC_M: S / BM blocks a product, each BM rows of C (more, smaller
  * blocks; B read S / BM times, from L2) */
-#define MMB_ACC_M(name, T, THREADS, S, BM, BK, STAGES, MINB)                       \
+#define MMB_ACC_M(name, T, THREADS, S, BM, BK, STAGES, MINB) MMB_ACC_B(name, T, THREADS, S, BM, BK, STAGES, MINB, 0)
+/* MMB_ACC_B: BAR1 1 is gemm_tiled.cu's one-barrier pipeline (wait for window
+ * k, then issue window k + STAGES - 1 with tile_matmul_load_async_nosync,
+ * then multiply window k); 0 issues first, each copy with a barrier */
+#define MMB_ACC_B(name, T, THREADS, S, BM, BK, STAGES, MINB, BAR1)                 \
     TILE_KERNEL_SMEM_BOUNDS(name, THREADS,                                             \
                             (STAGES) * (TILE_SMEM_BYTES(T, BM, (BK) + TILE_MATMUL_PAD(T)) + \
                                         TILE_SMEM_BYTES(T, BK, (S) + TILE_MATMUL_PAD(T))), \
@@ -188,9 +192,16 @@ TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TIL
             tile_async_commit();                                                   \
         }                                                                          \
         for (int k = 0; k < nk; ++k) {                                             \
+            if (BAR1) {                                                            \
+                tile_async_wait((STAGES) >= 2 ? (STAGES)-2 : 0); /* window k; k - 1's stage free */ \
+                if (k + (STAGES)-1 < nk)                                           \
+                    MMB_ACC_LOAD_L(T, S, BM, BK, STAGES, k + (STAGES)-1, tile_matmul_load_async_nosync); \
+                tile_async_commit();                                               \
+            } else {                                                               \
             if (k + (STAGES)-1 < nk) MMB_ACC_LOAD(T, S, BM, BK, STAGES, k + (STAGES)-1); \
             tile_async_commit();                                                   \
             tile_async_wait((STAGES)-1); /* window k landed, and a barrier */     \
+            }                                                                      \
             tile_stage(a_pad, a_st, k % (STAGES));                                 \
             tile_stage(b_pad, b_st, k % (STAGES));                                 \
             tile_view(a_win, a_pad, (BM, BK), (0, 0));                             \
@@ -202,20 +213,93 @@ TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TIL
     }
 /* window kk of this block's A and B into stage kk % STAGES (each copy begins
  * with a barrier: the stage's last readers are done) */
-#define MMB_ACC_LOAD(T, S, BM, BK, STAGES, kk)                                     \
+#define MMB_ACC_LOAD(T, S, BM, BK, STAGES, kk) MMB_ACC_LOAD_L(T, S, BM, BK, STAGES, kk, tile_matmul_load_async)
+#define MMB_ACC_LOAD_L(T, S, BM, BK, STAGES, kk, LOAD)                             \
     do {                                                                           \
         tile_stage(a_pad, a_st, (kk) % (STAGES));                                  \
         tile_stage(b_pad, b_st, (kk) % (STAGES));                                  \
         tile_view(a_win, a_pad, (BM, BK), (0, 0));                                 \
         tile_view(b_win, b_pad, (BK, S), (0, 0));                                  \
-        tile_matmul_load_async(a_win, tile_array2(A + o, S, S), m0, (kk) * (BK));  \
-        tile_matmul_load_async(b_win, tile_array2(B + o, S, S), (kk) * (BK), 0);   \
+        LOAD(a_win, tile_array2(A + o, S, S), m0, (kk) * (BK));                    \
+        LOAD(b_win, tile_array2(B + o, S, S), (kk) * (BK), 0);                     \
     } while (0)
 /* f32 s = 128, the default: k windows of 32, 2 stages (2 x 33 KiB), one
  * block an SM at the compiler's register choice (0.88 of cuBLAS on the H100;
  * minb2, below: 0.85) */
 MMB_ACC(mm_f32_128, float, 128, 32, 2, 0)
 MMB_ACC(mma_f32_128_k32s2_b2, float, 128, 32, 2, 2)
+/* Candidates with TILE_MATMUL_ACC_VST 1 (read where tile_matmul_acc_store
+ * expands): the accumulator's store writes 16-byte runs (FMA, 4 columns) or
+ * 8-byte pairs (mma) straight from registers instead of one element a store. */
+#undef TILE_MATMUL_ACC_VST
+#define TILE_MATMUL_ACC_VST 1
+/* f32 s = 128: the default's shape with vector stores */
+MMB_ACC(mmv_f32_128_k32s2, float, 128, 32, 2, 0)
+/* ... and one barrier a window (BAR1) */
+MMB_ACC_B(mmv_f32_128_k32s2_bar1, float, 256, 128, 128, 32, 2, 0, 1)
+/* ... BAR1, 3 stages of 32 (99 KiB, 2 blocks an SM): the first two windows
+ * issued at once */
+MMB_ACC_B(mmv_f32_128_k32s3_bar1_b2, float, 256, 128, 128, 32, 3, 2, 1)
+/* ... BAR1, 4 stages of 16 (66 KiB): the product starts after 16 KiB */
+MMB_ACC_B(mmv_f32_128_k16s4_bar1_b2, float, 256, 128, 128, 16, 4, 2, 1)
+/* bf16 s = 64 and 128 with the accumulator in one shot (all of K in one
+ * window: no k loop, one cp.async group and one barrier), A and B as the
+ * defaults load them (padded shared rows, 16-byte cp.async of rows of s + 8),
+ * C stored from registers as float2 pairs: no shared C, no barrier after the
+ * product, and the smaller footprint fits more blocks an SM (s = 64: 18 KiB
+ * against 36; s = 128: 68 KiB against 100). */
+#define MMB_BF16_ACC1(name, S, THREADS)                                            \
+    TILE_KERNEL_SMEM(name, THREADS, 2 * TILE_SMEM_BYTES(tile_bf16, S, (S) + 8), const tile_bf16 *A, \
+                     const tile_bf16 *B, float *C) {                               \
+        const size_t o = (size_t)tile_block(0) * (S) * (S);                        \
+        tile_shared(tile_bf16, ap, S, (S) + 8);                                    \
+        tile_shared(tile_bf16, bp, S, (S) + 8);                                    \
+        tile_view(a, ap, (S, S), (0, 0));                                          \
+        tile_view(b, bp, (S, S), (0, 0));                                          \
+        (void)tile_load_async_ex(ap, mmb_padded_rows(A + o, S), TILE_ASYNC_NO_BULK, 0, 0); \
+        (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, S), TILE_ASYNC_NO_BULK, 0, 0); \
+        tile_async_commit();                                                       \
+        tile_matmul_acc(acc, a, b);                                                \
+        tile_async_wait(0); /* and a block barrier */                              \
+        tile_matmul_acc_add(acc, a, b);                                            \
+        tile_matmul_acc_store(tile_array2(C + o, S, S), acc, 0, 0);                \
+    }
+MMB_BF16_ACC1(mmv_bf16_64_acc1, 64, 256)
+MMB_BF16_ACC1(mmv_bf16_64_acc1_128t, 64, 128)
+MMB_BF16_ACC1(mmv_bf16_128_acc1, 128, 256)
+/* bf16 s = 128 as the default splits it (A's top half and B in one cp.async
+ * group, A's bottom half in a second that lands while the top half is
+ * made), each half an accumulator (32 x 32 a warp) stored from registers */
+TILE_KERNEL_SMEM(mmv_bf16_128_halves, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136),
+                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
+    const size_t o = (size_t)tile_block(0) * 128 * 128;
+    tile_shared(tile_bf16, ap0, 64, 136);
+    tile_shared(tile_bf16, ap1, 64, 136);
+    tile_shared(tile_bf16, bp, 128, 136);
+    tile_view(b, bp, (128, 128), (0, 0));
+    tile_view(a0, ap0, (64, 128), (0, 0));
+    tile_view(a1, ap1, (64, 128), (0, 0));
+    const tile_array ga = mmb_padded_rows(A + o, 128);
+    (void)tile_load_async_ex(ap0, ga, TILE_ASYNC_NO_BULK, 0, 0);
+    (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, 128), TILE_ASYNC_NO_BULK, 0, 0);
+    tile_async_commit();
+    (void)tile_load_async_ex(ap1, ga, TILE_ASYNC_NO_BULK, 64, 0);
+    tile_async_commit();
+    tile_async_wait(1); /* the first group is in (and a block barrier) */
+    {
+        tile_matmul_acc(acc, a0, b);
+        tile_matmul_acc_add(acc, a0, b);
+        tile_matmul_acc_store(tile_array2(C + o, 128, 128), acc, 0, 0);
+    }
+    tile_async_wait(0); /* the second group is in */
+    {
+        tile_matmul_acc(acc, a1, b);
+        tile_matmul_acc_add(acc, a1, b);
+        tile_matmul_acc_store(tile_array2(C + o, 128, 128), acc, 64, 0);
+    }
+}
+#undef TILE_MATMUL_ACC_VST
+#define TILE_MATMUL_ACC_VST 0
 struct MmbExtra {
     int s, bf;
     const char *name;
@@ -229,10 +313,26 @@ struct MmbExtra {
     }
 MMB_EXTRA_FN(mma_f32_128_k32s2_b2, float)
 MMB_EXTRA_FN(mm_f32_128_slab, float)
+MMB_EXTRA_FN(mmv_f32_128_k32s2, float)
+MMB_EXTRA_FN(mmv_f32_128_k32s2_bar1, float)
+MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2, float)
+MMB_EXTRA_FN(mmv_f32_128_k16s4_bar1_b2, float)
+MMB_EXTRA_FN(mmv_bf16_64_acc1, tile_bf16)
+MMB_EXTRA_FN_T(mmv_bf16_64_acc1_128t, tile_bf16, 128)
+MMB_EXTRA_FN(mmv_bf16_128_acc1, tile_bf16)
+MMB_EXTRA_FN(mmv_bf16_128_halves, tile_bf16)
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
     {128, 0, "shared C, k-slabs of 32 (previous default)", mm_f32_128_slab_run},
     {128, 0, "acc k32 2st 256thr minb2", mma_f32_128_k32s2_b2_run},
+    {128, 0, "acc k32 2st 256thr minb0 VST", mmv_f32_128_k32s2_run},
+    {128, 0, "acc k32 2st 256thr minb0 VST BAR1", mmv_f32_128_k32s2_bar1_run},
+    {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
+    {128, 0, "acc k16 4st 256thr minb2 VST BAR1", mmv_f32_128_k16s4_bar1_b2_run},
+    {64, 1, "acc one shot (padded cp.async, C from registers) 256thr VST", mmv_bf16_64_acc1_run},
+    {64, 1, "acc one shot (padded cp.async, C from registers) 128thr VST", mmv_bf16_64_acc1_128t_run},
+    {128, 1, "acc one shot (padded cp.async, C from registers) 256thr VST", mmv_bf16_128_acc1_run},
+    {128, 1, "acc two halves as the default, C from registers, 256thr VST", mmv_bf16_128_halves_run},
 };
 
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {

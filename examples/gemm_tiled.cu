@@ -42,22 +42,39 @@
 /* Window kk of A and B into stage kk % STAGES: views of the padded stage
  * tiles, filled by 16-byte cp.async copies (each starts with a barrier, so
  * the stage's previous readers are done). */
-#define GEMM_LOAD_WINDOW(T, BM, BN, BK, STAGES, kk)                                \
+#define GEMM_LOAD_WINDOW(T, BM, BN, BK, STAGES, kk) GEMM_LOAD_WINDOW_L(T, BM, BN, BK, STAGES, kk, tile_matmul_load_async)
+/* LOAD: tile_matmul_load_async, or its _nosync form (no barrier: the caller
+ * has one between the stage's last read and this copy) */
+#define GEMM_LOAD_WINDOW_L(T, BM, BN, BK, STAGES, kk, LOAD)                        \
     do {                                                                           \
         tile_stage(a_pad, a_st, (kk) % (STAGES));                                  \
         tile_stage(b_pad, b_st, (kk) % (STAGES));                                  \
         tile_view(a_win, a_pad, (BM, BK), (0, 0));                                 \
         tile_view(b_win, b_pad, (BK, BN), (0, 0));                                 \
-        tile_matmul_load_async(a_win, tile_array2(A, M, K), i0, (kk) * (BK));      \
-        tile_matmul_load_async(b_win, tile_array2(B, K, N), (kk) * (BK), j0);      \
+        LOAD(a_win, tile_array2(A, M, K), i0, (kk) * (BK));                        \
+        LOAD(b_win, tile_array2(B, K, N), (kk) * (BK), j0);                        \
     } while (0)
 
+#ifdef __cplusplus
+#define GEMM_STATIC_ASSERT(c, msg) static_assert(c, msg)
+#else
+#define GEMM_STATIC_ASSERT(c, msg) _Static_assert(c, msg)
+#endif
 /* The kernel for input type T. C has no templates: the body is a macro,
  * instantiated below once per input type and tile shape. THREADS a block;
  * MINB: resident blocks an SM the compiler must leave room for
  * (TILE_KERNEL_SMEM_BOUNDS: registers capped at 65536 / (THREADS * MINB);
  * 0 leaves the choice to the compiler). */
 #define GEMM_KERNEL(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP)             \
+    GEMM_KERNEL_B(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP, 0)
+/* BAR1 1: one block barrier a k window instead of three. Window k is waited
+ * for first (tile_async_wait(STAGES - 2): its barrier also means every
+ * thread has finished window k - 1's product), then window k + STAGES - 1 is
+ * issued without a barrier (tile_matmul_load_async_nosync) into the stage
+ * window k - 1 used, then window k is multiplied while it flies. BAR1 0: the
+ * loads come first, each with its own barrier (tile_matmul_load_async), then
+ * the wait (STAGES - 1) and its barrier. */
+#define GEMM_KERNEL_B(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP, BAR1)     \
     TILE_KERNEL_SMEM_BOUNDS(name, THREADS, GEMM_SMEM(T, BM, BN, BK, STAGES), MINB, const T *A, const T *B, \
                             float *C, int M, int N, int K) {                       \
         /* C's tile of this block: blocks go down GROUP tile rows before they \
@@ -68,6 +85,7 @@
         const int tn = (N + (BN)-1) / (BN), tb = tile_block(0), tr = tb % ((GROUP)*tn); \
         const int i0 = (tb / ((GROUP)*tn) * (GROUP) + tr % (GROUP)) * (BM), j0 = tr / (GROUP) * (BN); \
         if (i0 >= M) return; /* the whole block: before any barrier */         \
+        GEMM_STATIC_ASSERT(!(BAR1) || (STAGES) >= 2, "gemm_tiled: BAR1 needs STAGES >= 2"); \
         tile_shared_stages(T, a_st, STAGES, BM, (BK) + TILE_MATMUL_PAD(T));        \
         tile_shared_stages(T, b_st, STAGES, BK, (BN) + TILE_MATMUL_PAD(T));        \
         /* the accumulator: C's BM x BN tile, in registers, zero */                \
@@ -83,12 +101,22 @@
             tile_async_commit();                                                   \
         }                                                                          \
         for (int k = 0; k < nk; ++k) {                                             \
+            if (BAR1) {                                                            \
+                /* k + STAGES - 1 groups committed; at most STAGES - 2 still  \
+                 * pending: window k has landed; the barrier: visible to all,  \
+                 * and window k - 1's stage is free */                         \
+                tile_async_wait((STAGES) >= 2 ? (STAGES)-2 : 0);                   \
+                if (k + (STAGES)-1 < nk)                                           \
+                    GEMM_LOAD_WINDOW_L(T, BM, BN, BK, STAGES, k + (STAGES)-1, tile_matmul_load_async_nosync); \
+                tile_async_commit();                                               \
+            } else {                                                               \
             /* issue window k + STAGES - 1 into the stage window k - 1 used */    \
             if (k + (STAGES)-1 < nk) GEMM_LOAD_WINDOW(T, BM, BN, BK, STAGES, k + (STAGES)-1); \
             tile_async_commit();                                                   \
             /* k + STAGES groups committed; at most STAGES - 1 still pending:   \
              * window k has landed (and a block barrier: visible to all) */    \
             tile_async_wait((STAGES)-1);                                           \
+            }                                                                      \
             tile_stage(a_pad, a_st, k % (STAGES));                                 \
             tile_stage(b_pad, b_st, k % (STAGES));                                 \
             tile_view(a_win, a_pad, (BM, BK), (0, 0));                             \
@@ -152,10 +180,16 @@
 #ifndef GEMM_BF16_GROUP
 #define GEMM_BF16_GROUP 1
 #endif
-GEMM_KERNEL(gemm_f32, float, GEMM_F32_THREADS, GEMM_F32_BM, GEMM_F32_BN, GEMM_F32_BK, GEMM_F32_STAGES, GEMM_F32_MINB,
-            GEMM_F32_GROUP)
-GEMM_KERNEL(gemm_bf16, tile_bf16, GEMM_BF16_THREADS, GEMM_BF16_BM, GEMM_BF16_BN, GEMM_BF16_BK, GEMM_BF16_STAGES,
-            GEMM_BF16_MINB, GEMM_BF16_GROUP)
+#ifndef GEMM_F32_BAR1
+#define GEMM_F32_BAR1 0
+#endif
+#ifndef GEMM_BF16_BAR1
+#define GEMM_BF16_BAR1 0
+#endif
+GEMM_KERNEL_B(gemm_f32, float, GEMM_F32_THREADS, GEMM_F32_BM, GEMM_F32_BN, GEMM_F32_BK, GEMM_F32_STAGES, GEMM_F32_MINB,
+              GEMM_F32_GROUP, GEMM_F32_BAR1)
+GEMM_KERNEL_B(gemm_bf16, tile_bf16, GEMM_BF16_THREADS, GEMM_BF16_BM, GEMM_BF16_BN, GEMM_BF16_BK, GEMM_BF16_STAGES,
+              GEMM_BF16_MINB, GEMM_BF16_GROUP, GEMM_BF16_BAR1)
 
 /* the launch of a GEMM_KERNEL: one block per BM x BN tile of C, tile rows
  * rounded up to a multiple of GROUP (the kernel maps the block index to its

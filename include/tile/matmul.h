@@ -622,6 +622,10 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
  *                                          that tensor cores read without bank conflicts
  *   tile_matmul_load_async(s, arr, o0, o1) tile_load_async into a 2D shared tile whose
  *                                          rows may be padded (a view): 16-byte cp.async
+ *   tile_matmul_load_async_nosync(s, arr, o0, o1)  the same without its leading
+ *                                          barrier (one-barrier k pipelines)
+ *   TILE_MATMUL_ACC_VST                    1: the store writes 8/16-byte vectors
+ *                                          where aligned (default 0)
  *
  * Suppose a = [[1 2] [3 4]] and b = [[5 6] [7 8]] are f32 shared tiles and
  * C is a 2 x 2 f32 array:
@@ -834,6 +838,51 @@ TILE__MMA_TC16_FN(8)
     } else {                                                                       \
         TILE__MMA_FMA(acc, (a).v, TILE__S0(a), TILE__S1(a), (b).v, TILE__S0(b), TILE__S1(b), TILE__D1(a)); \
     }
+/* TILE_MATMUL_ACC_VST (default 0; define 1 before <tile.h>, or between
+ * kernels: read where tile_matmul_acc_store expands): on the GPU the
+ * accumulator store writes whole vectors where they lie inside the array and
+ * are aligned (rows contiguous): the mma layout's column pairs as 8 bytes,
+ * the FMA layout's runs of 16 / sizeof(acc) columns (its B4 mapping) as 16
+ * bytes; elsewhere, and on the CPU, element by element. The same values. */
+#ifndef TILE_MATMUL_ACC_VST
+#define TILE_MATMUL_ACC_VST 0
+#endif
+#if TILE_ON_DEVICE
+/* index z of a run, kept inside the micro-tile (runs of 2 f64 name z + 2,
+ * z + 3 in the shared call below; they are not stored) */
+#define TILE__MMA_ZI(acc, z) ((z) < acc##__Z ? (z) : acc##__Z - 1)
+/* *p.. = al * x.. (+ be * *p..): one 8- or 16-byte store. Overloads on the
+ * accumulator's type (device code is C++; the f32 and f64 forms are one call
+ * in the store macro, only one of them is reached) */
+TILE_API void tile__mma_st2(float *p, float x0, float x1, float al, float be) {
+    float2 v = make_float2(al * x0, al * x1);
+    if (be != 0.0f) {
+        const float2 o = *(const float2 *)(const void *)p;
+        v.x += be * o.x, v.y += be * o.y;
+    }
+    *(float2 *)(void *)p = v;
+}
+TILE_API void tile__mma_st2(double *p, double x0, double x1, double al, double be) {
+    double2 v = make_double2(al * x0, al * x1);
+    if (be != 0.0) {
+        const double2 o = *(const double2 *)(const void *)p;
+        v.x += be * o.x, v.y += be * o.y;
+    }
+    *(double2 *)(void *)p = v;
+}
+TILE_API void tile__mma_st16(float *p, float x0, float x1, float x2, float x3, float al, float be) {
+    float4 v = make_float4(al * x0, al * x1, al * x2, al * x3);
+    if (be != 0.0f) {
+        const float4 o = *(const float4 *)(const void *)p;
+        v.x += be * o.x, v.y += be * o.y, v.z += be * o.z, v.w += be * o.w;
+    }
+    *(float4 *)(void *)p = v;
+}
+TILE_API void tile__mma_st16(double *p, double x0, double x1, double x2, double x3, double al, double be) {
+    (void)x2, (void)x3; /* 16 bytes are two f64 */
+    tile__mma_st2(p, x0, x1, al, be);
+}
+#endif
 /* the calling thread's share of the store: rows below rl, columns below cl
  * (the array's edge or the accumulator's, whichever is first); row pointers
  * once per row, so few addresses stay live */
@@ -851,7 +900,18 @@ TILE__MMA_TC16_FN(8)
                         acc##__at *const tile__row = (cp) + tile__R * (st0);       \
                         TILE__UNROLL for (int tile__z = 0; tile__z < 2 * acc##__rn; ++tile__z) { \
                             const int64_t tile__C = tile__C0 + 8 * (tile__z / 2) + tile__z % 2; \
-                            if (tile__C >= 0 && tile__C < (cl))                    \
+                            /* TILE_MATMUL_ACC_VST: the pair (C, C + 1) (z even, \
+                             * z + 1) as one 8-byte store where it lies inside  \
+                             * and aligned; z odd then has nothing left to do */ \
+                            const int64_t tile__Cb = tile__C - tile__z % 2;        \
+                            if (TILE_MATMUL_ACC_VST && (st1) == 1 && tile__Cb >= 0 && tile__Cb + 1 < (cl) && \
+                                ((uintptr_t)(tile__row + tile__Cb) & 7u) == 0) {   \
+                                if (tile__z % 2 == 0)                              \
+                                    tile__mma_st2(tile__row + tile__Cb,            \
+                                                  (acc).v[tile__t][tile__y / 2][tile__z / 2 * 4 + tile__y % 2 * 2], \
+                                                  (acc).v[tile__t][tile__y / 2][tile__z / 2 * 4 + tile__y % 2 * 2 + 1], \
+                                                  tile__al, tile__be);             \
+                            } else if (tile__C >= 0 && tile__C < (cl))             \
                                 TILE__MMA_ST1(acc, tile__row + tile__C * (st1),    \
                                               (acc).v[tile__t][tile__y / 2][tile__z / 2 * 4 + tile__y % 2 * 2 + tile__z % 2]); \
                         }                                                          \
@@ -871,7 +931,21 @@ TILE__MMA_TC16_FN(8)
                         acc##__at *const tile__row = (cp) + tile__R * (st0);       \
                         TILE__UNROLL for (int tile__z = 0; tile__z < acc##__Z; ++tile__z) { \
                             const int64_t tile__C = (co1) + TILE__MM_COL(tile__j0, tile__z, acc##__nt, acc##__b4, acc##__v); \
-                            if (tile__C >= 0 && tile__C < (cl))                    \
+                            /* TILE_MATMUL_ACC_VST: a run of v columns (B4     \
+                             * mapping: z = v h + e, consecutive columns) as    \
+                             * one 16-byte store from its first z where it lies \
+                             * inside and aligned; the others of the run then   \
+                             * have nothing left to do */                       \
+                            const int64_t tile__Cb = (co1) + TILE__MM_COL(tile__j0, tile__z - tile__z % acc##__v, acc##__nt, acc##__b4, acc##__v); \
+                            if (TILE_MATMUL_ACC_VST && acc##__b4 && (st1) == 1 && tile__Cb >= 0 && \
+                                tile__Cb + acc##__v <= (cl) && ((uintptr_t)(tile__row + tile__Cb) & 15u) == 0) { \
+                                if (tile__z % acc##__v == 0)                       \
+                                    tile__mma_st16(tile__row + tile__Cb, (acc).v[tile__t][tile__y][tile__z], \
+                                                   (acc).v[tile__t][tile__y][TILE__MMA_ZI(acc, tile__z + 1)], \
+                                                   (acc).v[tile__t][tile__y][TILE__MMA_ZI(acc, tile__z + 2)], \
+                                                   (acc).v[tile__t][tile__y][TILE__MMA_ZI(acc, tile__z + 3)], \
+                                                   tile__al, tile__be);            \
+                            } else if (tile__C >= 0 && tile__C < (cl))             \
                                 TILE__MMA_ST1(acc, tile__row + tile__C * (st1), (acc).v[tile__t][tile__y][tile__z]); \
                         }                                                          \
                     }                                                              \
@@ -954,7 +1028,19 @@ TILE__MMA_TC16_FN(8)
  * with zeros outside arr: little code, so the kernel's registers go to the
  * product. Like tile_load_async: begins with a block barrier, the data is
  * there after the tile_async_wait that covers the group (or any barrier). */
-#define tile_matmul_load_async(s, arr, o0, o1)                                     \
+#define tile_matmul_load_async(s, arr, o0, o1) TILE__MM_LOAD_ASYNC(s, arr, o0, o1, 1)
+/* tile_matmul_load_async without its leading block barrier: for pipelines
+ * whose one barrier a k window (the tile_async_wait before the product)
+ * already orders the copy after every read of s's previous contents. With
+ * STAGES stages: wait for window k (tile_async_wait(STAGES - 2), a barrier),
+ * then issue window k + STAGES - 1 into the stage window k - 1 used (all its
+ * readers passed the barrier), commit, multiply window k.
+ * Suppose stage 2 of 3 held window k - 1 and every thread has passed the
+ * barrier of tile_async_wait after its product: then
+ *   tile_matmul_load_async_nosync(a_win2, A, i0, (k + 2) * BK)
+ * starts window k + 2's copy there at once. */
+#define tile_matmul_load_async_nosync(s, arr, o0, o1) TILE__MM_LOAD_ASYNC(s, arr, o0, o1, 0)
+#define TILE__MM_LOAD_ASYNC(s, arr, o0, o1, BAR)                                   \
     do {                                                                           \
         TILE__STATIC_ASSERT(tile_is_shared(s) && tile_ndim(s) == 2,                \
                             "tile.h: tile_matmul_load_async needs a 2D shared tile"); \
@@ -976,7 +1062,7 @@ TILE__MMA_TC16_FN(8)
             (((uintptr_t)tile__ma.ptr + (uintptr_t)(tile__mb * TILE__ESIZE(s))) | (uintptr_t)(const void *)(s).v) % \
                     16u ==                                                         \
                 0) {                                                               \
-            tile_barrier(); /* nobody still reads the destination */              \
+            if (BAR) tile_barrier(); /* nobody still reads the destination */     \
             for (int tile__i = tile__mt; tile__i < TILE__D0(s) * tile__mch; tile__i += TILE__BD(s)) { \
                 const int tile__r = tile__i / tile__mch, tile__c = tile__i % tile__mch; \
                 tile__cp_async16((char *)(void *)((s).v + tile__r * TILE__S0(s)) + 16 * tile__c, \
@@ -986,7 +1072,7 @@ TILE__MMA_TC16_FN(8)
         } else { /* edges: element by element, zeros outside (synchronous) */    \
             typedef TILE_ELEM_T(s) tile__ME;                                       \
             const tile__ME *const tile__mp = (const tile__ME *)tile__ma.ptr + tile__ma.base_off; \
-            tile_barrier(); /* nobody still reads the destination */              \
+            if (BAR) tile_barrier(); /* nobody still reads the destination */     \
             TILE__MM_NOUNROLL for (int tile__i = tile__mt; tile__i < TILE__D0(s) * TILE__D1(s); tile__i += TILE__BD(s)) { \
                 const int tile__r = tile__i / TILE__D1(s), tile__c = tile__i % TILE__D1(s); \
                 const int64_t tile__R = tile__mo[0] + tile__r, tile__C = tile__mo[1] + tile__c; \

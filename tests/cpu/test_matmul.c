@@ -286,12 +286,15 @@ static void test_matmul_acc(void **state) {
 
 /* ---- examples/gemm_tiled.cu's kernel (the large GEMM) with small tiles
  * walked in groups of tile rows (GROUP 3 and 2: the last group partial, its
- * missing rows' blocks leave at once), a partial last k window ---- */
+ * missing rows' blocks leave at once), a partial last k window; f32 with the
+ * one-barrier pipeline (BAR1: tile_matmul_load_async_nosync, window k + 2
+ * into the stage of window k - 1), bf16 with the default one ---- */
 #define GEMM_TILED_NO_MAIN
 #define GEMM_F32_BM 32
 #define GEMM_F32_BN 48
 #define GEMM_F32_BK 8
 #define GEMM_F32_GROUP 3
+#define GEMM_F32_BAR1 1
 #define GEMM_BF16_BM 32
 #define GEMM_BF16_BN 64
 #define GEMM_BF16_GROUP 2

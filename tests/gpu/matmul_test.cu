@@ -24,10 +24,12 @@
  * __float2bfloat16_rn (NaN excepted: CUDA canonicalizes NaN, tile.h keeps
  * sign and payload), device bits equal host bits.
  * Accumulators (tile_matmul_acc, _add, _store_ab, tile_matmul_load_async):
- * eleven kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
+ * fourteen kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
  * each reaches: mma warp tiles 4x8 .. 1x2 with ldmatrix or scalar fragments,
  * FMA micro-tiles (one with TILE_MATMUL_ACC_A16 0 and 2 blocks an SM asked
- * for), f64, 16-bit inputs on FMA), stored with alpha/beta into a
+ * for), f64, 16-bit inputs on FMA; ACCP_LIST: the one-barrier pipeline with
+ * tile_matmul_load_async_nosync and TILE_MATMUL_ACC_VST's vector stores),
+ * stored with alpha/beta into a
  * C partly outside the product and partly outside the array; checked as
  * above, and C's other elements unchanged.
  */
@@ -209,6 +211,65 @@ ACC_LIST(ACC_DEF)
 ACCKB(acc_f32_a1_128x64, 2, 256, float, float, 128, 64, 16, 0)
 #undef TILE_MATMUL_ACC_A16
 #define TILE_MATMUL_ACC_A16 1
+/* 12-14: examples/gemm_tiled.cu's one-barrier pipeline (BAR1): STAGES stages,
+ * window k waited for (tile_async_wait(STAGES - 2)), then window
+ * k + STAGES - 1 issued by tile_matmul_load_async_nosync into the stage window
+ * k - 1 used, then window k multiplied; partial last windows (element
+ * copies). Stored with TILE_MATMUL_ACC_VST 1: 16-byte runs (FMA 8x8 f32,
+ * 4x4 f64 pairs) and 8-byte pairs (mma) where C's rows allow, element stores
+ * at its edges and misaligned rows. */
+#undef TILE_MATMUL_ACC_VST
+#define TILE_MATMUL_ACC_VST 1
+#define ACCP(name, BD, T, OT, M, N, KW, PAD, STAGES)                               \
+    TILE_KERNEL_SMEM(name, BD, (STAGES) * (TILE_SMEM_BYTES(T, M, (KW) + (PAD)) + TILE_SMEM_BYTES(T, KW, (N) + (PAD))), \
+                     const T *A, const T *B, OT *C, int K, int cm, int cn, int o0, int o1, OT alpha, OT beta) { \
+        tile_shared_stages(T, a_st, STAGES, M, (KW) + (PAD));                      \
+        tile_shared_stages(T, b_st, STAGES, KW, (N) + (PAD));                      \
+        tile_stage(a_p0, a_st, 0);                                                 \
+        tile_stage(b_p0, b_st, 0);                                                 \
+        tile_view(a0, a_p0, (M, KW), (0, 0));                                      \
+        tile_view(b0, b_p0, (KW, N), (0, 0));                                      \
+        tile_matmul_acc(acc, a0, b0);                                              \
+        const int nk = (K + (KW)-1) / (KW);                                        \
+        for (int kk = 0; kk < (STAGES)-1; ++kk) {                                  \
+            if (kk < nk) ACCP_LOAD(M, N, KW, STAGES, kk, tile_matmul_load_async);  \
+            tile_async_commit();                                                   \
+        }                                                                          \
+        for (int k = 0; k < nk; ++k) {                                             \
+            tile_async_wait((STAGES)-2);                                           \
+            if (k + (STAGES)-1 < nk) ACCP_LOAD(M, N, KW, STAGES, k + (STAGES)-1, tile_matmul_load_async_nosync); \
+            tile_async_commit();                                                   \
+            tile_stage(a_p, a_st, k % (STAGES));                                   \
+            tile_stage(b_p, b_st, k % (STAGES));                                   \
+            tile_view(a, a_p, (M, KW), (0, 0));                                    \
+            tile_view(b, b_p, (KW, N), (0, 0));                                    \
+            tile_matmul_acc_add(acc, a, b);                                        \
+        }                                                                          \
+        tile_async_wait(0);                                                        \
+        tile_matmul_acc_store_ab(tile_array2(C, cm, cn), acc, alpha, beta, o0, o1); \
+    }
+#define ACCP_LOAD(M, N, KW, STAGES, kk, LOAD)                                      \
+    do {                                                                           \
+        tile_stage(a_p, a_st, (kk) % (STAGES));                                    \
+        tile_stage(b_p, b_st, (kk) % (STAGES));                                    \
+        tile_view(a, a_p, (M, KW), (0, 0));                                        \
+        tile_view(b, b_p, (KW, N), (0, 0));                                        \
+        LOAD(a, tile_array2(A, M, K), 0, (kk) * (KW));                             \
+        LOAD(b, tile_array2(B, K, N), (kk) * (KW), 0);                             \
+    } while (0)
+/* name, block, in, out, M, N, KW, PAD, STAGES, then K, C's shape, offsets:
+ * 12 FMA 8x8 f32, 3 stages, rows of 130 (every other one 16-byte aligned),
+ * C's top rows and right columns cut; 13 mma 4x8 bf16, 2 stages, column pairs
+ * from -2 (even), rows of 250 (8-byte aligned); 14 f64 FMA 4x4, 3 stages,
+ * 16-byte pairs, the last run of columns outside C, partial windows */
+#define ACCP_LIST(X)                                                               \
+    X(accp_f32_128x128, 256, float, float, 128, 128, 16, 0, 3, 72, 120, 130, -2, 4) \
+    X(accp_bf16_128x256, 256, tile_bf16, float, 128, 256, 16, 8, 2, 90, 130, 250, 3, -2) \
+    X(accp_f64_32x32, 64, double, double, 32, 32, 8, 0, 3, 30, 36, 36, 2, 6)
+#define ACCP_DEF(name, BD, T, OT, M, N, KW, PAD, STAGES, K, cm, cn, o0, o1) ACCP(name, BD, T, OT, M, N, KW, PAD, STAGES)
+ACCP_LIST(ACCP_DEF)
+#undef TILE_MATMUL_ACC_VST
+#define TILE_MATMUL_ACC_VST 0
 
 /* views with an odd row stride (21) and odd start offsets: the operands'
  * element pairs are not 32-bit aligned, so the tensor-core loads take the
@@ -315,10 +376,13 @@ static void *g_acc_cpu[16][2];
         }                                                                          \
     }                                                                              \
     ++g_case;
+#define RUN_ACCP_ALL(name, BD, T, OT, M, N, KW, PAD, STAGES, K, cm, cn, o0, o1) \
+    RUN_ACC_ALL(name, BD, T, OT, M, N, KW, PAD, K, cm, cn, o0, o1)
 static void run_acc(const target *t) {
     g_case = 0;
     ACC_LIST(RUN_ACC_ALL)
     RUN_ACC_ALL(acc_f32_a1_128x64, 256, float, float, 128, 64, 16, 0, 40, 130, 60, 2, -1)
+    ACCP_LIST(RUN_ACCP_ALL)
 }
 
 static void run_matmul(const target *t) {
