@@ -6,7 +6,20 @@
  * loop; the header's example; the header's load pattern (samples through a
  * shared 16 x 64 u8 tile, aligned and misaligned source); all of it again
  * with TILE_HISTO_SORT_KEYS 1 (kernels k_..., h_pattern_keys). The GPU code path (block_dim > 1) is run by
- * test_sort_sim.c's block simulator and tests/gpu/sort_test.cu. */
+ * test_sort_sim.c's block simulator and tests/gpu/sort_test.cu, and at the
+ * end of this file by a block simulator of its own (as test_sort_sim.c's:
+ * coroutine threads, barriers and warp steps checked, three schedules) for
+ * the run discovery in the sort's buffer (TILE_HISTO_SORT_RUNS 2, 1) and the
+ * former path (0): blocks of 256, 64, 33 and 16 threads, register and
+ * shared samples and counts, inputs with one bin, gaps of empty bins and
+ * only out-of-range samples. */
+#define _GNU_SOURCE
+#include <ucontext.h>
+/* (as test_sort_sim.c: tile_thread() changes at every barrier under the
+ * simulator, so gcc cannot match slot-validity tests and warns) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include "test_util.h"
 #include <tile/histogram.h>
 
@@ -246,12 +259,273 @@ static void test_shared_tile_pattern(void **state) {
     }
 }
 
+/* ======================================================================
+ * The GPU code path (block_dim > 1) under a block simulator: B cooperative
+ * threads (ucontext coroutines) run one at a time, each until a barrier or
+ * a warp step; the order between barriers is ascending, descending or
+ * random, so a read of another thread's write without a barrier between
+ * breaks the result under some order. Barriers check that every thread
+ * waits at the same line, warp steps their lane masks; the AND/OR result
+ * goes to lane 0 only (the device code's guarantee). The sort's staging
+ * buffer (also the histogram's: the chunk path reads the sorted bins the
+ * sort left there) is poisoned before each run. Everything below is
+ * compiled with the hooks, everything above without.
+ * ====================================================================== */
+enum { SIM_MAXB = 256, SIM_STACK = 128 * 1024, SIM_BUF = 1 << 17, SIM_ARENA = 1 << 16 };
+enum { ST_RUN, ST_BAR, ST_WARP, ST_DONE };
+enum { POL_ASC, POL_DESC, POL_RANDOM, SIM_NPOL };
+static int sim_tid, sim_B, sim_policy, sim_nerr;
+static char sim_err[256];
+static ucontext_t sim_main, sim_ctx[SIM_MAXB];
+static unsigned char *sim_stacks;
+static int sim_state[SIM_MAXB];
+static int sim_bar_count, sim_bar_line;
+static int sim_wcount[SIM_MAXB / 32], sim_wkind[SIM_MAXB / 32];
+static uint32_t sim_win[SIM_MAXB][2], sim_wout[SIM_MAXB][2];
+static uint64_t sim_rng;
+static void (*sim_fn)(void);
+static union {
+    max_align_t a;
+    unsigned char b[SIM_BUF];
+} sim_mem;
+static union {
+    max_align_t a;
+    unsigned char b[SIM_ARENA];
+} sim_arena;
+
+static void sim_fail(const char *msg, int line) {
+    if (!sim_nerr++) snprintf(sim_err, sizeof sim_err, "%s (thread %d, line %d)", msg, sim_tid, line);
+}
+static void sim_yield(void) { swapcontext(&sim_ctx[sim_tid], &sim_main); }
+static unsigned char *sim_buf(size_t bytes) {
+    if (bytes > SIM_BUF) sim_fail("staging buffer larger than the simulator's", 0);
+    return sim_mem.b;
+}
+static void sim_barrier(int line) {
+    if (sim_bar_count == 0) sim_bar_line = line;
+    else if (line != sim_bar_line) sim_fail("threads wait at different barriers", line);
+    sim_state[sim_tid] = ST_BAR;
+    if (++sim_bar_count == sim_B) {
+        for (int t = 0; t < sim_B; ++t) sim_state[t] = ST_RUN;
+        sim_bar_count = 0;
+    }
+    sim_yield();
+}
+static int sim_act(int w) { return sim_B - 32 * w >= 32 ? 32 : sim_B - 32 * w; }
+/* kind 1: inclusive scan, 2: and/or (result in lane 0 only) */
+static void sim_warp(int kind, uint32_t x, uint32_t y, unsigned mask, int lane) {
+    const int w = sim_tid / 32, act = sim_act(w);
+    const unsigned want = act == 32 ? 0xffffffffu : (1u << act) - 1u;
+    if (mask != want) sim_fail("warp step with a wrong lane mask", 0);
+    if (lane != sim_tid % 32) sim_fail("warp step with a wrong lane", 0);
+    if (sim_wcount[w] == 0) sim_wkind[w] = kind;
+    else if (sim_wkind[w] != kind) sim_fail("lanes of a warp in different warp steps", 0);
+    sim_win[sim_tid][0] = x;
+    sim_win[sim_tid][1] = y;
+    sim_state[sim_tid] = ST_WARP;
+    if (++sim_wcount[w] == act) {
+        uint32_t sum = 0, a = ~0u, o = 0;
+        for (int l = 0; l < act; ++l) {
+            const int t = 32 * w + l;
+            sum += sim_win[t][0];
+            a &= sim_win[t][0];
+            o |= sim_win[t][1];
+            sim_wout[t][0] = kind == 1 ? sum : 0xdeadbeefu;
+            sim_wout[t][1] = 0x5eed5eedu;
+            sim_state[t] = ST_RUN;
+        }
+        if (kind == 2) {
+            sim_wout[32 * w][0] = a;
+            sim_wout[32 * w][1] = o;
+        }
+        sim_wcount[w] = 0;
+    }
+    sim_yield();
+}
+static uint32_t sim_warp_scan(uint32_t x, unsigned mask, int lane) {
+    sim_warp(1, x, 0, mask, lane);
+    return sim_wout[sim_tid][0];
+}
+static void sim_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int lane, int act) {
+    if (act != sim_act(sim_tid / 32)) sim_fail("warp and/or with a wrong lane count", 0);
+    sim_warp(2, *a, *o, mask, lane);
+    *a = sim_wout[sim_tid][0];
+    *o = sim_wout[sim_tid][1];
+}
+static void sim_entry(void) {
+    sim_fn();
+    sim_state[sim_tid] = ST_DONE;
+}
+/* run fn as a block of B threads under a schedule; 0 on success */
+static int sim_run(int B, int policy, void (*fn)(void)) {
+    if (!sim_stacks) sim_stacks = (unsigned char *)malloc((size_t)SIM_MAXB * SIM_STACK);
+    assert_non_null(sim_stacks);
+    sim_B = B;
+    sim_policy = policy;
+    sim_fn = fn;
+    sim_nerr = 0;
+    sim_bar_count = 0;
+    sim_rng = 12345u + (uint64_t)B;
+    memset(sim_wcount, 0, sizeof sim_wcount);
+    memset(sim_mem.b, 0xa5, sizeof sim_mem.b); /* poison */
+    for (int t = 0; t < B; ++t) {
+        sim_state[t] = ST_RUN;
+        getcontext(&sim_ctx[t]);
+        sim_ctx[t].uc_stack.ss_sp = sim_stacks + (size_t)t * SIM_STACK;
+        sim_ctx[t].uc_stack.ss_size = SIM_STACK;
+        sim_ctx[t].uc_link = &sim_main;
+        makecontext(&sim_ctx[t], sim_entry, 0);
+    }
+    for (;;) {
+        int pick = -1, nrun = 0, ndone = 0;
+        for (int t = 0; t < B; ++t) {
+            if (sim_state[t] == ST_DONE) ++ndone;
+            if (sim_state[t] != ST_RUN) continue;
+            ++nrun;
+            if (policy == POL_ASC && pick < 0) pick = t;
+            if (policy == POL_DESC) pick = t;
+        }
+        if (ndone == B) break;
+        if (nrun == 0) {
+            sim_tid = -1;
+            sim_fail(ndone ? "a thread finished while others wait (divergent barrier)" : "deadlock", 0);
+            return 1;
+        }
+        if (policy == POL_RANDOM) {
+            int k = (int)(rng(&sim_rng) % (uint64_t)nrun);
+            for (int t = 0; t < B; ++t)
+                if (sim_state[t] == ST_RUN && k-- == 0) {
+                    pick = t;
+                    break;
+                }
+        }
+        sim_tid = pick;
+        swapcontext(&sim_main, &sim_ctx[pick]);
+    }
+    return sim_nerr;
+}
+
+/* the hooks (the macros are read where the kernels below expand) */
+#undef TILE__SORT_WARP_SCAN
+#define TILE__SORT_WARP_SCAN(x, mask, lane) sim_warp_scan((x), (mask), (lane))
+#undef TILE__SORT_WARP_ANDOR
+#define TILE__SORT_WARP_ANDOR(a, o, mask, lane, act) sim_warp_andor(&(a), &(o), (mask), (lane), (act))
+#undef TILE__SORT_BUF
+#define TILE__SORT_BUF(p, bytes, sizing) unsigned char *const p = sim_buf(bytes)
+#undef TILE__SORT_BUF_END
+#define TILE__SORT_BUF_END(p, sizing) ((void)0)
+#undef TILE_BLOCK_DIM
+#define TILE_BLOCK_DIM ((int)sizeof(*tile__bd))
+#undef tile_thread
+#define tile_thread() sim_tid
+#undef tile_barrier
+#define tile_barrier() sim_barrier(__LINE__)
+
+static const void *s_in;
+static void *s_o1, *s_o2;
+#define SIM_KERNEL(name, B, ...)                                                   \
+    static void name(void) {                                                       \
+        char(*tile__bd)[B] = 0;                                                    \
+        tile_kctx tile__k;                                                         \
+        memset(&tile__k, 0, sizeof tile__k);                                       \
+        tile__k.smem = sim_arena.b;                                                \
+        tile__k.smem_cap = SIM_ARENA;                                              \
+        (void)tile__bd;                                                            \
+        __VA_ARGS__                                                                \
+    }
+/* o1 = the histogram (sort algorithm), o2 = o1 + the histogram again
+ * (composite: 2 * o1); XD / CD: register or shared samples and counts */
+#define SIM_H(name, B, T, N, NB, CT, XD, CD)                                      \
+    SIM_KERNEL(name, B, XD(T, x, N); tile_load(x, tile_array1((const T *)s_in, N), 0); CD(CT, c, NB); \
+               tile_histogram_alg(c, x, NB, TILE_HISTO_SORT); tile_store(tile_array1((CT *)s_o1, NB), c, 0); \
+               tile_histogram_composite_alg(c, x, NB, TILE_HISTO_SORT);   \
+               tile_store(tile_array1((CT *)s_o2, NB), c, 0);)
+/* X(name, block, sample type, n, nbins, counts type, samples decl, counts decl, generator) */
+#define SIM_CASES(X, R)                                                            \
+    X(s##R##_u8_256_4096_256, 256, uint8_t, 4096, 256, uint32_t, tile_reg, tile_shared, GEN_U8) \
+    X(s##R##_i32_64_1000_37, 64, int32_t, 1000, 37, int32_t, tile_reg, tile_reg, GEN_WIDE) \
+    X(s##R##_i32_33_300_20, 33, int32_t, 300, 20, int64_t, tile_shared, tile_reg, GEN_WIDE) \
+    X(s##R##_u16_16_256_100, 16, uint16_t, 256, 100, uint64_t, tile_reg, tile_shared, GEN_U16) \
+    X(s##R##_u8_256_2048_256, 256, uint8_t, 2048, 256, uint32_t, tile_shared, tile_reg, GEN_U8)
+#define DEF_SIM(name, B, T, N, NB, CT, XD, CD, GEN) SIM_H(name, B, T, N, NB, CT, XD, CD)
+#undef TILE_HISTO_SORT_RUNS
+#define TILE_HISTO_SORT_RUNS 2
+SIM_CASES(DEF_SIM, 2)
+enum { SIM_CH_2 = TILE__HISTO_CH(4096, 256, 256) && TILE__HISTO_CH(300, 20, 33) && TILE__HISTO_CH(256, 100, 16) &&
+                   TILE__HISTO_CH(1000, 37, 64) && TILE__HISTO_CH(2048, 256, 256) };
+#undef TILE_HISTO_SORT_RUNS
+#define TILE_HISTO_SORT_RUNS 1
+SIM_CASES(DEF_SIM, 1)
+#undef TILE_HISTO_SORT_RUNS
+#define TILE_HISTO_SORT_RUNS 0
+SIM_CASES(DEF_SIM, 0)
+enum { SIM_CH_0 = TILE__HISTO_CH(4096, 256, 256) };
+#undef TILE_HISTO_SORT_RUNS
+#define TILE_HISTO_SORT_RUNS 2
+
+/* sim patterns: 0-3 as gen(); 4: gaps (only the lowest and highest bins);
+ * 5: every sample out of range (or the top bin for u8 in 256 bins) */
+static int64_t sim_gen(int kind, int p, int nb, uint64_t *s) {
+    if (p < 4) return gen(kind, p, nb, s);
+    const uint64_t r = rng(s);
+    if (p == 4) return (r & 1) ? 0 : nb - 1;
+    return kind == GEN_U8 ? 255 : (r & 1) ? nb : -1 - (int64_t)(r % 5u);
+}
+#define RUN_SIM(name, B, T, N, NB, CT, XD, CD, GEN)                               \
+    do {                                                                           \
+        static T in[N];                                                            \
+        static int64_t x64[N], ref[NB];                                            \
+        static CT o1[NB], o2[NB];                                                  \
+        uint64_t s = 99u + N + NB;                                                 \
+        for (int p = 0; p < 6; ++p) {                                              \
+            for (int i = 0; i < N; ++i) {                                          \
+                in[i] = (T)sim_gen(GEN, p, NB, &s);                                \
+                x64[i] = (int64_t)in[i];                                           \
+            }                                                                      \
+            ref_hist(x64, N, NB, ref, 0);                                          \
+            for (int pol = 0; pol < SIM_NPOL; ++pol) {                             \
+                memset(o1, 0xcd, sizeof o1);                                       \
+                memset(o2, 0xcd, sizeof o2);                                       \
+                s_in = in;                                                         \
+                s_o1 = o1;                                                         \
+                s_o2 = o2;                                                         \
+                if (sim_run(B, pol, name)) {                                       \
+                    print_error("%s pattern %d schedule %d: simulator: %s\n", #name, p, pol, sim_err); \
+                    fail();                                                        \
+                }                                                                  \
+                long bad = 0;                                                      \
+                for (int b = 0; b < NB; ++b) bad += (int64_t)o1[b] != ref[b] || (int64_t)o2[b] != 2 * ref[b]; \
+                if (bad) {                                                         \
+                    print_error("%s pattern %d schedule %d: %ld bins wrong\n", #name, p, pol, bad); \
+                    fail();                                                        \
+                }                                                                  \
+            }                                                                      \
+        }                                                                          \
+    } while (0);
+static void test_sim_runs2(void **state) {
+    (void)state;
+    assert_int_equal(SIM_CH_2, 1); /* these cases take the chunk path */
+    SIM_CASES(RUN_SIM, 2)
+}
+static void test_sim_runs1(void **state) {
+    (void)state;
+    SIM_CASES(RUN_SIM, 1)
+}
+static void test_sim_runs0(void **state) {
+    (void)state;
+    assert_int_equal(SIM_CH_0, 0); /* the former path */
+    SIM_CASES(RUN_SIM, 0)
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_histograms),
         cmocka_unit_test(test_histograms_sort_keys),
         cmocka_unit_test(test_doc_and_views),
         cmocka_unit_test(test_shared_tile_pattern),
+        cmocka_unit_test(test_sim_runs2),
+        cmocka_unit_test(test_sim_runs1),
+        cmocka_unit_test(test_sim_runs0),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
