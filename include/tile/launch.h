@@ -47,10 +47,11 @@ typedef struct tile_exec {
     void *stream;      /* cudaStream_t, 0 = default stream */
     int persistent;    /* resident blocks per SM of a persistent launch: 0 unset,
                           > 0 that many, TILE_PERSISTENT_FIT as many as fit */
+    int max_resident;  /* at most this many blocks an SM (GPU; 0: no cap) */
 } tile_exec;
 
-TILE_HOST_API tile_exec tile_cpu(void) { tile_exec e = {-1, 0, 0, 0}; return e; }
-TILE_HOST_API tile_exec tile_gpu(int n) { tile_exec e = {n, 0, 0, 0}; return e; }
+TILE_HOST_API tile_exec tile_cpu(void) { tile_exec e = {-1, 0, 0, 0, 0}; return e; }
+TILE_HOST_API tile_exec tile_gpu(int n) { tile_exec e = {n, 0, 0, 0, 0}; return e; }
 TILE_HOST_API tile_exec tile_exec_stream(tile_exec e, void *stream) { e.stream = stream; return e; }
 TILE_HOST_API tile_exec tile_exec_smem(tile_exec e, size_t bytes) { e.smem_bytes = bytes; return e; }
 
@@ -73,6 +74,25 @@ TILE_HOST_API tile_exec tile_exec_persistent(tile_exec e, int blocks_per_sm) {
     return e;
 }
 TILE_HOST_API tile_exec tile_exec_persistent_off(tile_exec e) { e.persistent = 0; return e; }
+
+/* tile_exec_max_resident(e, n): at most n blocks of the kernel resident on an
+ * SM at once (n >= 1; 0, the default: as many as the kernel's registers,
+ * threads and shared memory allow; n < 0: the launch returns TILE_ERR_ARG).
+ * GPU launches only (default and persistent schedules); the CPU target
+ * ignores it. How: the launch adds dynamic shared memory that the kernel
+ * never sees (its arena is unchanged) until n + 1 blocks no longer fit.
+ * Why: a memory-bound kernel whose blocks each move a large tile drains its
+ * last partial wave of blocks more slowly the more blocks an SM holds; e.g.
+ * select_bench's tile_flag_heads (256 threads x 16 ints a block, 2^14
+ * blocks, 8 resident an SM by default) goes from 0.986 to 1.003 of CUB's
+ * BlockDiscontinuity with n = 4 (bench/results/2026-11-25-h100-select-wgmma-689621c-bench.txt).
+ * Latency-bound kernels want the opposite: measure before capping.
+ *   tile_launch(tile_exec_max_resident(TILE_GPU(0), 4), heads, tile_grid1(1 << 14), 256, a, b)
+ *     -> at most 4 x 132 blocks run at once on an H100 */
+TILE_HOST_API tile_exec tile_exec_max_resident(tile_exec e, int n) {
+    e.max_resident = n >= 0 ? n : -1;
+    return e;
+}
 #define TILE_CPU tile_cpu()
 #define TILE_GPU(n) tile_gpu(n)
 
@@ -285,7 +305,7 @@ typedef struct tile__fnret {
 /* ---- launch machinery ---- */
 typedef struct tile__launch_t {
     tile_kctx k;
-    int gpu, prev_device, block, device, persistent;
+    int gpu, prev_device, block, device, persistent, max_resident;
     int64_t nblocks, nthreads; /* logical blocks; threads that run the body (GPU) */
     size_t smem;
     void *stream;
@@ -375,32 +395,52 @@ static inline cudaError_t tile__gpu_smem_attr(const void *kf, size_t smem) {
         e = cudaFuncSetAttribute(kf, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     return e;
 }
+/* Dynamic shared memory the kernel never sees (*pad) so that at most cap
+ * blocks fit an SM: a block takes its static + dynamic + the reserved bytes,
+ * and cap + 1 of them must pass the SM's shared memory (tile_exec_max_resident). */
+static inline cudaError_t tile__gpu_cap_pad(const void *kf, int device, int cap, size_t smem, size_t *pad) {
+    *pad = 0;
+    if (cap <= 0) return cudaSuccess;
+    cudaFuncAttributes fa;
+    int per_sm = 0, reserved = 0;
+    cudaError_t e = cudaFuncGetAttributes(&fa, kf);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device);
+    if (e != cudaSuccess) return e;
+    const size_t need = (size_t)per_sm / (size_t)(cap + 1) + 1, have = fa.sharedSizeBytes + smem + (size_t)reserved;
+    if (have < need) *pad = (need - have + 127u) & ~(size_t)127u;
+    return cudaSuccess;
+}
 /* P (a constant): the persistent wrapper; `if constexpr` keeps the other one
  * from being instantiated (each costs a full device compile of the body). */
 template <auto F, int B, int MINB, int P, int SIMT, class... A>
 static int tile__gpu_launch(tile__launch_t *L, A... a) {
     const unsigned last = (unsigned)(L->nthreads - (L->nblocks - 1) * B); /* threads of the last block: 1..B */
     cudaError_t e;
+    size_t pad = 0; /* tile_exec_max_resident */
     if constexpr (!P) {
         void (*kern)(tile_kctx, unsigned, A...) = tile__kernel<F, B, MINB, SIMT, A...>;
-        e = tile__gpu_smem_attr((const void *)kern, L->smem);
+        e = tile__gpu_cap_pad((const void *)kern, L->device, L->max_resident, L->smem, &pad);
+        if (e == cudaSuccess) e = tile__gpu_smem_attr((const void *)kern, L->smem + pad);
         if (e == cudaSuccess) {
-            kern<<<(unsigned)L->nblocks, B, L->smem, (cudaStream_t)L->stream>>>(L->k, last, a...);
+            kern<<<(unsigned)L->nblocks, B, L->smem + pad, (cudaStream_t)L->stream>>>(L->k, last, a...);
             e = cudaGetLastError();
         }
     } else {
         void (*kern)(tile_kctx, unsigned, unsigned, A...) = tile__kernel_persistent<F, B, MINB, A...>;
         int per_sm = L->persistent, sms = 0;
         int64_t grid = L->nblocks;
-        e = tile__gpu_smem_attr((const void *)kern, L->smem);
+        e = tile__gpu_cap_pad((const void *)kern, L->device, L->max_resident, L->smem, &pad);
+        if (e == cudaSuccess) e = tile__gpu_smem_attr((const void *)kern, L->smem + pad);
         if (e == cudaSuccess && per_sm <= 0) { /* as many as fit */
-            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B, L->smem);
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B, L->smem + pad);
             if (per_sm < 1) per_sm = 1; /* the launch reports what does not fit */
         }
+        if (e == cudaSuccess && L->max_resident > 0 && per_sm > L->max_resident) per_sm = L->max_resident;
         if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, L->device);
         if (e == cudaSuccess) {
             if ((int64_t)per_sm * sms < grid) grid = (int64_t)per_sm * sms;
-            kern<<<(unsigned)grid, B, L->smem, (cudaStream_t)L->stream>>>(L->k, (unsigned)L->nblocks, last, a...);
+            kern<<<(unsigned)grid, B, L->smem + pad, (cudaStream_t)L->stream>>>(L->k, (unsigned)L->nblocks, last, a...);
             e = cudaGetLastError();
         }
     }
@@ -452,7 +492,9 @@ TILE_HOST_API int tile__launch_begin(tile__launch_t *L, tile_exec ex, tile_grid 
     if (L->nblocks > INT32_MAX) return TILE_ERR_GRID;
     /* blocks per SM: only the persistent launches read it */
     if (ex.persistent < TILE_PERSISTENT_FIT || (ex.persistent && mode < 2)) return TILE_ERR_ARG;
+    if (ex.max_resident < 0) return TILE_ERR_ARG;
     L->persistent = ex.persistent;
+    L->max_resident = ex.max_resident;
     L->device = ex.device;
     L->smem = ksmem + ex.smem_bytes;
     if (L->smem > 0xffffffffu) return TILE_ERR_SMEM;

@@ -506,8 +506,11 @@ static void test_arena_overflow_error(void **state) {
 /* ---- the persistent schedule on the CPU: the same launches --------------- */
 
 /* Every launch of run_coords again, through the persistent macros, with the
- * default count and with an explicit one (the CPU ignores both). */
-static void run_coords_persistent(int tiled, int per_sm) {
+ * default count and with an explicit one, and with a residency cap
+ * (tile_exec_max_resident; the CPU ignores all three). */
+static void run_coords_persistent_cap(int tiled, int per_sm, int cap);
+static void run_coords_persistent(int tiled, int per_sm) { run_coords_persistent_cap(tiled, per_sm, 0); }
+static void run_coords_persistent_cap(int tiled, int per_sm, int cap) {
     for (int g = 0; g < 4; ++g) {
         int ngrid = g + 1;
         const int64_t *d = grids[g];
@@ -516,7 +519,7 @@ static void run_coords_persistent(int tiled, int per_sm) {
         int *out = fresh_records(n);
         int counter = 0;
         int nd = ngrid + (tiled ? 1 : 0);
-        tile_exec ex = per_sm < 0 ? TILE_CPU : tile_exec_persistent(TILE_CPU, per_sm);
+        tile_exec ex = tile_exec_max_resident(per_sm < 0 ? TILE_CPU : tile_exec_persistent(TILE_CPU, per_sm), cap);
         int err = tiled ? tile_launch_persistent(ex, coord_b32, make_grid(ngrid, d), 32, nd, ngrid, out, &counter)
                         : tile_launch_simt_persistent(ex, coord_b32, make_grid(ngrid, d), 32, nd, ngrid, out, &counter);
         assert_tile_ok(err);
@@ -524,6 +527,26 @@ static void run_coords_persistent(int tiled, int per_sm) {
         check_records(out, ngrid, d, tiled);
         free(out);
     }
+}
+/* tile_exec_max_resident on the CPU: the same records under a cap, through
+ * both schedules; a negative cap is TILE_ERR_ARG and runs nothing. */
+static void test_max_resident(void **state) {
+    (void)state;
+    run_coords_persistent_cap(1, -1, 2);
+    run_coords_persistent_cap(0, 3, 1);
+    const int64_t *d = grids[1];
+    int *out = fresh_records(d[0] * d[1]);
+    int counter = 0;
+    assert_tile_ok(tile_launch(tile_exec_max_resident(TILE_CPU, 4), coord_b32, make_grid(2, d), 32, 3, 2, out, &counter));
+    assert_int_equal(counter, (int)(d[0] * d[1]));
+    check_records(out, 2, d, 1);
+    counter = 0;
+    assert_int_equal(tile_launch(tile_exec_max_resident(TILE_CPU, -1), coord_b32, make_grid(2, d), 32, 3, 2, out, &counter),
+                     TILE_ERR_ARG);
+    assert_int_equal(counter, 0);
+    assert_int_equal(tile_exec_max_resident(TILE_CPU, 0).max_resident, 0);
+    assert_int_equal(tile_exec_max_resident(tile_exec_max_resident(TILE_GPU(0), 6), 0).max_resident, 0);
+    free(out);
 }
 static void test_persistent_coords(void **state) {
     (void)state;
@@ -749,6 +772,7 @@ int main(void) {
         cmocka_unit_test(test_error_strings),
         cmocka_unit_test(test_exec_smem_dynamic),
         cmocka_unit_test(test_persistent_coords),
+        cmocka_unit_test(test_max_resident),
         cmocka_unit_test(test_persistent_early_return),
         cmocka_unit_test(test_persistent_options),
         cmocka_unit_test(test_fn),

@@ -32,6 +32,13 @@
  *    of 48 (a last warp of 16 lanes), against per-warp host loops; on the
  *    CPU target the one-lane results.
  *
+ * 6. tile_exec_max_resident: each block records how many blocks of the
+ *    kernel share its SM at once (entry/exit counters per SM and their peak;
+ *    every block stays ~10 us so that its neighbours overlap it): with caps
+ *    of 2 (default schedule) and 3 (persistent) the peak never passes the
+ *    cap, and without a cap it does (64 threads, no shared memory: 32 fit an
+ *    SM), so the check can fail. Every block's output on both targets.
+ *
  * Prints one FAIL line per failed check and last the summary
  * "launch_test: N checks, M failed (targets: gpu+cpu|cpu)".
  */
@@ -543,6 +550,67 @@ static void test_warp(const target *t) {
     g_test = NULL;
 }
 
+/* =========================================================================
+ * 6. residency caps
+ * ========================================================================= */
+TILE_KERNEL(lt_res, LT_B, int *live, int *peak, int *out) {
+#if TILE_ON_DEVICE
+    if (tile_thread() == 0) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        sm &= 255u;
+        atomicMax(&peak[sm], atomicAdd(&live[sm], 1) + 1);
+        const long long t0 = clock64();
+        while (clock64() - t0 < 20000) {
+        }
+        atomicSub(&live[sm], 1);
+    }
+    tile_barrier();
+#else
+    (void)live;
+    (void)peak;
+#endif
+    if (tile_thread() == 0) out[tile_block(0)] = tile_block(0) + 1;
+}
+
+static void test_max_resident(const target *t) {
+    const int n = g_quick ? 600 : 4096;
+    int *hout = HALLOC(int, n), *hpeak = HALLOC(int, 256);
+    int *dout = DALLOC(int, n), *dlive = DALLOC(int, 256), *dpeak = DALLOC(int, 256);
+    for (int c = 0; c < 3; ++c) {
+        const int cap = c == 0 ? 0 : c == 1 ? 2 : 3;
+        g_test = c == 0 ? "residency no cap" : c == 1 ? "residency cap 2" : "residency cap 3 persistent";
+        POISON(dout, (size_t)n * sizeof(int), POISON_I);
+        POISON(dlive, 256 * sizeof(int), 0);
+        POISON(dpeak, 256 * sizeof(int), 0);
+        const tile_exec ex = tile_exec_max_resident(t->ex, cap);
+        if (c < 2) RUN_OK(tile_launch(ex, lt_res, tile_grid1(n), LT_B, dlive, dpeak, dout));
+        else RUN_OK(tile_launch_persistent(tile_exec_persistent(ex, 0), lt_res, tile_grid1(n), LT_B, dlive, dpeak, dout));
+        if (t->gpu) SYNC_OK();
+        DOWN(hout, dout, (size_t)n * sizeof(int));
+        DOWN(hpeak, dpeak, 256 * sizeof(int));
+        long bad = 0;
+        for (int i = 0; i < n; ++i) {
+            ++g_checks;
+            if (hout[i] != i + 1) fail_elem(&bad, __FILE__, __LINE__, "cap %d: out[%d] = %d", cap, i, hout[i]);
+        }
+        fail_elem_total(__FILE__, __LINE__, g_test, bad, n);
+        if (t->gpu) {
+            int mx = 0;
+            for (int s = 0; s < 256; ++s) mx = hpeak[s] > mx ? hpeak[s] : mx;
+            ++g_checks;
+            if (cap ? (mx < 1 || mx > cap) : mx <= 3)
+                fail_at(__FILE__, __LINE__, "%s: peak resident blocks an SM %d (cap %d)", g_test, mx, cap);
+        }
+    }
+    tile_free(t->ex, dout);
+    tile_free(t->ex, dlive);
+    tile_free(t->ex, dpeak);
+    free(hout);
+    free(hpeak);
+    g_test = NULL;
+}
+
 static void run_all(const target *t) {
     gc_target_begin(t);
     test_coords(t);
@@ -550,6 +618,7 @@ static void run_all(const target *t) {
     test_simt_partial(t);
     test_fn(t);
     test_warp(t);
+    test_max_resident(t);
     gc_target_end(t, "");
 }
 
