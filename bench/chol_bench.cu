@@ -74,6 +74,10 @@ template <class T> struct lib;
 template <> struct lib<float> {
     static const char *name() { return "f32"; }
     static int factor(float *a, int n, int batch, int *info) { return tile_chol_batched_f32(TILE_GPU(0), a, n, batch, info); }
+    /* the path that is not the default (TILE_CHOL_ROWS): timed as a candidate */
+    static int factor_alt(float *a, int n, int batch, int *info) {
+        return tile__chol_batched_path_f32(TILE_GPU(0), a, n, batch, 0.0f, info, !TILE_CHOL_ROWS);
+    }
     static int solve(const float *l, float *b, int n, int batch) {
         return tile_chol_batched_solve_f32(TILE_GPU(0), l, b, n, 1, batch);
     }
@@ -87,6 +91,9 @@ template <> struct lib<float> {
 template <> struct lib<double> {
     static const char *name() { return "f64"; }
     static int factor(double *a, int n, int batch, int *info) { return tile_chol_batched_f64(TILE_GPU(0), a, n, batch, info); }
+    static int factor_alt(double *a, int n, int batch, int *info) {
+        return tile__chol_batched_path_f64(TILE_GPU(0), a, n, batch, 0.0, info, !TILE_CHOL_ROWS);
+    }
     static int solve(const double *l, double *b, int n, int batch) {
         return tile_chol_batched_solve_f64(TILE_GPU(0), l, b, n, 1, batch);
     }
@@ -102,19 +109,23 @@ struct Row {
     const char *type;
     int n;
     double tile_us, cus_us, floor_us, tile_fs_us, cus_fs_us, warp_us;
-    bool ok;
+    double alt_us; /* the non-default path (n > 32 only; 0 otherwise) */
+    bool ok, alt_ok;
 };
 
 /* one (type, n): returns 0, or 1 on a CUDA error; r gets the figures */
 template <class T>
 static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double d2d_gbps, Row *r) {
     const size_t nn = (size_t)n * n, bytes = nn * batch * sizeof(T), bbytes = (size_t)n * batch * sizeof(T);
-    T *a0, *a, *ac, *b0, *b, *bc;
-    int *info, *cinfo, *cinfo_s;
+    T *a0, *a, *ac, *b0, *b, *bc, *aa;
+    int *info, *cinfo, *cinfo_s, *ainfo;
+    const int nv = n > 32 ? 5 : 4; /* variant 4: the other path, n > 32 */
     void **pa, **pb;
     CK(cudaMalloc(&a0, bytes));
     CK(cudaMalloc(&a, bytes));
     CK(cudaMalloc(&ac, bytes));
+    CK(cudaMalloc(&aa, bytes));
+    CK(cudaMalloc(&ainfo, sizeof(int) * batch));
     CK(cudaMalloc(&b0, bbytes));
     CK(cudaMalloc(&b, bbytes));
     CK(cudaMalloc(&bc, bbytes));
@@ -130,10 +141,15 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
 
-    /* variants: 0 tile factor, 1 cuSOLVER potrf, 2 tile factor+solve, 3 potrf+potrs;
+    /* variants: 0 tile factor, 1 cuSOLVER potrf, 2 tile factor+solve, 3 potrf+potrs,
+     * 4 the tile factor's other path (rows / blocked kernels);
      * the restore copies run before the first event of each launch */
     auto launch = [&](int v, cudaEvent_t e0, cudaEvent_t e1) -> int {
-        if (v == 0 || v == 2) {
+        if (v == 4) {
+            CK(cudaMemcpyAsync(aa, a0, bytes, cudaMemcpyDeviceToDevice, 0));
+            if (e0) CK(cudaEventRecord(e0, 0));
+            TK(lib<T>::factor_alt(aa, n, batch, ainfo));
+        } else if (v == 0 || v == 2) {
             CK(cudaMemcpyAsync(a, a0, bytes, cudaMemcpyDeviceToDevice, 0));
             if (v == 2) CK(cudaMemcpyAsync(b, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
             if (e0) CK(cudaEventRecord(e0, 0));
@@ -150,22 +166,22 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
         return 0;
     };
     for (int w = 0; w < o.warmup; ++w)
-        for (int v = 0; v < 4; ++v)
+        for (int v = 0; v < nv; ++v)
             if (launch(v, 0, 0)) return 1;
     CK(cudaDeviceSynchronize());
-    std::vector<float> ms[4];
+    std::vector<float> ms[5];
     {
-        std::vector<cudaEvent_t> ev(8 * (size_t)o.iters);
+        std::vector<cudaEvent_t> ev(10 * (size_t)o.iters);
         for (auto &e : ev) CK(cudaEventCreate(&e));
         for (int it = 0; it < o.iters; ++it)
-            for (int v = 0; v < 4; ++v)
-                if (launch(v, ev[8 * it + 2 * v], ev[8 * it + 2 * v + 1])) return 1;
+            for (int v = 0; v < nv; ++v)
+                if (launch(v, ev[10 * it + 2 * v], ev[10 * it + 2 * v + 1])) return 1;
         CK(cudaDeviceSynchronize());
         TK(tile_synchronize(TILE_GPU(0)));
         for (int it = 0; it < o.iters; ++it)
-            for (int v = 0; v < 4; ++v) {
+            for (int v = 0; v < nv; ++v) {
                 float t = 0;
-                CK(cudaEventElapsedTime(&t, ev[8 * it + 2 * v], ev[8 * it + 2 * v + 1]));
+                CK(cudaEventElapsedTime(&t, ev[10 * it + 2 * v], ev[10 * it + 2 * v + 1]));
                 ms[v].push_back(t);
             }
         for (auto &e : ev) CK(cudaEventDestroy(e));
@@ -219,6 +235,45 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
                "tile upper != 0: %ld: %s\n",
                lib<T>::name(), n, nz, cnz, hs, worst, worstx, tol, upper, ok ? "ok" : "FAIL");
     }
+    /* the other path's output (variant 4): info, residual, upper triangle, and
+     * equal to the default path's L within the tolerance */
+    r->alt_ok = true;
+    if (nv == 5) {
+        std::vector<int> hi(batch);
+        CK(cudaMemcpy(hi.data(), ainfo, sizeof(int) * batch, cudaMemcpyDeviceToHost));
+        long nz = 0, upper = 0;
+        for (int i = 0; i < batch; ++i) nz += hi[i] != 0;
+        std::vector<T> hl(nn), hd(nn), ha(nn);
+        const int ms_[3] = {0, batch / 2, batch - 1};
+        double worst = 0, diff = 0;
+        for (int q = 0; q < 3; ++q) {
+            const size_t off = nn * ms_[q];
+            CK(cudaMemcpy(hl.data(), aa + off, nn * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(hd.data(), a + off, nn * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(ha.data(), a0 + off, nn * sizeof(T), cudaMemcpyDeviceToHost));
+            double num = 0, den = 0;
+            for (int i = 0; i < n; ++i)
+                for (int j = 0; j < n; ++j) {
+                    if (j > i) upper += hl[(size_t)i * n + j] != (T)0;
+                    const double aij = (double)ha[(size_t)(i > j ? i : j) * n + (i > j ? j : i)];
+                    double s = 0;
+                    for (int k = 0; k <= (i < j ? i : j); ++k) s += (double)hl[(size_t)i * n + k] * hl[(size_t)j * n + k];
+                    num += (s - aij) * (s - aij);
+                    den += aij * aij;
+                    const double g = (double)hl[(size_t)i * n + j], w = (double)hd[(size_t)i * n + j];
+                    const double e = fabs(g - w) / (1 + fabs(w));
+                    diff = e > diff || e != e ? e : diff;
+                }
+            const double res = sqrt(num / den);
+            worst = res > worst || res != res ? res : worst;
+        }
+        const double tol = sizeof(T) == 4 ? 1e-5 : 1e-13;
+        r->alt_ok = nz == 0 && worst <= tol && diff <= tol * 10 && upper == 0;
+        printf("check %s n=%-3d %s path: info != 0: %ld; residual LL^T %.2e (tol %.0e); max |L - L_default| / (1 + |L|) "
+               "%.2e; upper != 0: %ld: %s\n",
+               lib<T>::name(), n, TILE_CHOL_ROWS ? "blocked" : "rows", nz, worst, tol, diff, upper, r->alt_ok ? "ok" : "FAIL");
+    }
+    r->alt_us = nv == 5 ? stats(ms[4]).median * 1e3 : 0;
     r->type = lib<T>::name();
     r->n = n;
     r->tile_us = stats(ms[0]).median * 1e3;
@@ -231,6 +286,7 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
         if (NS[q] == n && sizeof(T) == 4) r->warp_us = WARP_MATHDX_US[q];
     r->ok = ok;
     CK(cudaFree(a0)); CK(cudaFree(a)); CK(cudaFree(ac)); CK(cudaFree(b0)); CK(cudaFree(b)); CK(cudaFree(bc));
+    CK(cudaFree(aa)); CK(cudaFree(ainfo));
     CK(cudaFree(info)); CK(cudaFree(cinfo)); CK(cudaFree(cinfo_s)); CK(cudaFree(pa)); CK(cudaFree(pb));
     return 0;
 }
@@ -287,13 +343,21 @@ static int run(const Opts &o) {
     bool all_ok = true, all_pass = true;
     for (int i = 0; i < nr; ++i) {
         const Row &r = rows[i];
-        all_ok = all_ok && r.ok;
+        all_ok = all_ok && r.ok && r.alt_ok;
         printf("%-4s %4d %10.1f %10.1f %8.2f %10.1f %8.2f %12.1f %12.1f %8.2f %10.1f\n", r.type, r.n, r.tile_us,
                r.cus_us, r.cus_us / r.tile_us, r.floor_us, r.tile_us / r.floor_us, r.tile_fs_us, r.cus_fs_us,
                r.cus_fs_us / r.tile_fs_us, r.warp_us);
     }
     printf("(floor: the batch read and written once at the D2D bandwidth above; WarpMathDx: Warp 1.19 tile_cholesky,\n"
            " recorded on an H100, f32, batch 4096 - not measured here)\n");
+    printf("%s path (not the default; TILE_CHOL_ROWS = %d), factor only:\n", TILE_CHOL_ROWS ? "blocked" : "rows",
+           TILE_CHOL_ROWS);
+    for (int i = 0; i < nr; ++i) {
+        const Row &r = rows[i];
+        if (r.alt_us > 0)
+            printf("%-4s %4d %10.1f us, x cuSOLVER %.2f, /floor %.2f, default path / this %.2f\n", r.type, r.n, r.alt_us,
+                   r.cus_us / r.alt_us, r.alt_us / r.floor_us, r.tile_us / r.alt_us);
+    }
     printf("correctness: %s\n", all_ok ? "PASS" : "FAIL");
     char label[160];
     for (int i = 0; i < nr; ++i) {
@@ -306,6 +370,11 @@ static int run(const Opts &o) {
             snprintf(label, sizeof label, "%s N=%d time / memory floor (f32 within 1.6x of memory floor at N >= 64)", r.type, r.n);
             all_pass &= print_target(label, r.tile_us / r.floor_us, "<=", 1.6, 2, r.ok);
         }
+        if (r.alt_us > 0) {
+            snprintf(label, sizeof label, "%s N=%d factor speedup vs cuSOLVER potrfBatched, %s path (no target: not the default path)",
+                     r.type, r.n, TILE_CHOL_ROWS ? "blocked" : "rows");
+            printf("%s = %.2f\n", label, r.cus_us / r.alt_us);
+        }
         if (r.warp_us > 0 && !o.small) {
             snprintf(label, sizeof label, "%s N=%d speedup vs Warp MathDx %.1f us (faster than Warp MathDx)", r.type, r.n, r.warp_us);
             all_pass &= print_target(label, r.warp_us / r.tile_us, ">=", 1.0, 2, r.ok);
@@ -314,13 +383,13 @@ static int run(const Opts &o) {
     if (o.csv) {
         FILE *f = csv_open(o.csv);
         if (!f) return 1;
-        fprintf(f, "date,commit,device,type,n,batch,tile_us,potrf_us,speedup,floor_us,tile_over_floor,tile_fs_us,potrf_potrs_us,fs_speedup,warp_mathdx_us,correct\n");
+        fprintf(f, "date,commit,device,type,n,batch,tile_us,potrf_us,speedup,floor_us,tile_over_floor,tile_fs_us,potrf_potrs_us,fs_speedup,warp_mathdx_us,correct,other_path_us\n");
         for (int i = 0; i < nr; ++i) {
             const Row &r = rows[i];
-            fprintf(f, "%s,%s,\"%s\",%s,%d,%d,%.2f,%.2f,%.3f,%.2f,%.3f,%.2f,%.2f,%.3f,%.1f,%s\n", env.date, env.commit,
+            fprintf(f, "%s,%s,\"%s\",%s,%d,%d,%.2f,%.2f,%.3f,%.2f,%.3f,%.2f,%.2f,%.3f,%.1f,%s,%.2f\n", env.date, env.commit,
                     env.prop.name, r.type, r.n, batch, r.tile_us, r.cus_us, r.cus_us / r.tile_us, r.floor_us,
                     r.tile_us / r.floor_us, r.tile_fs_us, r.cus_fs_us, r.cus_fs_us / r.tile_fs_us, r.warp_us,
-                    r.ok ? "PASS" : "FAIL");
+                    r.ok && r.alt_ok ? "PASS" : "FAIL", r.alt_us);
         }
         if (csv_close(f, o.csv)) return 1;
     }

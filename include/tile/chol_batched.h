@@ -499,6 +499,220 @@ TILE__CHOL_DEF(f64, double)
 TILE__CHOL_KERNELS(f32, float)
 TILE__CHOL_KERNELS(f64, double)
 
+/* ---- the rows kernels (GPU fast path for 32 < n <= 128) ----
+ * One thread owns one row of the matrix padded to NP (64, 96, 128) with the
+ * identity, in registers (x[], every index a compile-time constant: all
+ * loops over steps and columns are unrolled, one instantiation per NP and
+ * type). Right-looking, one barrier a step: at step k the owner of column k
+ * publishes its a_ik in a double-buffered shared column (the other buffer
+ * is the one still read by step k - 1, and every write to it happens after
+ * the step's barrier that follows those reads); after the barrier every
+ * thread reads the pivot d = a_kk (all compute the same info and clamp),
+ * f_i = a_ik / d and A_ij -= f_i a_jk for its columns j > k (a_jk: broadcast
+ * 16-byte loads from the shared column, the same address in every lane).
+ * f_i a_jk = l_ik l_jk, so the chain from one step's barrier to the next is
+ * shared load, one reciprocal, a multiply and an FMA; sqrt(d) and
+ * l_ik = a_ik / sqrt(d) (what is stored, as tile16_chol divides) hang off it.
+ * A warp's rows end at 32 w + 31: columns past that are its strictly upper
+ * triangle and are skipped (a warp-uniform branch per 32 columns).
+ * Where a row does not fit the registers (f64 at NP = 96 / 128: 192 / 256
+ * registers of values), columns are split at C = 64: threads 0 .. NP-1 hold
+ * columns 0 .. 63 of every row, threads NP .. 2 NP - C - 1 columns 64 ..
+ * NP-1 of rows 64 .. NP-1 (rows < 64 have none there); a thread that does
+ * not own column k reads a_ik from the shared column too.
+ * The strictly upper triangle is never read (loaded chunks are masked with
+ * selects: NaN there cannot leak) and rows are stored whole: L's lower
+ * triangle and zeros past the diagonal. Steps k >= n are skipped (padding). */
+#ifndef TILE_CHOL_ROWS
+#define TILE_CHOL_ROWS 1
+#endif
+/* column split C of the rows kernels for type and NP (C == NP: whole rows) */
+#define TILE__CHOL_RC_f32_64 64
+#define TILE__CHOL_RC_f32_96 96
+#define TILE__CHOL_RC_f32_128 128
+#define TILE__CHOL_RC_f64_64 64
+#define TILE__CHOL_RC_f64_96 64
+#define TILE__CHOL_RC_f64_128 64
+#define TILE__CHOL_RBLOCK(NP, C) (2 * (NP) - (C))
+/* resident blocks an SM asked of ptxas (__launch_bounds__; 0: its choice).
+ * Unbounded, ptxas spent registers on ILP: f32 NP = 128 took 223 (2 blocks
+ * an SM), f64 NP = 96 / 128 216 / 246; capped at 168 they keep 3 / 3 / 2
+ * matrices an SM in flight with 0 spills */
+#define TILE__CHOL_RMINB_f32_64 0
+#define TILE__CHOL_RMINB_f32_96 0
+#define TILE__CHOL_RMINB_f32_128 0
+#define TILE__CHOL_RMINB_f64_64 0
+#define TILE__CHOL_RMINB_f64_96 0
+#define TILE__CHOL_RMINB_f64_128 0
+
+#if TILE_ON_DEVICE
+/* A_ij -= f a_jk for the thread's columns j in (k, 32 rw + 31], those of
+ * [LO, HI) (x index j - LO), in groups of G columns: group g + 1's shared
+ * loads issue before group g's FMAs, and the empty asm (a compiler-only
+ * memory fence) keeps later groups' loads below it: without it the compiler
+ * hoisted a whole step's loads (f32 NP = 64: 149 registers, f64 spilled) */
+#define TILE__CHOL_RG_f32 8
+#define TILE__CHOL_RG_f64 4
+#define TILE__CHOL_ROWS_UPD(sfx, T, LO, HI)                                                        \
+    TILE__UNROLL for (int s = (LO) / 32; s < (HI) / 32; ++s) {                                     \
+        if (32 * s + 31 > k && s <= rw) {                                                          \
+            const int j00 = ((k + 1) / VW) * VW, js = 32 * s > j00 ? 32 * s : j00, je = 32 * s + 32; \
+            T cur[G], nxt[G];                                                                      \
+            TILE__UNROLL for (int e = 0; e < G; e += VW) if (js + e < je) tile__chol_vld_##sfx(cur + e, ck + js + e); \
+            TILE__UNROLL for (int g0 = js; g0 < je; g0 += G) {                                     \
+                TILE__UNROLL for (int e = 0; e < G; e += VW)                                       \
+                    if (g0 + G + e < je) tile__chol_vld_##sfx(nxt + e, ck + g0 + G + e);           \
+                asm volatile("" ::: "memory");                                                     \
+                TILE__UNROLL for (int e = 0; e < G; ++e)                                           \
+                    if (g0 + e > k && g0 + e < je) x[g0 + e - (LO)] -= f * cur[e];                 \
+                TILE__UNROLL for (int e = 0; e < G; ++e) if (g0 + G + e < je) cur[e] = nxt[e];     \
+            }                                                                                      \
+        }                                                                                          \
+    }
+/* steps K0 .. K1-1 (loops of 16 steps: fully unrolled; one loop of
+ * 96 or 128 steps (and 32-step loops at NP = 128) exceeded the compiler's unroll budget and left x[] in
+ * local memory) */
+#define TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, K0, K1)                                      \
+        TILE__UNROLL for (int k = (K0); k < ((K1) < (NP) ? (K1) : (NP)); ++k) {                    \
+            if (k < n) { /* block-uniform: steps past n are the identity's */                     \
+            T *ck = cb + (k & 1) * (NP);                                                          \
+            const int own = k < (C) ? !right : right, kx = k < (C) ? k : k - (C);                 \
+            if (own) ck[i] = x[kx];                                                               \
+            tile_barrier();                                                                       \
+            const T dr = ck[k];                                                                   \
+            if (!(dr > (T)0) && info == 0) info = k + 1;                                          \
+            const T d = eps > (T)0 ? (dr > eps ? dr : eps) : (dr > (T)0 ? dr : (T)NAN);           \
+            const T rr = (T)1 / d;                                                                \
+            const T xik = own ? x[kx] : k < (C) ? ck[i] : (T)0;                                   \
+            const T f = xik * rr;                                                                 \
+            if (own) {                                                                            \
+                const T sd = sqrtfn(d);                                                           \
+                if (i == k) x[kx] = sd;                                                           \
+                else if (i > k) x[kx] = x[kx] / sd;                                               \
+            }                                                                                     \
+            if (!right) {                                                                         \
+                TILE__CHOL_ROWS_UPD(sfx, T, 0, C)                                                 \
+            } else {                                                                              \
+                TILE__CHOL_ROWS_UPD(sfx, T, C, NP)                                                \
+            }                                                                                     \
+            }                                                                                     \
+        }
+
+#define TILE__CHOL_ROWS_DEF(sfx, T, NP, C, sqrtfn)                                                \
+    TILE__STATIC_ASSERT((C) % 32 == 0 && (NP) % 32 == 0 && (NP) - (C) <= (C),                    \
+                        "tile_chol rows kernel: bad column split");                              \
+    /* the block (2 NP - C threads) factors the n x n matrix at a (n <= NP)                       \
+     * using cb (2 NP elements of shared memory, 16-byte aligned); returns    \
+     * the info in every thread */                                             \
+    TILE_API int tile__chol_rows##NP##_##sfx(T *cb, T *a, int n, T eps) {                         \
+        enum { VW = TILE__CHOL_VW_##sfx, RW = (NP) - (C), G = TILE__CHOL_RG_##sfx };                                       \
+        const int t = tile_thread();                                                              \
+        const int right = RW > 0 && t >= (NP); /* warp-uniform: NP, C multiples of 32 */         \
+        const int i = right ? t - (NP) + (C) : t;                                                 \
+        const int rw = i >> 5, lo = right ? (C) : 0, width = right ? RW : (C);                   \
+        const int vec = (n % VW) == 0 && ((uintptr_t)a & 15u) == 0;                              \
+        T *ar = a + (size_t)(i < n ? i : 0) * (size_t)n;                                          \
+        T x[C];                                                                                   \
+        /* load: the lower triangle of the row, the identity past n */                            \
+        TILE__UNROLL for (int q = 0; q < (C) / VW; ++q) {                                         \
+            const int c0 = lo + q * VW;                                                           \
+            T v[VW];                                                                              \
+            TILE__UNROLL for (int e = 0; e < VW; ++e) v[e] = (T)0;                                \
+            if (q * VW < width && i < n && c0 <= i) {                                             \
+                if (vec) tile__chol_vld_##sfx(v, ar + c0); /* n % VW == 0: inside the row */     \
+                else TILE__UNROLL for (int e = 0; e < VW; ++e) if (c0 + e <= i) v[e] = ar[c0 + e]; \
+            }                                                                                     \
+            TILE__UNROLL for (int e = 0; e < VW; ++e) {                                           \
+                const int c = c0 + e;                                                             \
+                x[q * VW + e] = c < i ? v[e] : c == i ? (i < n ? v[e] : (T)1) : (T)0;             \
+            }                                                                                     \
+        }                                                                                         \
+        int info = 0;                                                                             \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 0, 16)                                     \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 16, 32)                                    \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 32, 48)                                    \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 48, 64)                                    \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 64, 80)                                    \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 80, 96)                                    \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 96, 112)                                   \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 112, 128)                                  \
+        /* store: whole rows, zeros past the diagonal */                                          \
+        if (i < n) {                                                                              \
+            TILE__UNROLL for (int q = 0; q < (C) / VW; ++q) {                                     \
+                const int c0 = lo + q * VW;                                                       \
+                if (q * VW < width && c0 < n) {                                                   \
+                    T v[VW];                                                                      \
+                    TILE__UNROLL for (int e = 0; e < VW; ++e) v[e] = c0 + e <= i ? x[q * VW + e] : (T)0; \
+                    if (vec) tile__chol_vst_##sfx(ar + c0, v);                                    \
+                    else TILE__UNROLL for (int e = 0; e < VW; ++e) if (c0 + e < n) ar[c0 + e] = v[e]; \
+                }                                                                                 \
+            }                                                                                     \
+            if (RW > 0 && !right && i < (C)) { /* rows < C: zeros in columns C .. n-1 */          \
+                TILE__UNROLL for (int q = 0; q < (RW > 0 ? RW : 1) / VW; ++q) {                   \
+                    const int c0 = (C) + q * VW;                                                  \
+                    T v[VW];                                                                      \
+                    TILE__UNROLL for (int e = 0; e < VW; ++e) v[e] = (T)0;                        \
+                    if (c0 < n) {                                                                 \
+                        if (vec) tile__chol_vst_##sfx(ar + c0, v);                                \
+                        else TILE__UNROLL for (int e = 0; e < VW; ++e) if (c0 + e < n) ar[c0 + e] = v[e]; \
+                    }                                                                             \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+        return info;                                                                              \
+    }
+#define TILE__CHOL_ROWS_DEF2(sfx, T, NP, sqrtfn) TILE__CHOL_ROWS_DEF(sfx, T, NP, TILE__CHOL_RC_##sfx##_##NP, sqrtfn)
+TILE__CHOL_ROWS_DEF2(f32, float, 64, sqrtf)
+TILE__CHOL_ROWS_DEF2(f32, float, 96, sqrtf)
+TILE__CHOL_ROWS_DEF2(f32, float, 128, sqrtf)
+TILE__CHOL_ROWS_DEF2(f64, double, 64, sqrt)
+TILE__CHOL_ROWS_DEF2(f64, double, 96, sqrt)
+TILE__CHOL_ROWS_DEF2(f64, double, 128, sqrt)
+#define TILE__CHOL_ROWS_CALL(sfx, NP, cb, a, n, eps) tile__chol_rows##NP##_##sfx((cb), (a), (n), (eps))
+#else
+/* The host pass of the rows kernels (the library launches them on the GPU
+ * only; this keeps a CPU launch defined): the same arithmetic, one thread,
+ * in place on the lower triangle. */
+#define TILE__CHOL_ROWS_HOST_DEF(sfx, T, sqrtfn)                                                  \
+    TILE_API int tile__chol_rows_host_##sfx(T *a, int n, T eps) {                                 \
+        int info = 0;                                                                             \
+        for (int k = 0; k < n; ++k) {                                                             \
+            const T dr = a[(size_t)k * n + k];                                                    \
+            if (!(dr > (T)0) && info == 0) info = k + 1;                                          \
+            const T d = eps > (T)0 ? (dr > eps ? dr : eps) : (dr > (T)0 ? dr : (T)NAN);           \
+            const T rr = (T)1 / d, sd = sqrtfn(d);                                                \
+            for (int i = n - 1; i > k; --i) { /* bottom up: row j's a_jk is read before it changes */ \
+                const T f = a[(size_t)i * n + k] * rr;                                            \
+                for (int j = k + 1; j <= i; ++j) a[(size_t)i * n + j] -= f * a[(size_t)j * n + k]; \
+                a[(size_t)i * n + k] = a[(size_t)i * n + k] / sd;                                 \
+            }                                                                                     \
+            a[(size_t)k * n + k] = sd;                                                            \
+        }                                                                                         \
+        for (int i = 0; i < n; ++i)                                                               \
+            for (int j = i + 1; j < n; ++j) a[(size_t)i * n + j] = (T)0;                          \
+        return info;                                                                              \
+    }
+TILE__CHOL_ROWS_HOST_DEF(f32, float, sqrtf)
+TILE__CHOL_ROWS_HOST_DEF(f64, double, sqrt)
+#define TILE__CHOL_ROWS_CALL(sfx, NP, cb, a, n, eps) ((void)(cb), tile__chol_rows_host_##sfx((a), (n), (eps)))
+#endif
+
+#define TILE__CHOL_ROWS_KERNEL(sfx, T, NP)                                                        \
+    TILE_KERNEL_SMEM_BOUNDS(tile__chol_rows##NP##_k_##sfx, TILE__CHOL_RBLOCK(NP, TILE__CHOL_RC_##sfx##_##NP), 0, \
+                            TILE__CHOL_RMINB_##sfx##_##NP, T *a, int n, T eps, int *info) {      \
+        const int m = (int)tile_block(0);                                                         \
+        T *cb = (T *)tile__smem_alloc(&tile__k, 2 * (NP) * sizeof(T));                            \
+        if (!cb) return; /* arena overflow (raised): the whole block stops */                    \
+        const int r = TILE__CHOL_ROWS_CALL(sfx, NP, cb, a + (size_t)m * (size_t)n * (size_t)n, n, eps); \
+        if (info && tile_thread() == 0) info[m] = r;                                              \
+    }
+TILE__CHOL_ROWS_KERNEL(f32, float, 64)
+TILE__CHOL_ROWS_KERNEL(f32, float, 96)
+TILE__CHOL_ROWS_KERNEL(f32, float, 128)
+TILE__CHOL_ROWS_KERNEL(f64, double, 64)
+TILE__CHOL_ROWS_KERNEL(f64, double, 96)
+TILE__CHOL_ROWS_KERNEL(f64, double, 128)
+
 /* Under nvcc the host calls are function templates with one defaulted
  * parameter (called like C functions): a template is instantiated only where
  * it is called, so translation units that include tile.h without calling them
@@ -511,8 +725,10 @@ TILE__CHOL_KERNELS(f64, double)
 #endif
 
 #define TILE__CHOL_HOST(sfx, T)                                                    \
-    TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
-                                                                 int *info) {     \
+    /* path: 1 the rows kernels for 32 < n <= 128 on the GPU (TILE_CHOL_ROWS,   \
+     * the default), 0 the blocked tile16 kernels (chol_bench times both) */   \
+    TILE__CHOL_LAZY TILE_HOST_API int tile__chol_batched_path_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
+                                                                   int *info, int path) { \
         if (n < 1 || n > TILE_CHOL_MAX_N || batch < 0 || (batch > 0 && !a)) return TILE_ERR_ARG; \
         if (batch == 0) return TILE_OK;                                            \
         if (n <= 16) {                                                             \
@@ -525,6 +741,16 @@ TILE__CHOL_KERNELS(f64, double)
             return tile_launch(tile_exec_smem(ex, (size_t)groups * TILE__CHOL_TS_##sfx * sizeof(T)), \
                                tile__chol_small_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, n, \
                                batch, eps, info);                                  \
+        }                                                                          \
+        if (path == 1 && ex.device >= 0) {                                         \
+            if (n <= 64)                                                           \
+                return tile_launch(tile_exec_smem(ex, 2 * 64 * sizeof(T)), tile__chol_rows64_k_##sfx, tile_grid1(batch), \
+                                   TILE__CHOL_RBLOCK(64, TILE__CHOL_RC_##sfx##_64), a, n, eps, info); \
+            if (n <= 96)                                                           \
+                return tile_launch(tile_exec_smem(ex, 2 * 96 * sizeof(T)), tile__chol_rows96_k_##sfx, tile_grid1(batch), \
+                                   TILE__CHOL_RBLOCK(96, TILE__CHOL_RC_##sfx##_96), a, n, eps, info); \
+            return tile_launch(tile_exec_smem(ex, 2 * 128 * sizeof(T)), tile__chol_rows128_k_##sfx, tile_grid1(batch), \
+                               TILE__CHOL_RBLOCK(128, TILE__CHOL_RC_##sfx##_128), a, n, eps, info); \
         }                                                                          \
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
         /* The step loop is a latency chain (chol, solve, update, 2 barriers),  \
@@ -541,6 +767,10 @@ TILE__CHOL_KERNELS(f64, double)
         if ((n + 15) / 16 <= 7)                                                    \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
         return tile_launch(e2, tile__chol_blk256_k_##sfx, tile_grid1(batch), 256, a, n, eps, info); \
+    }                                                                              \
+    TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
+                                                                 int *info) {     \
+        return tile__chol_batched_path_##sfx(ex, a, n, batch, eps, info, TILE_CHOL_ROWS); \
     }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_##sfx(tile_exec ex, T *a, int n, int batch, int *info) { \
         return tile_chol_batched_eps_##sfx(ex, a, n, batch, (T)0, info);           \
