@@ -23,6 +23,8 @@
  * target), all from a register tile: the sort algorithm with
  * TILE_HISTO_SORT_RUNS 1 (runs found in the sort's buffer as starts and
  * ends; the default is 2: lower bounds, one barrier fewer), with
+ * TILE_HISTO_SORT_NARROW 0 (the bins staged as 32-bit words; the default
+ * 1: 16-bit words, chunks read with 16-byte loads), with
  * TILE_HISTO_SORT_RUNS 0 (the sorted bins read back into registers and
  * copied to shared memory: the default before 2026-11-25 11:30) and with
  * TILE_HISTO_SORT_KEYS 1 (the bins sorted as a shared tile in place;
@@ -110,6 +112,13 @@ DEF_TILE_HIST_REG(tile_hist_sort_reg, TILE_HISTO_SORT, 0)
 #define TILE_HISTO_SORT_RUNS 1
 DEF_TILE_HIST_REG(tile_hist_sort_runs1_reg, TILE_HISTO_SORT, 0)
 #undef TILE_HISTO_SORT_RUNS
+#define TILE_HISTO_SORT_RUNS 2
+#undef TILE_HISTO_SORT_NARROW
+#define TILE_HISTO_SORT_NARROW 0
+DEF_TILE_HIST_REG(tile_hist_sort_wide_reg, TILE_HISTO_SORT, 0)
+#undef TILE_HISTO_SORT_NARROW
+#define TILE_HISTO_SORT_NARROW 1
+#undef TILE_HISTO_SORT_RUNS
 #define TILE_HISTO_SORT_RUNS 0
 DEF_TILE_HIST_REG(tile_hist_sort_runs0_reg, TILE_HISTO_SORT, 0)
 #undef TILE_HISTO_SORT_RUNS
@@ -169,7 +178,7 @@ static int run(const Opts &o) {
     CK(cudaMalloc(&d_in[1], n));
     CK(cudaMalloc(&d_copy, n));
     /* pairs (tile, its CUB peer): targets on the first two pairs */
-    enum { V_TA, V_CA, V_TSR, V_CS, V_TAR, V_CA2, V_TS, V_CS2, V_T1R, V_CS3, V_T0R, V_CS4, V_TKR, V_CS5, V_PER };
+    enum { V_TA, V_CA, V_TSR, V_CS, V_TAR, V_CA2, V_TS, V_CS2, V_T1R, V_CS3, V_TWR, V_CS4, V_T0R, V_CS5, V_TKR, V_CS6, V_PER };
     uint32_t *d_out[2][V_PER];
     for (int d = 0; d < 2; ++d)
         for (int v = 0; v < V_PER; ++v) CK(cudaMalloc(&d_out[d][v], ob));
@@ -182,12 +191,14 @@ static int run(const Opts &o) {
     const char *vname[V_PER] = {"tile atomic", "cub atomic (peer)", "tile sort reg", "cub sort (peer)",
                                 "tile atomic reg (ctl)", "cub atomic (peer 2)", "tile sort (ctl)",
                                 "cub sort (peer 2)", "tile sort runs1 reg (cand)", "cub sort (peer 3)",
-                                "tile sort runs0 reg (cand)", "cub sort (peer 4)", "tile sort keys reg (cand)",
-                                "cub sort (peer 5)"};
+                                "tile sort wide reg (cand)", "cub sort (peer 4)",
+                                "tile sort runs0 reg (cand)", "cub sort (peer 5)", "tile sort keys reg (cand)",
+                                "cub sort (peer 6)"};
     printf("rows without 'reg': samples through a shared 16 x 256 u8 tile (one 16-byte load a thread); "
            "'reg': a register tile (sixteen 1-byte loads a thread); 'runsR': TILE_HISTO_SORT_RUNS=R (else %d); "
-           "'keys': TILE_HISTO_SORT_KEYS=1 (else %d); TILE_HISTO_AGG=%d\n",
-           TILE_HISTO_SORT_RUNS, TILE_HISTO_SORT_KEYS, TILE_HISTO_AGG);
+           "'wide': TILE_HISTO_SORT_NARROW=0 (else %d); 'keys': TILE_HISTO_SORT_KEYS=1 (else %d); "
+           "TILE_HISTO_AGG=%d\n",
+           TILE_HISTO_SORT_RUNS, TILE_HISTO_SORT_NARROW, TILE_HISTO_SORT_KEYS, TILE_HISTO_AGG);
     const int V = 2 * V_PER + 1; /* + memcpy */
     auto launch = [&](int k) -> int {
         if (k == 2 * V_PER) {
@@ -200,6 +211,7 @@ static int run(const Opts &o) {
         case V_CA: cub_hist<cub::BLOCK_HISTO_ATOMIC><<<(unsigned)blocks, THREADS>>>(d_in[d], d_out[d][v]); break;
         case V_TS: TK(tile_launch(ex, tile_hist_sort, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_T1R: TK(tile_launch(ex, tile_hist_sort_runs1_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
+        case V_TWR: TK(tile_launch(ex, tile_hist_sort_wide_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_T0R: TK(tile_launch(ex, tile_hist_sort_runs0_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_TKR: TK(tile_launch(ex, tile_hist_sort_keys_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_CS: cub_hist<cub::BLOCK_HISTO_SORT><<<(unsigned)blocks, THREADS>>>(d_in[d], d_out[d][v]); break;
@@ -306,10 +318,11 @@ static int run(const Opts &o) {
     printf("correctness: %s\n", bad ? "FAIL" : "PASS");
     bool all = true, pass[2 * V_PER] = {false};
     const char *aname[V_PER / 2] = {"atomic",       "sort reg",           "control atomic reg",
-                                    "control sort", "candidate sort runs1 reg", "candidate sort runs0 reg",
-                                    "candidate sort keys reg"};
+                                    "control sort", "candidate sort runs1 reg", "candidate sort wide reg",
+                                    "candidate sort runs0 reg", "candidate sort keys reg"};
     const char *why[V_PER / 2] = {"", "", "the register-tile load, for comparison", "the shared-tile load, for comparison",
                                   "TILE_HISTO_SORT_RUNS 1 (starts and ends), register-tile load",
+                                  "TILE_HISTO_SORT_NARROW 0 (32-bit staging), register-tile load",
                                   "TILE_HISTO_SORT_RUNS 0 (the former default), register-tile load",
                                   "TILE_HISTO_SORT_KEYS 1, register-tile load"};
     for (int a = 0; a < V_PER / 2; ++a)

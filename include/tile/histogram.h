@@ -313,9 +313,18 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
  *     A gap of empty bins between two samples' bins is written by one thread
  *     (at most nbins words).
  * Read where the histogram expands (one translation unit may compile
- * several, as histogram_bench does). Measured: pending GPU run. */
+ * several, as histogram_bench does). Measured: pending GPU run.
+ * TILE_HISTO_SORT_NARROW (default 1) adds, with 1 or 2 and where every bin
+ * is below 256 (nbins <= 255, or unsigned 8-bit samples): the sort stages
+ * the bins as 16-bit words without padding (their digit-interleaved form
+ * fits), so each chunk read between passes and here is S / 8 16-byte
+ * loads instead of S word loads (16 samples a thread: 2 instead of 16,
+ * twice a call); CUB's exchange reads one byte per load. 0: 32-bit words. */
 #ifndef TILE_HISTO_SORT_RUNS
 #define TILE_HISTO_SORT_RUNS 2
+#endif
+#ifndef TILE_HISTO_SORT_NARROW
+#define TILE_HISTO_SORT_NARROW 1
 #endif
 /* the chunk path: its words (L, or starts and ends) past the sort's staging
  * in the sort's static buffer */
@@ -324,8 +333,9 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
     ((TILE_HISTO_SORT_RUNS) != 0 && TILE__SORT_KEEPS(n, block) && TILE__SORT_STATIC(TILE__HISTO_KSZ(n, block)) && \
      TILE__SORT_CLASS(TILE__HISTO_KSZ(n, block)) >= TILE__HISTO_KOFF(n, block) + TILE__HISTO_CHW(nbins))
 /* word of sorted element p in the sort's buffer (its padding: one word per
- * TILE__SORT_PERIOD(4)) */
+ * TILE__SORT_PERIOD(4)); the internal key of element p (narrow: halfword p) */
 #define TILE__HISTO_CHI(p) ((p) + (int)((unsigned)(p) / (unsigned)TILE__SORT_PERIOD(4)))
+#define TILE__HISTO_CHK(p) (tile__hNR ? (uint32_t)tile__sh[(p)] : tile__sk[TILE__HISTO_CHI(p)])
 #define TILE__HISTO_SORT_CH_(C, X, NB, ADD, OP, RUNS)                              \
     do {                                                                           \
         enum {                                                                     \
@@ -335,17 +345,21 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
             tile__hSZ = (int)TILE__HISTO_KSZ(tile_size(X), TILE__BD(X)),           \
             tile__hOL = (int)TILE__HISTO_KOFF(tile_size(X), TILE__BD(X)),          \
             tile__hOE = tile__hOL + (int)TILE__SORT_A16(((size_t)(NB) + 1u) * 4u), \
-            tile__hBY = tile__hOL + (int)TILE__HISTO_CHW(NB)                       \
+            tile__hBY = tile__hOL + (int)TILE__HISTO_CHW(NB),                      \
+            /* narrow: every bin < 256 (u8 samples can make no bin above 255) */ \
+            tile__hNR = (TILE_HISTO_SORT_NARROW) &&                                \
+                        ((NB) <= 255 || (sizeof(TILE_ELEM_T(X)) == 1 && (TILE_ELEM_T(X))-1 > (TILE_ELEM_T(X))0)) \
         };                                                                         \
         TILE__REG_TYPE(uint32_t, TILE__BD(X), tile_size(X)) tile__hk;              \
         TILE__UNROLL for (int tile__s = 0; tile__s < tile_slots(tile__hk); ++tile__s) \
             tile__hk.v[tile__s] = TILE__VALID(tile__hk, tile__s) ? tile__histo_bin(TILE__AT(X, tile__s), (uint32_t)(NB)) \
                                                                 : 0u;              \
-        TILE__SORT_GK(tile__hk, tile__hk, 0, 0, 0, 0, 0, OP, 1);                   \
+        TILE__SORT_GK(tile__hk, tile__hk, 0, 0, 0, 0, 0, OP, tile__hNR ? 3 : 1);   \
         (void)tile__hk;                                                            \
         /* the sort's static buffer again: the sorted bins below tile__hOL */     \
         TILE__SORT_BUF(tile__hbuf, tile__hBY, tile__hSZ);                          \
         const uint32_t *const tile__sk = (const uint32_t *)tile__hbuf;             \
+        const uint16_t *const tile__sh = (const uint16_t *)tile__hbuf; /* narrow */ \
         uint32_t *const tile__st = (uint32_t *)(tile__hbuf + tile__hOL); /* L, or starts */ \
         uint32_t *const tile__en = (uint32_t *)(tile__hbuf + tile__hOE); /* ends (RUNS 1) */ \
         const int tile__ht = tile_thread();                                        \
@@ -357,21 +371,38 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
             }                                                                      \
             tile_barrier();                                                        \
         } else { /* the bins before the first sample's and after the last's */  \
-            const uint32_t tile__kf = TILE__SORT_KEEP_U32(tile__sk[0], tile__hB);  \
-            const uint32_t tile__kl = TILE__SORT_KEEP_U32(tile__sk[TILE__HISTO_CHI(tile__hN - 1)], tile__hB); \
+            const uint32_t tile__kf = TILE__SORT_KEEP_U32(TILE__HISTO_CHK(0), tile__hB); \
+            const uint32_t tile__kl = TILE__SORT_KEEP_U32(TILE__HISTO_CHK(tile__hN - 1), tile__hB); \
             for (int tile__i = tile__ht; tile__i <= (NB); tile__i += tile__hB) {   \
                 if ((uint32_t)tile__i <= tile__kf) tile__st[tile__i] = 0;          \
                 else if ((uint32_t)tile__i > tile__kl) tile__st[tile__i] = (uint32_t)tile__hN; \
             }                                                                      \
         }                                                                          \
         /* the element before the chunk (internal keys: equal iff equal bins) */ \
-        uint32_t tile__pv = tile__h0 > 0 && tile__h0 < tile__hN ? tile__sk[TILE__HISTO_CHI(tile__h0 - 1)] : 0u; \
+        uint32_t tile__pv = tile__h0 > 0 && tile__h0 < tile__hN ? TILE__HISTO_CHK(tile__h0 - 1) : 0u; \
+        uint32_t tile__ck[tile__hS]; /* the chunk */                              \
+        if (tile__hNR && tile__hS % 8 == 0) { /* 16-byte loads */                \
+            TILE__UNROLL for (int tile__g = 0; tile__g < tile__hS / 8; ++tile__g) { \
+                uint32_t tile__w[4] = {0, 0, 0, 0};                                \
+                if (tile__hN % tile__hB == 0 || tile__h0 + 8 * tile__g < tile__hN) \
+                    tile__sort_ld16(tile__w, tile__sh + tile__h0 + 8 * tile__g);   \
+                TILE__UNROLL for (int tile__i = 0; tile__i < 8; ++tile__i)         \
+                    tile__ck[8 * tile__g + tile__i] = (tile__w[tile__i >> 1] >> (16 * (tile__i & 1))) & 0xffffu; \
+            }                                                                      \
+        } else {                                                                   \
+            TILE__UNROLL for (int tile__j = 0; tile__j < tile__hS; ++tile__j) {    \
+                const int tile__p = tile__h0 + tile__j;                            \
+                /* wide: a chunk that never straddles a padding word: one base */ \
+                tile__ck[tile__j] = !(tile__hN % tile__hB == 0 || tile__p < tile__hN) ? 0u \
+                                    : tile__hNR ? (uint32_t)tile__sh[tile__p]      \
+                                    : tile__sk[TILE__SORT_PERIOD(4) % tile__hS == 0 ? TILE__HISTO_CHI(tile__h0) + tile__j \
+                                                                                    : TILE__HISTO_CHI(tile__p)]; \
+            }                                                                      \
+        }                                                                          \
         TILE__UNROLL for (int tile__j = 0; tile__j < tile__hS; ++tile__j) {        \
             const int tile__p = tile__h0 + tile__j;                                \
             if (tile__hN % tile__hB == 0 || tile__p < tile__hN) {                  \
-                /* a chunk that never straddles a padding word: one base */      \
-                const uint32_t tile__ik = tile__sk[TILE__SORT_PERIOD(4) % tile__hS == 0 ? TILE__HISTO_CHI(tile__h0) + tile__j \
-                                                                                   : TILE__HISTO_CHI(tile__p)]; \
+                const uint32_t tile__ik = tile__ck[tile__j];                       \
                 if (tile__p > 0 && tile__ik != tile__pv) {                         \
                     const uint32_t tile__a = TILE__SORT_KEEP_U32(tile__pv, tile__hB); \
                     const uint32_t tile__c = TILE__SORT_KEEP_U32(tile__ik, tile__hB); \

@@ -424,7 +424,13 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
  * every thread (a barrier follows the last write); the tile keeps its input.
  * The buffer is the sort's static one (the caller takes it again with the
  * same sizing; only where TILE__SORT_STATIC) and the sort writes nothing at
- * or past TILE__SORT_BYTES(4, 4, 0, n, block). Elsewhere KEEP is ignored. */
+ * or past TILE__SORT_BYTES(4, 4, 0, n, block). Elsewhere KEEP is ignored.
+ * KEEP 3 (narrow; u32 keys only, every key < 256, which the caller
+ * guarantees): the same, but the staging holds the internal keys as u16
+ * (they fit: the digit interleaving of an 8-bit key stays below bit 16)
+ * without padding, element p at halfword p, so a thread's chunk of S keys
+ * is read with S / 8 16-byte loads when S is a multiple of 8 (16 keys: 2
+ * loads instead of 16); the result is left at halfword p. */
 #define TILE__SORT_KEEPS(n, block) ((block) > 1 && ((n) + (block)-1) / (block) <= TILE_SORT_REG_CHUNK)
 #define TILE__SORT_KEEP_U32(k, block)                                              \
     (((block) == 1 || (block) == 16 || (block) == 256)                             \
@@ -469,8 +475,9 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
             tile__FD = sizeof(tile__U) == 4 && (tile__B == 1 || tile__B == 16 || tile__B == 256) && !tile__RGM, \
             tile__FL = tile__B == 256 ? 10 : tile__B == 16 ? 6 : 2,                \
             tile__FM = 2 | 7 << tile__FL,                                          \
-            /* KEEP in effect (see TILE__SORT_GK) */                              \
-            tile__KEEP = (KEEP) && tile__REG && !tile__KSH && !(HASV) && !(DESC) && !tile__RG && tile__B > 1 \
+            /* KEEP in effect, and narrow (see TILE__SORT_GK) */                  \
+            tile__KEEP = ((KEEP)&1) && tile__REG && !tile__KSH && !(HASV) && !(DESC) && !tile__RG && tile__B > 1, \
+            tile__NAR = tile__KEEP && ((KEEP)&2) && sizeof(tile__U) == 4           \
         };                                                                         \
         TILE__STATIC_ASSERT(sizeof(tile__U) == sizeof(tile__K),                    \
                             "tile.h: " OP ": keys are f32, f64, i32, u32, i64, u64, tile_f16 or tile_bf16"); \
@@ -495,7 +502,7 @@ TILE_API void tile__sort_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int
         TILE__UNUSED const tile__U tile__VM = tile__RG ? (tile__U)TILE__SORT_RMASK(BB, EB) : (tile__U) ~(tile__U)0; \
         TILE__UNUSED const tile__U tile__RM = tile__RGM ? tile__VM : (tile__U) ~(tile__U)0; \
         if (tile__REG) {                                                           \
-            TILE__SORT_REG_(K, V, HASV, tile__KEEP);                               \
+            TILE__SORT_REG_(K, V, HASV, tile__KEEP, tile__NAR);                    \
         } else {                                                                   \
             TILE__SORT_SMEM_(K, V, HASV);                                          \
         }                                                                          \
@@ -637,14 +644,49 @@ typedef union {
         else memset(&TILE__AT(t, tile__s), 0, sizeof(tile__V));                    \
     }
 
+/* 16 bytes of shared memory at p (16-byte aligned) as 4 words: one load */
+TILE_API void tile__sort_ld16(uint32_t *w, const void *p) {
+#if TILE_ON_DEVICE
+    const uint4 v = *(const uint4 *)p;
+    w[0] = v.x;
+    w[1] = v.y;
+    w[2] = v.z;
+    w[3] = v.w;
+#else
+    memcpy(w, p, 16);
+#endif
+}
+/* NAR (narrow KEEP sorts): the calling thread's chunk of u16 internal keys
+ * (halfwords t*S ..) into tile__sk: 16-byte loads when S is a multiple of
+ * 8, else one halfword at a time; positions past the end are not read */
+#define TILE__SORT_NRD_()                                                          \
+    do {                                                                           \
+        if (tile__S % 8 == 0) {                                                    \
+            TILE__UNROLL for (int tile__g = 0; tile__g < tile__RS / 8; ++tile__g) { \
+                uint32_t tile__w[4];                                               \
+                if (tile__NP == tile__N || tile__t * tile__S + 8 * tile__g < tile__N) \
+                    tile__sort_ld16(tile__w, tile__xh + tile__t * tile__S + 8 * tile__g); \
+                else                                                               \
+                    tile__w[0] = tile__w[1] = tile__w[2] = tile__w[3] = 0;         \
+                TILE__UNROLL for (int tile__i = 0; tile__i < 8; ++tile__i)         \
+                    tile__sk[8 * tile__g + tile__i] = (tile__w[tile__i >> 1] >> (16 * (tile__i & 1))) & 0xffffu; \
+            }                                                                      \
+        } else {                                                                   \
+            TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j)      \
+                if (tile__NP == tile__N || tile__t * tile__S + tile__j < tile__N)  \
+                    tile__sk[tile__j] = tile__xh[tile__t * tile__S + tile__j];     \
+        }                                                                          \
+    } while (0)
+
 /* Chunks in registers: keys tile__sk, values tile__sw, counter words and
  * then ranks tile__sr; one staging buffer. */
-#define TILE__SORT_REG_(K, V, HASV, KEEP)                                          \
+#define TILE__SORT_REG_(K, V, HASV, KEEP, NAR)                                     \
     enum { tile__RS = tile__REG ? tile__S : 1, tile__RV = (HASV) && tile__REG ? tile__S : 1 }; \
     tile__U tile__sk[tile__RS];                                                    \
     uint32_t tile__sr[tile__RS];                                                   \
     tile__V tile__sw[tile__RV];                                                    \
     tile__U *const tile__xb = (tile__U *)tile__buf;                                \
+    TILE__UNUSED uint16_t *const tile__xh = (uint16_t *)tile__buf; /* NAR */      \
     tile__V *const tile__vb = (tile__V *)(tile__buf + tile__OV);                   \
     /* read: register tiles in slot order (element t + j*B), shared tiles in   \
      * chunk order (element t*S + j) */                                        \
@@ -686,7 +728,10 @@ typedef union {
             TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {    \
                 const int tile__p = tile__t + tile__j * tile__B;                   \
                 if (tile__NP == tile__N || tile__p < tile__N) {                    \
-                    if (!tile__KSH && !tile__VIRT) tile__xb[TILE__SORT_XS(tile__j)] = tile__sk[tile__j]; \
+                    if (!tile__KSH && !tile__VIRT) {                               \
+                        if (NAR) tile__xh[tile__p] = (uint16_t)tile__sk[tile__j];  \
+                        else tile__xb[TILE__SORT_XS(tile__j)] = tile__sk[tile__j]; \
+                    }                                                              \
                     if ((HASV) && !tile__VSH) tile__vb[TILE__SORT_VS(tile__j)] = tile__sw[tile__j % tile__RV]; \
                 }                                                                  \
             }                                                                      \
@@ -694,12 +739,13 @@ typedef union {
             TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {    \
                 const int tile__p = tile__t * tile__S + tile__j;                   \
                 if (tile__NP == tile__N || tile__p < tile__N) {                    \
-                    if (!tile__KSH && !tile__VIRT) tile__sk[tile__j] = tile__xb[TILE__SORT_XC(tile__j)]; \
+                    if (!tile__KSH && !tile__VIRT && !(NAR)) tile__sk[tile__j] = tile__xb[TILE__SORT_XC(tile__j)]; \
                     if ((HASV) && !tile__VSH) tile__sw[tile__j % tile__RV] = tile__vb[TILE__SORT_VC(tile__j)]; \
                 } else if ((HASV) && !tile__VSH) {                                 \
                     memset(&tile__sw[tile__j % tile__RV], 0, sizeof(tile__V));     \
                 }                                                                  \
             }                                                                      \
+            if ((NAR) && !tile__VIRT) TILE__SORT_NRD_();                           \
         }                                                                          \
         for (int tile__pass = 0; tile__pass <= tile__last; ++tile__pass) {         \
             const int tile__bit = 4 * tile__pass;                                  \
@@ -744,6 +790,7 @@ typedef union {
                 const int tile__r = (int)tile__sr[tile__j];                        \
                 if (tile__NP == tile__N || tile__t * tile__S + tile__j < tile__N) { \
                     if (tile__KSH && tile__fin) (K).v[TILE__OFF(K, tile__r)] = TILE__SORT_OUT(tile__sk[tile__j]); \
+                    else if (NAR) tile__xh[tile__r] = (uint16_t)tile__sk[tile__j]; \
                     else tile__xb[TILE__SORT_XI(tile__r)] = tile__sk[tile__j]; \
                     if (HASV) {                                                    \
                         if (tile__VSH && tile__fin) (V).v[TILE__OFF(V, tile__r)] = tile__sw[tile__j % tile__RV]; \
@@ -752,7 +799,9 @@ typedef union {
                 }                                                                  \
             }                                                                      \
             tile_barrier(); /* B4: scattered */                                   \
-            if (!tile__fin) {                                                      \
+            if (!tile__fin && (NAR)) {                                             \
+                TILE__SORT_NRD_();                                                 \
+            } else if (!tile__fin) {                                               \
                 TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) { \
                     const int tile__p = tile__t * tile__S + tile__j;               \
                     if (tile__NP == tile__N || tile__p < tile__N) {                \
@@ -768,7 +817,10 @@ typedef union {
         if ((HASV) && !tile__VSH) TILE__SORT_OUTV_(V, tile__vb);                 \
     } else if (KEEP) { /* all keys equal (KEEP: keys only): the buffer gets them */ \
         TILE__UNROLL for (int tile__j = 0; tile__j < tile__RS; ++tile__j) {        \
-            if (tile__NP == tile__N || tile__t + tile__j * tile__B < tile__N) tile__xb[TILE__SORT_XS(tile__j)] = tile__sk[tile__j]; \
+            if (tile__NP == tile__N || tile__t + tile__j * tile__B < tile__N) {    \
+                if (NAR) tile__xh[tile__t + tile__j * tile__B] = (uint16_t)tile__sk[tile__j]; \
+                else tile__xb[TILE__SORT_XS(tile__j)] = tile__sk[tile__j];         \
+            }                                                                      \
         }                                                                          \
         tile_barrier();                                                            \
     }

@@ -9,8 +9,9 @@
  * test_sort_sim.c's block simulator and tests/gpu/sort_test.cu, and at the
  * end of this file by a block simulator of its own (as test_sort_sim.c's:
  * coroutine threads, barriers and warp steps checked, three schedules) for
- * the run discovery in the sort's buffer (TILE_HISTO_SORT_RUNS 2, 1) and the
- * former path (0): blocks of 256, 64, 33 and 16 threads, register and
+ * the run discovery in the sort's buffer (TILE_HISTO_SORT_RUNS 2, 1; with
+ * 16-bit staging, TILE_HISTO_SORT_NARROW 1, and 32-bit, 0) and the former
+ * path (RUNS 0): blocks of 256, 64, 33 and 16 threads, register and
  * shared samples and counts, inputs with one bin, gaps of empty bins and
  * only out-of-range samples. */
 #define _GNU_SOURCE
@@ -456,6 +457,14 @@ enum { SIM_CH_2 = TILE__HISTO_CH(4096, 256, 256) && TILE__HISTO_CH(300, 20, 33) 
 #undef TILE_HISTO_SORT_RUNS
 #define TILE_HISTO_SORT_RUNS 1
 SIM_CASES(DEF_SIM, 1)
+#undef TILE_HISTO_SORT_NARROW
+#define TILE_HISTO_SORT_NARROW 0
+SIM_CASES(DEF_SIM, 1w)
+#undef TILE_HISTO_SORT_RUNS
+#define TILE_HISTO_SORT_RUNS 2
+SIM_CASES(DEF_SIM, 2w)
+#undef TILE_HISTO_SORT_NARROW
+#define TILE_HISTO_SORT_NARROW 1
 #undef TILE_HISTO_SORT_RUNS
 #define TILE_HISTO_SORT_RUNS 0
 SIM_CASES(DEF_SIM, 0)
@@ -511,6 +520,15 @@ static void test_sim_runs1(void **state) {
     (void)state;
     SIM_CASES(RUN_SIM, 1)
 }
+/* the same with 32-bit staging (TILE_HISTO_SORT_NARROW 0) */
+static void test_sim_runs2_wide(void **state) {
+    (void)state;
+    SIM_CASES(RUN_SIM, 2w)
+}
+static void test_sim_runs1_wide(void **state) {
+    (void)state;
+    SIM_CASES(RUN_SIM, 1w)
+}
 static void test_sim_runs0(void **state) {
     (void)state;
     assert_int_equal(SIM_CH_0, 0); /* the former path */
@@ -525,6 +543,8 @@ int main(void) {
         cmocka_unit_test(test_shared_tile_pattern),
         cmocka_unit_test(test_sim_runs2),
         cmocka_unit_test(test_sim_runs1),
+        cmocka_unit_test(test_sim_runs2_wide),
+        cmocka_unit_test(test_sim_runs1_wide),
         cmocka_unit_test(test_sim_runs0),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
