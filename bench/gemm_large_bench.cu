@@ -64,6 +64,20 @@ GLB_VARIANT_B(glb_f32_bar1_k32, float, 256, 128, 128, 32, 3, 2, 1, 1)
 GLB_VARIANT_B(glb_f32_bar1_u2, float, 256, 128, 128, 16, 3, 2, 1, 1)
 #undef TILE_MATMUL_ACC_UNROLL
 #define TILE_MATMUL_ACC_UNROLL 1
+/* f32, BAR1 and AKM (A's windows k-major in shared memory, copied by 4-byte
+ * cp.async: a thread's 8 rows of a k are two 16-byte loads, 16 operand
+ * registers a k instead of 32 for 4 k, no bank conflict between a warp's
+ * two row groups) */
+#define GLB_VARIANT_X(name, T, THREADS, BM, BN, BK, STAGES, MINB, BAR1, AKM)      \
+    GEMM_KERNEL_X(name, T, THREADS, BM, BN, BK, STAGES, MINB, 1, BAR1, AKM)        \
+    static int name##_launch(tile_exec ex, const void *A, const void *B, float *C, int M, int N, int K) { \
+        return GEMM_LAUNCH(ex, name, T, THREADS, BM, BN, 1, A, B, C, M, N, K);     \
+    }
+GLB_VARIANT_X(glb_f32_akm, float, 256, 128, 128, 16, 3, 2, 1, 1)
+/* ... k windows of 32 (99 KiB a block, 2 blocks an SM) */
+GLB_VARIANT_X(glb_f32_akm_k32, float, 256, 128, 128, 32, 3, 2, 1, 1)
+/* ... one block an SM, no register cap (room for deeper load scheduling) */
+GLB_VARIANT_X(glb_f32_akm_1b, float, 256, 128, 128, 16, 3, 0, 1, 1)
 /* bf16: the previous default, k windows of 32, 4 stages: 0.25 */
 GLB_VARIANT(glb_bf16_k32, tile_bf16, 256, 128, 256, 32, 4, 0)
 /* bf16: 128 x 128 (64 x 32 a warp), k windows of 64, 3 stages (105 KiB),
@@ -94,6 +108,9 @@ static const GlbVariant glb_f32_variants[] = {
     {"128x128 k16 4st 256thr minb2 BAR1", glb_f32_bar1_4st_launch},
     {"128x128 k32 3st 256thr minb2 BAR1", glb_f32_bar1_k32_launch},
     {"128x128 k16 3st 256thr minb2 BAR1 UNROLL=2", glb_f32_bar1_u2_launch},
+    {"128x128 k16 3st 256thr minb2 BAR1 AKM (A k-major)", glb_f32_akm_launch},
+    {"128x128 k32 3st 256thr minb2 BAR1 AKM (A k-major)", glb_f32_akm_k32_launch},
+    {"128x128 k16 3st 256thr minb0 BAR1 AKM (A k-major)", glb_f32_akm_1b_launch},
 };
 static const GlbVariant glb_bf16_variants[] = {
     {"default " GLB_S(GEMM_BF16_BM) "x" GLB_S(GEMM_BF16_BN) " k" GLB_S(GEMM_BF16_BK) " " GLB_S(GEMM_BF16_STAGES) "st " GLB_S(GEMM_BF16_THREADS) "thr minb" GLB_S(GEMM_BF16_MINB) " GROUP=" GLB_S(GEMM_BF16_GROUP) " BAR1=" GLB_S(GEMM_BF16_BAR1), glb_default_bf16},

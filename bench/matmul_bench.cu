@@ -173,38 +173,51 @@ TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TIL
  * k, then issue window k + STAGES - 1 with tile_matmul_load_async_nosync,
  * then multiply window k); 0 issues first, each copy with a barrier */
 #define MMB_ACC_B(name, T, THREADS, S, BM, BK, STAGES, MINB, BAR1)                 \
+    MMB_ACC_X(name, T, THREADS, S, BM, BK, STAGES, MINB, BAR1, 0)
+/* MMB_ACC_X: AKM 1 stores A's windows k-major (BK x (BM + 4) stage tiles read
+ * through tile_transpose_view, as gemm_tiled.cu's AKM) */
+#define MMB_AR(AKM, BM, BK) ((AKM) ? (BK) : (BM))
+#define MMB_AC(T, AKM, BM, BK) ((AKM) ? (BM) + 4 : (BK) + TILE_MATMUL_PAD(T))
+#define MMB_AWIN(AKM, name, pad, BM, BK) MMB_AWIN_(AKM, name, pad, BM, BK)
+#define MMB_AWIN_(AKM, name, pad, BM, BK) MMB_AWIN_##AKM(name, pad, BM, BK)
+#define MMB_AWIN_0(name, pad, BM, BK) tile_view(name, pad, (BM, BK), (0, 0))
+#define MMB_AWIN_1(name, pad, BM, BK)                                              \
+    tile_view(name##_k, pad, (BK, BM), (0, 0));                                    \
+    tile_transpose_view(name, name##_k)
+#define MMB_ACC_X(name, T, THREADS, S, BM, BK, STAGES, MINB, BAR1, AKM)           \
     TILE_KERNEL_SMEM_BOUNDS(name, THREADS,                                             \
-                            (STAGES) * (TILE_SMEM_BYTES(T, BM, (BK) + TILE_MATMUL_PAD(T)) + \
+                            (STAGES) * (TILE_SMEM_BYTES(T, MMB_AR(AKM, BM, BK), MMB_AC(T, AKM, BM, BK)) + \
                                         TILE_SMEM_BYTES(T, BK, (S) + TILE_MATMUL_PAD(T))), \
                             MINB, const T *A, const T *B, float *C) {              \
         const size_t o = (size_t)(tile_block(0) / ((S) / (BM))) * (S) * (S);      \
         const int m0 = tile_block(0) % ((S) / (BM)) * (BM); /* C's rows m0 .. m0 + BM - 1 */ \
-        tile_shared_stages(T, a_st, STAGES, BM, (BK) + TILE_MATMUL_PAD(T));        \
+        tile_shared_stages(T, a_st, STAGES, MMB_AR(AKM, BM, BK), MMB_AC(T, AKM, BM, BK)); \
         tile_shared_stages(T, b_st, STAGES, BK, (S) + TILE_MATMUL_PAD(T));         \
         tile_stage(a_pad0, a_st, 0);                                               \
         tile_stage(b_pad0, b_st, 0);                                               \
-        tile_view(a_win0, a_pad0, (BM, BK), (0, 0));                               \
+        MMB_AWIN(AKM, a_win0, a_pad0, BM, BK);                                     \
         tile_view(b_win0, b_pad0, (BK, S), (0, 0));                                \
         tile_matmul_acc(acc, a_win0, b_win0);                                      \
         const int nk = (S) / (BK);                                                 \
         for (int kk = 0; kk < (STAGES)-1; ++kk) { /* windows 0 .. STAGES - 2 */    \
-            if (kk < nk) MMB_ACC_LOAD(T, S, BM, BK, STAGES, kk);                    \
+            if (kk < nk) MMB_ACC_LOAD_L(T, S, BM, BK, STAGES, kk, tile_matmul_load_async, AKM); \
             tile_async_commit();                                                   \
         }                                                                          \
         for (int k = 0; k < nk; ++k) {                                             \
             if (BAR1) {                                                            \
                 tile_async_wait((STAGES) >= 2 ? (STAGES)-2 : 0); /* window k; k - 1's stage free */ \
                 if (k + (STAGES)-1 < nk)                                           \
-                    MMB_ACC_LOAD_L(T, S, BM, BK, STAGES, k + (STAGES)-1, tile_matmul_load_async_nosync); \
+                    MMB_ACC_LOAD_L(T, S, BM, BK, STAGES, k + (STAGES)-1, tile_matmul_load_async_nosync, AKM); \
                 tile_async_commit();                                               \
             } else {                                                               \
-            if (k + (STAGES)-1 < nk) MMB_ACC_LOAD(T, S, BM, BK, STAGES, k + (STAGES)-1); \
+            if (k + (STAGES)-1 < nk)                                               \
+                MMB_ACC_LOAD_L(T, S, BM, BK, STAGES, k + (STAGES)-1, tile_matmul_load_async, AKM); \
             tile_async_commit();                                                   \
             tile_async_wait((STAGES)-1); /* window k landed, and a barrier */     \
             }                                                                      \
             tile_stage(a_pad, a_st, k % (STAGES));                                 \
             tile_stage(b_pad, b_st, k % (STAGES));                                 \
-            tile_view(a_win, a_pad, (BM, BK), (0, 0));                             \
+            MMB_AWIN(AKM, a_win, a_pad, BM, BK);                                   \
             tile_view(b_win, b_pad, (BK, S), (0, 0));                              \
             tile_matmul_acc_add(acc, a_win, b_win);                                \
         }                                                                          \
@@ -213,12 +226,11 @@ TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TIL
     }
 /* window kk of this block's A and B into stage kk % STAGES (each copy begins
  * with a barrier: the stage's last readers are done) */
-#define MMB_ACC_LOAD(T, S, BM, BK, STAGES, kk) MMB_ACC_LOAD_L(T, S, BM, BK, STAGES, kk, tile_matmul_load_async)
-#define MMB_ACC_LOAD_L(T, S, BM, BK, STAGES, kk, LOAD)                             \
+#define MMB_ACC_LOAD_L(T, S, BM, BK, STAGES, kk, LOAD, AKM)                        \
     do {                                                                           \
         tile_stage(a_pad, a_st, (kk) % (STAGES));                                  \
         tile_stage(b_pad, b_st, (kk) % (STAGES));                                  \
-        tile_view(a_win, a_pad, (BM, BK), (0, 0));                                 \
+        MMB_AWIN(AKM, a_win, a_pad, BM, BK);                                       \
         tile_view(b_win, b_pad, (BK, S), (0, 0));                                  \
         LOAD(a_win, tile_array2(A + o, S, S), m0, (kk) * (BK));                    \
         LOAD(b_win, tile_array2(B + o, S, S), (kk) * (BK), 0);                     \
@@ -242,6 +254,8 @@ MMB_ACC_B(mmv_f32_128_k32s2_bar1, float, 256, 128, 128, 32, 2, 0, 1)
 MMB_ACC_B(mmv_f32_128_k32s3_bar1_b2, float, 256, 128, 128, 32, 3, 2, 1)
 /* ... BAR1, 4 stages of 16 (66 KiB): the product starts after 16 KiB */
 MMB_ACC_B(mmv_f32_128_k16s4_bar1_b2, float, 256, 128, 128, 16, 4, 2, 1)
+/* ... BAR1 and A k-major (AKM; 2 x 33 KiB) */
+MMB_ACC_X(mmv_f32_128_k32s2_bar1_akm, float, 256, 128, 128, 32, 2, 0, 1, 1)
 /* bf16 s = 64 and 128 with the accumulator in one shot (all of K in one
  * window: no k loop, one cp.async group and one barrier), A and B as the
  * defaults load them (padded shared rows, 16-byte cp.async of rows of s + 8),
@@ -317,6 +331,7 @@ MMB_EXTRA_FN(mmv_f32_128_k32s2, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s2_bar1, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2, float)
 MMB_EXTRA_FN(mmv_f32_128_k16s4_bar1_b2, float)
+MMB_EXTRA_FN(mmv_f32_128_k32s2_bar1_akm, float)
 MMB_EXTRA_FN(mmv_bf16_64_acc1, tile_bf16)
 MMB_EXTRA_FN_T(mmv_bf16_64_acc1_128t, tile_bf16, 128)
 MMB_EXTRA_FN(mmv_bf16_128_acc1, tile_bf16)
@@ -329,6 +344,7 @@ static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 2st 256thr minb0 VST BAR1", mmv_f32_128_k32s2_bar1_run},
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
     {128, 0, "acc k16 4st 256thr minb2 VST BAR1", mmv_f32_128_k16s4_bar1_b2_run},
+    {128, 0, "acc k32 2st 256thr minb0 VST BAR1 AKM (A k-major)", mmv_f32_128_k32s2_bar1_akm_run},
     {64, 1, "acc one shot (padded cp.async, C from registers) 256thr VST", mmv_bf16_64_acc1_run},
     {64, 1, "acc one shot (padded cp.async, C from registers) 128thr VST", mmv_bf16_64_acc1_128t_run},
     {128, 1, "acc one shot (padded cp.async, C from registers) 256thr VST", mmv_bf16_128_acc1_run},

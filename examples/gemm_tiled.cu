@@ -35,21 +35,38 @@
 #include <stdlib.h>
 #include "example_util.h"
 
+/* A's stage tiles: BM x (BK + pad) row-major windows, or (AKM 1, k-major)
+ * BK x (BM + 4): A's window stored transposed, so a thread's 8 rows of one
+ * k are consecutive (two 16-byte loads; 4 more columns: rows stay 16-byte
+ * aligned and the copies' k rows spread over the banks) */
+#define GEMM_AR(AKM, BM, BK) ((AKM) ? (BK) : (BM))
+#define GEMM_AC(T, AKM, BM, BK) ((AKM) ? (BM) + 4 : (BK) + TILE_MATMUL_PAD(T))
 /* arena bytes: STAGES windows of A (BM x BK) and of B (BK x BN), padded rows */
-#define GEMM_SMEM(T, BM, BN, BK, STAGES)                                           \
-    ((STAGES) * (TILE_SMEM_BYTES(T, BM, (BK) + TILE_MATMUL_PAD(T)) + TILE_SMEM_BYTES(T, BK, (BN) + TILE_MATMUL_PAD(T))))
+#define GEMM_SMEM(T, BM, BN, BK, STAGES) GEMM_SMEM_A(T, BM, BN, BK, STAGES, 0)
+#define GEMM_SMEM_A(T, BM, BN, BK, STAGES, AKM)                                    \
+    ((STAGES) * (TILE_SMEM_BYTES(T, GEMM_AR(AKM, BM, BK), GEMM_AC(T, AKM, BM, BK)) + \
+                 TILE_SMEM_BYTES(T, BK, (BN) + TILE_MATMUL_PAD(T))))
+/* name: A's BM x BK window in stage tile pad: a view, or (AKM 1) the
+ * transposed view of the BK x BM view (tile_transpose_view: strides (1, BM + 4)) */
+#define GEMM_AWIN(AKM, name, pad, BM, BK) GEMM_AWIN_(AKM, name, pad, BM, BK)
+#define GEMM_AWIN_(AKM, name, pad, BM, BK) GEMM_AWIN_##AKM(name, pad, BM, BK)
+#define GEMM_AWIN_0(name, pad, BM, BK) tile_view(name, pad, (BM, BK), (0, 0))
+#define GEMM_AWIN_1(name, pad, BM, BK)                                             \
+    tile_view(name##_k, pad, (BK, BM), (0, 0));                                    \
+    tile_transpose_view(name, name##_k)
 
 /* Window kk of A and B into stage kk % STAGES: views of the padded stage
  * tiles, filled by 16-byte cp.async copies (each starts with a barrier, so
- * the stage's previous readers are done). */
-#define GEMM_LOAD_WINDOW(T, BM, BN, BK, STAGES, kk) GEMM_LOAD_WINDOW_L(T, BM, BN, BK, STAGES, kk, tile_matmul_load_async)
+ * the stage's previous readers are done; AKM 1: A by 4-byte copies, one an
+ * element, into the transposed view). */
+#define GEMM_LOAD_WINDOW(T, BM, BN, BK, STAGES, kk) GEMM_LOAD_WINDOW_L(T, BM, BN, BK, STAGES, kk, tile_matmul_load_async, 0)
 /* LOAD: tile_matmul_load_async, or its _nosync form (no barrier: the caller
  * has one between the stage's last read and this copy) */
-#define GEMM_LOAD_WINDOW_L(T, BM, BN, BK, STAGES, kk, LOAD)                        \
+#define GEMM_LOAD_WINDOW_L(T, BM, BN, BK, STAGES, kk, LOAD, AKM)                   \
     do {                                                                           \
         tile_stage(a_pad, a_st, (kk) % (STAGES));                                  \
         tile_stage(b_pad, b_st, (kk) % (STAGES));                                  \
-        tile_view(a_win, a_pad, (BM, BK), (0, 0));                                 \
+        GEMM_AWIN(AKM, a_win, a_pad, BM, BK);                                      \
         tile_view(b_win, b_pad, (BK, BN), (0, 0));                                 \
         LOAD(a_win, tile_array2(A, M, K), i0, (kk) * (BK));                        \
         LOAD(b_win, tile_array2(B, K, N), (kk) * (BK), j0);                        \
@@ -66,17 +83,25 @@
  * (TILE_KERNEL_SMEM_BOUNDS: registers capped at 65536 / (THREADS * MINB);
  * 0 leaves the choice to the compiler). */
 #define GEMM_KERNEL(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP)             \
-    GEMM_KERNEL_B(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP, 0)
+    GEMM_KERNEL_X(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP, 0, 0)
+#define GEMM_KERNEL_B(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP, BAR1)     \
+    GEMM_KERNEL_X(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP, BAR1, 0)
 /* BAR1 1: one block barrier a k window instead of three. Window k is waited
  * for first (tile_async_wait(STAGES - 2): its barrier also means every
  * thread has finished window k - 1's product), then window k + STAGES - 1 is
  * issued without a barrier (tile_matmul_load_async_nosync) into the stage
  * window k - 1 used, then window k is multiplied while it flies. BAR1 0: the
  * loads come first, each with its own barrier (tile_matmul_load_async), then
- * the wait (STAGES - 1) and its barrier. */
-#define GEMM_KERNEL_B(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP, BAR1)     \
-    TILE_KERNEL_SMEM_BOUNDS(name, THREADS, GEMM_SMEM(T, BM, BN, BK, STAGES), MINB, const T *A, const T *B, \
-                            float *C, int M, int N, int K) {                       \
+ * the wait (STAGES - 1) and its barrier.
+ * AKM 1 (4- and 8-byte inputs: the FMA path): A's windows k-major in shared
+ * memory (GEMM_AWIN), copied by one 4-byte cp.async an element (the
+ * transposition happens in the copy); tile_matmul_acc_add then reads a
+ * thread's 8 rows of one k as two 16-byte words, where the row-major window
+ * takes two 16-byte words along k for each of the 8 rows (32 registers live,
+ * and two row groups of a warp on the same banks). */
+#define GEMM_KERNEL_X(name, T, THREADS, BM, BN, BK, STAGES, MINB, GROUP, BAR1, AKM) \
+    TILE_KERNEL_SMEM_BOUNDS(name, THREADS, GEMM_SMEM_A(T, BM, BN, BK, STAGES, AKM), MINB, const T *A, \
+                            const T *B, float *C, int M, int N, int K) {           \
         /* C's tile of this block: blocks go down GROUP tile rows before they \
          * move one tile column right, so the blocks running at once share    \
          * B's columns in L2 (GROUP 1: row by row). The grid rounds the tile  \
@@ -86,18 +111,19 @@
         const int i0 = (tb / ((GROUP)*tn) * (GROUP) + tr % (GROUP)) * (BM), j0 = tr / (GROUP) * (BN); \
         if (i0 >= M) return; /* the whole block: before any barrier */         \
         GEMM_STATIC_ASSERT(!(BAR1) || (STAGES) >= 2, "gemm_tiled: BAR1 needs STAGES >= 2"); \
-        tile_shared_stages(T, a_st, STAGES, BM, (BK) + TILE_MATMUL_PAD(T));        \
+        GEMM_STATIC_ASSERT(!(AKM) || sizeof(T) >= 4, "gemm_tiled: AKM is for 4- and 8-byte inputs"); \
+        tile_shared_stages(T, a_st, STAGES, GEMM_AR(AKM, BM, BK), GEMM_AC(T, AKM, BM, BK)); \
         tile_shared_stages(T, b_st, STAGES, BK, (BN) + TILE_MATMUL_PAD(T));        \
         /* the accumulator: C's BM x BN tile, in registers, zero */                \
         tile_stage(a_pad0, a_st, 0);                                               \
         tile_stage(b_pad0, b_st, 0);                                               \
-        tile_view(a_win0, a_pad0, (BM, BK), (0, 0));                               \
+        GEMM_AWIN(AKM, a_win0, a_pad0, BM, BK);                                    \
         tile_view(b_win0, b_pad0, (BK, BN), (0, 0));                               \
         tile_matmul_acc(acc, a_win0, b_win0);                                      \
         const int nk = (K + (BK)-1) / (BK);                                        \
         /* prologue: windows 0 .. STAGES - 2 in flight, one group each */         \
         for (int kk = 0; kk < (STAGES)-1; ++kk) {                                  \
-            if (kk < nk) GEMM_LOAD_WINDOW(T, BM, BN, BK, STAGES, kk);              \
+            if (kk < nk) GEMM_LOAD_WINDOW_L(T, BM, BN, BK, STAGES, kk, tile_matmul_load_async, AKM); \
             tile_async_commit();                                                   \
         }                                                                          \
         for (int k = 0; k < nk; ++k) {                                             \
@@ -107,11 +133,12 @@
                  * and window k - 1's stage is free */                         \
                 tile_async_wait((STAGES) >= 2 ? (STAGES)-2 : 0);                   \
                 if (k + (STAGES)-1 < nk)                                           \
-                    GEMM_LOAD_WINDOW_L(T, BM, BN, BK, STAGES, k + (STAGES)-1, tile_matmul_load_async_nosync); \
+                    GEMM_LOAD_WINDOW_L(T, BM, BN, BK, STAGES, k + (STAGES)-1, tile_matmul_load_async_nosync, AKM); \
                 tile_async_commit();                                               \
             } else {                                                               \
             /* issue window k + STAGES - 1 into the stage window k - 1 used */    \
-            if (k + (STAGES)-1 < nk) GEMM_LOAD_WINDOW(T, BM, BN, BK, STAGES, k + (STAGES)-1); \
+            if (k + (STAGES)-1 < nk)                                               \
+                GEMM_LOAD_WINDOW_L(T, BM, BN, BK, STAGES, k + (STAGES)-1, tile_matmul_load_async, AKM); \
             tile_async_commit();                                                   \
             /* k + STAGES groups committed; at most STAGES - 1 still pending:   \
              * window k has landed (and a block barrier: visible to all) */    \
@@ -119,7 +146,7 @@
             }                                                                      \
             tile_stage(a_pad, a_st, k % (STAGES));                                 \
             tile_stage(b_pad, b_st, k % (STAGES));                                 \
-            tile_view(a_win, a_pad, (BM, BK), (0, 0));                             \
+            GEMM_AWIN(AKM, a_win, a_pad, BM, BK);                                  \
             tile_view(b_win, b_pad, (BK, BN), (0, 0));                             \
             tile_matmul_acc_add(acc, a_win, b_win); /* acc += A_k @ B_k */         \
         }                                                                          \
@@ -186,8 +213,11 @@
 #ifndef GEMM_BF16_BAR1
 #define GEMM_BF16_BAR1 0
 #endif
-GEMM_KERNEL_B(gemm_f32, float, GEMM_F32_THREADS, GEMM_F32_BM, GEMM_F32_BN, GEMM_F32_BK, GEMM_F32_STAGES, GEMM_F32_MINB,
-              GEMM_F32_GROUP, GEMM_F32_BAR1)
+#ifndef GEMM_F32_AKM
+#define GEMM_F32_AKM 0
+#endif
+GEMM_KERNEL_X(gemm_f32, float, GEMM_F32_THREADS, GEMM_F32_BM, GEMM_F32_BN, GEMM_F32_BK, GEMM_F32_STAGES, GEMM_F32_MINB,
+              GEMM_F32_GROUP, GEMM_F32_BAR1, GEMM_F32_AKM)
 GEMM_KERNEL_B(gemm_bf16, tile_bf16, GEMM_BF16_THREADS, GEMM_BF16_BM, GEMM_BF16_BN, GEMM_BF16_BK, GEMM_BF16_STAGES,
               GEMM_BF16_MINB, GEMM_BF16_GROUP, GEMM_BF16_BAR1)
 

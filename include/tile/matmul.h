@@ -401,11 +401,40 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
 #else
 #define TILE__MM_LD16(dst, src) memcpy((dst), (const void *)(src), 16)
 #endif
+/* a is k-major (a view with strides (1, ld), ld a multiple of V: e.g. the
+ * tile_transpose_view of a K x M shared tile) and the micro-tiles' rows are
+ * runs of V inside M (no clamped rows): a thread reads its TM values of a
+ * column k as TM / V 16-byte words */
+#define TILE__MM_VECM(same, SA0, SA1, M_, TM, V) \
+    ((same) && (SA0) == 1 && (SA1) != 1 && (SA1) % (V) == 0 && (TM) % (V) == 0 && (M_) % (TM) == 0)
 /* the k loop of one FMA micro-tile: accv[r][c] += sum_k a[ao[r] + k] b[k][bo[c]]
  * (tile__ao, tile__bo, tile__TM, tile__TN, tile__V, tile__VEC, tile__B4V from
  * the caller; tile__B4V: b's rows read in 16-byte words, in the VEC branch) */
 #define TILE__MM_FMA_K(ACC, accv, pa, SA1, pb, SB0, K_, RND, UNROLL_K)                      \
     do {                                                                           \
+        if (tile__VECM && ((uintptr_t)((pa) + tile__ao[0]) & 15u) == 0 &&          \
+            (!tile__B4V || ((uintptr_t)(pb) & 15u) == 0)) {                        \
+            /* a k-major (column stride 1): the thread's TM rows are       \
+             * consecutive, TM / V 16-byte loads a k (and no bank conflict: \
+             * a warp's two row groups are neighbours); two k an iteration \
+             * (the next k's loads issue during this one's FMAs) */        \
+            enum { tile__KS = (K_) % 2 == 0 ? 2 : 1 }; /* k steps an iteration */ \
+            UNROLL_K for (int tile__k0 = 0; tile__k0 < (K_); tile__k0 += tile__KS) \
+                TILE__UNROLL for (int tile__kk = tile__k0; tile__kk < tile__k0 + tile__KS; ++tile__kk) { \
+                ACC tile__av[tile__TM], tile__bv[tile__TN];                        \
+                TILE__UNROLL for (int tile__h = 0; tile__h < tile__TM / tile__V; ++tile__h) \
+                    TILE__MM_LD16(&tile__av[tile__h * tile__V], (pa) + tile__ao[0] + tile__kk * (SA1) + tile__h * tile__V); \
+                if (tile__B4V) {                                                   \
+                    TILE__UNROLL for (int tile__h = 0; tile__h < tile__TN / tile__V; ++tile__h) \
+                        TILE__MM_LD16(&tile__bv[tile__h * tile__V], (pb) + tile__kk * (SB0) + tile__bo[tile__h * tile__V]); \
+                } else                                                             \
+                    TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
+                        tile__bv[tile__c] = (ACC)RND(TILE__MM_CVT((pb)[tile__kk * (SB0) + tile__bo[tile__c]])); \
+                TILE__UNROLL for (int tile__r = 0; tile__r < tile__TM; ++tile__r)  \
+                    TILE__UNROLL for (int tile__c = 0; tile__c < tile__TN; ++tile__c) \
+                        (accv)[tile__r][tile__c] += (ACC)RND(tile__av[tile__r]) * tile__bv[tile__c]; \
+            }                                                                      \
+        } else                                                                     \
         if (tile__VEC && ((uintptr_t)(pa) & 15u) == 0 && (!tile__B4V || ((uintptr_t)(pb) & 15u) == 0)) { \
             /* a's rows in 16-byte words along k: one broadcast load per \
              * row serves tile__V steps of k */                            \
@@ -454,6 +483,7 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
             tile__UPT = (tile__NU + (BD_)-1) / (BD_),                              \
             tile__VEC = sizeof(*(pa)) == sizeof(ACC) && (SA1) == 1 && (SA0) % tile__V == 0 && (K_) % tile__V == 0, \
             tile__B4V = tile__B4 && (SB1) == 1 && (SB0) % tile__V == 0,            \
+            tile__VECM = TILE__MM_VECM(sizeof(*(pa)) == sizeof(ACC), SA0, SA1, M_, tile__TM, tile__V), \
             tile__A16 = 1                                                          \
         };                                                                         \
         TILE__UNROLL for (int tile__uu = 0; tile__uu < tile__UPT; ++tile__uu) {    \
@@ -809,6 +839,7 @@ TILE__MMA_TC16_FN(8)
             tile__V = 16 / (int)sizeof(acc##__at),                                 \
             tile__VEC = sizeof(*(pa)) == sizeof(acc##__at) && (SA1) == 1 && (SA0) % tile__V == 0 && (K_) % tile__V == 0, \
             tile__B4V = acc##__b4 && (SB1) == 1 && (SB0) % tile__V == 0,           \
+            tile__VECM = TILE__MM_VECM(sizeof(*(pa)) == sizeof(acc##__at), SA0, SA1, acc##__M, tile__TM, tile__V), \
             tile__A16 = TILE_MATMUL_ACC_A16                                        \
         };                                                                         \
         TILE__UNROLL for (int tile__uu = 0; tile__uu < acc##__X; ++tile__uu) {     \
@@ -1023,7 +1054,10 @@ TILE_API void tile__mma_st16(double *p, double x0, double x1, double x2, double 
 /* Rows of 16-byte multiples, 16-byte aligned in global and shared memory,
  * the window inside arr: one 16-byte cp.async per chunk of a row, whatever
  * the shared row stride (tile_load_async's 16-byte path needs a contiguous
- * tile); on the CPU and before sm_80 the same copies, synchronous. Else
+ * tile); on the CPU and before sm_80 the same copies, synchronous. Shared
+ * rows that are not 16-byte chunks (e.g. a k-major operand: the
+ * tile_transpose_view of a K x M tile) of 4- or 8-byte elements, the window
+ * inside arr: one 4- or 8-byte cp.async an element. Else
  * (edges, odd strides, a 1D or 3D arr) a synchronous copy element by element
  * with zeros outside arr: little code, so the kernel's registers go to the
  * product. Like tile_load_async: begins with a block barrier, the data is
@@ -1048,7 +1082,10 @@ TILE_API void tile__mma_st16(double *p, double x0, double x1, double x2, double 
         const int64_t tile__mo[4] = {(o0), (o1), 0, 0};                            \
         enum {                                                                     \
             tile__mrb = TILE__D1(s) * TILE__ESIZE(s), tile__mch = tile__mrb / 16,  \
-            tile__mct = tile__mrb % 16 == 0 && (TILE__S0(s) * TILE__ESIZE(s)) % 16 == 0 \
+            tile__mct = tile__mrb % 16 == 0 && (TILE__S0(s) * TILE__ESIZE(s)) % 16 == 0 && TILE__S1(s) == 1, \
+            /* rows that are not 16-byte chunks (a k-major view: strides   \
+             * (1, ld)) of 4- or 8-byte elements: one cp.async an element */ \
+            tile__mel = !tile__mct && (TILE__ESIZE(s) == 4 || TILE__ESIZE(s) == 8)   \
         };                                                                         \
         const int64_t tile__mb = TILE__BASE(tile__ma, tile__mo);                   \
         /* the thread index, opaque: what derives from it is computed here, \
@@ -1068,6 +1105,23 @@ TILE_API void tile__mma_st16(double *p, double x0, double x1, double x2, double 
                 tile__cp_async16((char *)(void *)((s).v + tile__r * TILE__S0(s)) + 16 * tile__c, \
                                  (const char *)tile__ma.ptr +                      \
                                      (tile__mb + tile__r * tile__ma.stride[0]) * TILE__ESIZE(s) + 16 * tile__c); \
+            }                                                                      \
+        } else if (tile__mel && tile__ma.ndim == 2 &&                              \
+                   tile__inside(&tile__ma, tile__mo, TILE__D0(s), TILE__D1(s), 1, 1) && \
+                   ((uintptr_t)tile__ma.ptr + (uintptr_t)(tile__mb * TILE__ESIZE(s))) % TILE__ESIZE(s) == 0) { \
+            /* inside: a cp.async of 4 or 8 bytes an element, element i of  \
+             * the window by thread i mod block (consecutive threads,        \
+             * consecutive columns of arr: coalesced when its rows are) */   \
+            if (BAR) tile_barrier(); /* nobody still reads the destination */     \
+            TILE__MM_NOUNROLL for (int tile__i = tile__mt; tile__i < TILE__D0(s) * TILE__D1(s); tile__i += TILE__BD(s)) { \
+                const int tile__r = tile__i / TILE__D1(s), tile__c = tile__i % TILE__D1(s); \
+                const char *tile__src = (const char *)tile__ma.ptr +               \
+                                        (tile__mb + tile__r * tile__ma.stride[0] + tile__c * tile__ma.stride[1]) * TILE__ESIZE(s); \
+                void *tile__dst = (void *)((s).v + tile__r * TILE__S0(s) + tile__c * TILE__S1(s)); \
+                if (TILE__ESIZE(s) == 4)                                           \
+                    tile__cp_async4(tile__dst, tile__src);                         \
+                else                                                               \
+                    tile__cp_async8(tile__dst, tile__src);                         \
             }                                                                      \
         } else { /* edges: element by element, zeros outside (synchronous) */    \
             typedef TILE_ELEM_T(s) tile__ME;                                       \

@@ -170,6 +170,45 @@ TILE_KERNEL_SMEM(mm_view, 32, 4096, const float *a, float *out) {
     tile_matmul_ab(o, va, vb, 1.0f, 0.0f);
     tile_store(tile_array2(out, 3, 2), o, 0, 0);
 }
+/* a k-major a: the tile_transpose_view of a 12 x (16 + 4) shared tile holding
+ * a^T, times b (12 x 16): the FMA path's 16-byte reads of a thread's rows of
+ * one k (8 x 8 micro-tiles on the CPU's one thread); 12 x 20 also as a
+ * matmul_load_async'd view (element copies into the transposed view) */
+TILE_KERNEL_SMEM(mm_kmajor, 32, 8192, const float *at, const float *b, float *out) {
+    tile_shared(float, sat, 12, 20);
+    tile_view(vat, sat, (12, 16), (0, 0));
+    tile_transpose_view(va, vat); /* 16 x 12, strides (1, 20) */
+    tile_matmul_load_async(va, tile_array2(at + 240, 16, 12), 0, 0); /* a itself, row-major in memory */
+    tile_async_commit();
+    tile_async_wait(0);
+    tile_shared(float, sb, 12, 16);
+    tile_load(sb, tile_array2(b, 12, 16), 0, 0);
+    tile_shared(float, o, 16, 16);
+    tile_matmul_ab(o, va, sb, 1.0f, 0.0f);
+    tile_store(tile_array2(out, 16, 16), o, 0, 0);
+    tile_load(sat, tile_array2(at, 12, 20), 0, 0); /* a^T, row-major: a's columns */
+    tile_matmul_ab(o, va, sb, 1.0f, 0.0f);
+    tile_store(tile_array2(out + 256, 16, 16), o, 0, 0);
+}
+static void test_matmul_kmajor(void **state) {
+    (void)state;
+    static float at[12 * 20 + 16 * 12], b[12 * 16], out[512];
+    for (int k = 0; k < 12; ++k)
+        for (int i = 0; i < 20; ++i) at[k * 20 + i] = (float)((k * 7 + i * 3) % 11) - 5.0f; /* a[i][k] for i < 16 */
+    for (int i = 0; i < 16; ++i)
+        for (int k = 0; k < 12; ++k) at[240 + i * 12 + k] = at[k * 20 + i];
+    for (int i = 0; i < 12 * 16; ++i) b[i] = (float)(i % 9) - 4.0f;
+    assert_tile_ok(tile_launch(TILE_CPU, mm_kmajor, tile_grid1(1), 32, at, b, out));
+    for (int v = 0; v < 2; ++v)
+        for (int i = 0; i < 16; ++i)
+            for (int j = 0; j < 16; ++j) {
+                double r = 0;
+                for (int k = 0; k < 12; ++k) r += (double)at[k * 20 + i] * b[k * 16 + j];
+                if (out[v * 256 + i * 16 + j] != (float)r)
+                    fail_msg("k-major a, %s: C[%d][%d] = %g, expected %g", v ? "tile_load" : "matmul_load_async", i, j,
+                             (double)out[v * 256 + i * 16 + j], r);
+            }
+}
 static void test_matmul_doc_and_views(void **state) {
     (void)state;
     const float a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8};
@@ -427,6 +466,7 @@ int main(void) {
         cmocka_unit_test(test_matmul_doc_and_views),
         cmocka_unit_test(test_matmul_acc),
         cmocka_unit_test(test_gemm_tiled_groups),
+        cmocka_unit_test(test_matmul_kmajor),
         cmocka_unit_test(test_half_all_patterns),
         cmocka_unit_test(test_half_rounding),
     };

@@ -24,11 +24,12 @@
  * __float2bfloat16_rn (NaN excepted: CUDA canonicalizes NaN, tile.h keeps
  * sign and payload), device bits equal host bits.
  * Accumulators (tile_matmul_acc, _add, _store_ab, tile_matmul_load_async):
- * fourteen kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
+ * sixteen kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
  * each reaches: mma warp tiles 4x8 .. 1x2 with ldmatrix or scalar fragments,
  * FMA micro-tiles (one with TILE_MATMUL_ACC_A16 0 and 2 blocks an SM asked
  * for), f64, 16-bit inputs on FMA; ACCP_LIST: the one-barrier pipeline with
- * tile_matmul_load_async_nosync and TILE_MATMUL_ACC_VST's vector stores),
+ * tile_matmul_load_async_nosync and TILE_MATMUL_ACC_VST's vector stores,
+ * A k-major through tile_transpose_view),
  * stored with alpha/beta into a
  * C partly outside the product and partly outside the array; checked as
  * above, and C's other elements unchanged.
@@ -211,7 +212,7 @@ ACC_LIST(ACC_DEF)
 ACCKB(acc_f32_a1_128x64, 2, 256, float, float, 128, 64, 16, 0)
 #undef TILE_MATMUL_ACC_A16
 #define TILE_MATMUL_ACC_A16 1
-/* 12-14: examples/gemm_tiled.cu's one-barrier pipeline (BAR1): STAGES stages,
+/* 12-16: examples/gemm_tiled.cu's one-barrier pipeline (BAR1): STAGES stages,
  * window k waited for (tile_async_wait(STAGES - 2)), then window
  * k + STAGES - 1 issued by tile_matmul_load_async_nosync into the stage window
  * k - 1 used, then window k multiplied; partial last windows (element
@@ -220,39 +221,53 @@ ACCKB(acc_f32_a1_128x64, 2, 256, float, float, 128, 64, 16, 0)
  * at its edges and misaligned rows. */
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 1
-#define ACCP(name, BD, T, OT, M, N, KW, PAD, STAGES)                               \
-    TILE_KERNEL_SMEM(name, BD, (STAGES) * (TILE_SMEM_BYTES(T, M, (KW) + (PAD)) + TILE_SMEM_BYTES(T, KW, (N) + (PAD))), \
+/* AKM 1: A's windows k-major (KW x (M + 4) stage tiles, read through
+ * tile_transpose_view: element cp.async copies, 16-byte k-major reads when
+ * M is a multiple of the micro-tile's rows) */
+#define ACCP_AR(AKM, M, KW) ((AKM) ? (KW) : (M))
+#define ACCP_AC(AKM, M, KW, PAD) ((AKM) ? (M) + 4 : (KW) + (PAD))
+#define ACCP_AWIN(AKM, name, pad, M, KW) ACCP_AWIN_(AKM, name, pad, M, KW)
+#define ACCP_AWIN_(AKM, name, pad, M, KW) ACCP_AWIN_##AKM(name, pad, M, KW)
+#define ACCP_AWIN_0(name, pad, M, KW) tile_view(name, pad, (M, KW), (0, 0))
+#define ACCP_AWIN_1(name, pad, M, KW)                                              \
+    tile_view(name##_k, pad, (KW, M), (0, 0));                                     \
+    tile_transpose_view(name, name##_k)
+#define ACCP(name, BD, T, OT, M, N, KW, PAD, STAGES, AKM)                          \
+    TILE_KERNEL_SMEM(name, BD,                                                     \
+                     (STAGES) * (TILE_SMEM_BYTES(T, ACCP_AR(AKM, M, KW), ACCP_AC(AKM, M, KW, PAD)) + \
+                                 TILE_SMEM_BYTES(T, KW, (N) + (PAD))),             \
                      const T *A, const T *B, OT *C, int K, int cm, int cn, int o0, int o1, OT alpha, OT beta) { \
-        tile_shared_stages(T, a_st, STAGES, M, (KW) + (PAD));                      \
+        tile_shared_stages(T, a_st, STAGES, ACCP_AR(AKM, M, KW), ACCP_AC(AKM, M, KW, PAD)); \
         tile_shared_stages(T, b_st, STAGES, KW, (N) + (PAD));                      \
         tile_stage(a_p0, a_st, 0);                                                 \
         tile_stage(b_p0, b_st, 0);                                                 \
-        tile_view(a0, a_p0, (M, KW), (0, 0));                                      \
+        ACCP_AWIN(AKM, a0, a_p0, M, KW);                                           \
         tile_view(b0, b_p0, (KW, N), (0, 0));                                      \
         tile_matmul_acc(acc, a0, b0);                                              \
         const int nk = (K + (KW)-1) / (KW);                                        \
         for (int kk = 0; kk < (STAGES)-1; ++kk) {                                  \
-            if (kk < nk) ACCP_LOAD(M, N, KW, STAGES, kk, tile_matmul_load_async);  \
+            if (kk < nk) ACCP_LOAD(M, N, KW, STAGES, kk, tile_matmul_load_async, AKM); \
             tile_async_commit();                                                   \
         }                                                                          \
         for (int k = 0; k < nk; ++k) {                                             \
             tile_async_wait((STAGES)-2);                                           \
-            if (k + (STAGES)-1 < nk) ACCP_LOAD(M, N, KW, STAGES, k + (STAGES)-1, tile_matmul_load_async_nosync); \
+            if (k + (STAGES)-1 < nk)                                               \
+                ACCP_LOAD(M, N, KW, STAGES, k + (STAGES)-1, tile_matmul_load_async_nosync, AKM); \
             tile_async_commit();                                                   \
             tile_stage(a_p, a_st, k % (STAGES));                                   \
             tile_stage(b_p, b_st, k % (STAGES));                                   \
-            tile_view(a, a_p, (M, KW), (0, 0));                                    \
+            ACCP_AWIN(AKM, a, a_p, M, KW);                                         \
             tile_view(b, b_p, (KW, N), (0, 0));                                    \
             tile_matmul_acc_add(acc, a, b);                                        \
         }                                                                          \
         tile_async_wait(0);                                                        \
         tile_matmul_acc_store_ab(tile_array2(C, cm, cn), acc, alpha, beta, o0, o1); \
     }
-#define ACCP_LOAD(M, N, KW, STAGES, kk, LOAD)                                      \
+#define ACCP_LOAD(M, N, KW, STAGES, kk, LOAD, AKM)                                 \
     do {                                                                           \
         tile_stage(a_p, a_st, (kk) % (STAGES));                                    \
         tile_stage(b_p, b_st, (kk) % (STAGES));                                    \
-        tile_view(a, a_p, (M, KW), (0, 0));                                        \
+        ACCP_AWIN(AKM, a, a_p, M, KW);                                             \
         tile_view(b, b_p, (KW, N), (0, 0));                                        \
         LOAD(a, tile_array2(A, M, K), 0, (kk) * (KW));                             \
         LOAD(b, tile_array2(B, K, N), (kk) * (KW), 0);                             \
@@ -261,12 +276,18 @@ ACCKB(acc_f32_a1_128x64, 2, 256, float, float, 128, 64, 16, 0)
  * 12 FMA 8x8 f32, 3 stages, rows of 130 (every other one 16-byte aligned),
  * C's top rows and right columns cut; 13 mma 4x8 bf16, 2 stages, column pairs
  * from -2 (even), rows of 250 (8-byte aligned); 14 f64 FMA 4x4, 3 stages,
- * 16-byte pairs, the last run of columns outside C, partial windows */
+ * 16-byte pairs, the last run of columns outside C, partial windows;
+ * 15 f32 FMA 8x4 with A k-major (AKM: 4-byte cp.async copies, 16-byte
+ * k-major reads), rows of 66, columns from -4, partial last window; 16 the
+ * same with M = 60 (not a multiple of 8: element reads of the k-major A) */
 #define ACCP_LIST(X)                                                               \
-    X(accp_f32_128x128, 256, float, float, 128, 128, 16, 0, 3, 72, 120, 130, -2, 4) \
-    X(accp_bf16_128x256, 256, tile_bf16, float, 128, 256, 16, 8, 2, 90, 130, 250, 3, -2) \
-    X(accp_f64_32x32, 64, double, double, 32, 32, 8, 0, 3, 30, 36, 36, 2, 6)
-#define ACCP_DEF(name, BD, T, OT, M, N, KW, PAD, STAGES, K, cm, cn, o0, o1) ACCP(name, BD, T, OT, M, N, KW, PAD, STAGES)
+    X(accp_f32_128x128, 256, float, float, 128, 128, 16, 0, 3, 0, 72, 120, 130, -2, 4) \
+    X(accp_bf16_128x256, 256, tile_bf16, float, 128, 256, 16, 8, 2, 0, 90, 130, 250, 3, -2) \
+    X(accp_f64_32x32, 64, double, double, 32, 32, 8, 0, 3, 0, 30, 36, 36, 2, 6)   \
+    X(accp_f32_akm_64x64, 128, float, float, 64, 64, 16, 0, 2, 1, 50, 70, 66, 3, -4) \
+    X(accp_f32_akm_60x64, 128, float, float, 60, 64, 16, 0, 3, 1, 41, 62, 64, -1, 0)
+#define ACCP_DEF(name, BD, T, OT, M, N, KW, PAD, STAGES, AKM, K, cm, cn, o0, o1) \
+    ACCP(name, BD, T, OT, M, N, KW, PAD, STAGES, AKM)
 ACCP_LIST(ACCP_DEF)
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 0
@@ -366,7 +387,7 @@ VIEWK(k_view_f32, float)
         tile_free(t->ex, da), tile_free(t->ex, db), tile_free(t->ex, dc);          \
         free(ha), free(hb), free(hc), free(c0);                                    \
     } while (0)
-static void *g_acc_cpu[16][2];
+static void *g_acc_cpu[24][2];
 #define RUN_ACC_ALL(name, BD, T, OT, M, N, KW, PAD, K, cm, cn, o0, o1)             \
     if (!g_quick || (g_case % 2) == 0) {                                           \
         for (int v = 0; v < 2; ++v) {                                              \
@@ -376,7 +397,7 @@ static void *g_acc_cpu[16][2];
         }                                                                          \
     }                                                                              \
     ++g_case;
-#define RUN_ACCP_ALL(name, BD, T, OT, M, N, KW, PAD, STAGES, K, cm, cn, o0, o1) \
+#define RUN_ACCP_ALL(name, BD, T, OT, M, N, KW, PAD, STAGES, AKM, K, cm, cn, o0, o1) \
     RUN_ACC_ALL(name, BD, T, OT, M, N, KW, PAD, K, cm, cn, o0, o1)
 static void run_acc(const target *t) {
     g_case = 0;
