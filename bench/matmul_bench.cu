@@ -252,8 +252,9 @@ MMB_ACC_B(mmv_f32_128_k32s2_bar1, float, 256, 128, 128, 32, 2, 0, 1)
 /* ... BAR1, 3 stages of 32 (99 KiB, 2 blocks an SM): the first two windows
  * issued at once */
 MMB_ACC_B(mmv_f32_128_k32s3_bar1_b2, float, 256, 128, 128, 32, 3, 2, 1)
-/* ... BAR1, 4 stages of 16 (66 KiB): the product starts after 16 KiB */
-MMB_ACC_B(mmv_f32_128_k16s4_bar1_b2, float, 256, 128, 128, 16, 4, 2, 1)
+/* ... BAR1, 4 stages of 16 (66 KiB): the product starts after 16 KiB (no
+ * register bound: at minb2 it spilled on sm_80) */
+MMB_ACC_B(mmv_f32_128_k16s4_bar1, float, 256, 128, 128, 16, 4, 0, 1)
 /* ... BAR1 and A k-major (AKM; 2 x 33 KiB) */
 MMB_ACC_X(mmv_f32_128_k32s2_bar1_akm, float, 256, 128, 128, 32, 2, 0, 1, 1)
 /* bf16 s = 64 and 128 with the accumulator in one shot (all of K in one
@@ -330,7 +331,7 @@ MMB_EXTRA_FN(mm_f32_128_slab, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s2, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s2_bar1, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2, float)
-MMB_EXTRA_FN(mmv_f32_128_k16s4_bar1_b2, float)
+MMB_EXTRA_FN(mmv_f32_128_k16s4_bar1, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s2_bar1_akm, float)
 MMB_EXTRA_FN(mmv_bf16_64_acc1, tile_bf16)
 MMB_EXTRA_FN_T(mmv_bf16_64_acc1_128t, tile_bf16, 128)
@@ -343,7 +344,7 @@ static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 2st 256thr minb0 VST", mmv_f32_128_k32s2_run},
     {128, 0, "acc k32 2st 256thr minb0 VST BAR1", mmv_f32_128_k32s2_bar1_run},
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
-    {128, 0, "acc k16 4st 256thr minb2 VST BAR1", mmv_f32_128_k16s4_bar1_b2_run},
+    {128, 0, "acc k16 4st 256thr minb0 VST BAR1", mmv_f32_128_k16s4_bar1_run},
     {128, 0, "acc k32 2st 256thr minb0 VST BAR1 AKM (A k-major)", mmv_f32_128_k32s2_bar1_akm_run},
     {64, 1, "acc one shot (padded cp.async, C from registers) 256thr VST", mmv_bf16_64_acc1_run},
     {64, 1, "acc one shot (padded cp.async, C from registers) 128thr VST", mmv_bf16_64_acc1_128t_run},
