@@ -341,7 +341,9 @@ TILE_API uint32_t tile__histo_agg(uint32_t b, int agg) {
         enum {                                                                     \
             tile__hN = tile_size(X),                                               \
             tile__hB = TILE__BD(X),                                                \
-            tile__hS = (tile_size(X) + TILE__BD(X) - 1) / TILE__BD(X),             \
+            /* the sort's chunk length (1 where this path is not taken: no   \
+             * long array in a dead branch) */                                   \
+            tile__hS = TILE__SORT_KEEPS(tile_size(X), TILE__BD(X)) ? (tile_size(X) + TILE__BD(X) - 1) / TILE__BD(X) : 1, \
             tile__hSZ = (int)TILE__HISTO_KSZ(tile_size(X), TILE__BD(X)),           \
             tile__hOL = (int)TILE__HISTO_KOFF(tile_size(X), TILE__BD(X)),          \
             tile__hOE = tile__hOL + (int)TILE__SORT_A16(((size_t)(NB) + 1u) * 4u), \
