@@ -48,7 +48,9 @@
  *    are sorted with tile_sort (a radix sort that skips the 4-bit digits
  *    that no bin uses: 2 passes for 256 bins), then the runs of equal bins
  *    are found in one pass over the sorted bins (in the sort's own buffer,
- *    TILE_HISTO_SORT_RUNS below): counts are differences of positions.
+ *    staged as 16-bit words where every bin is below 256:
+ *    TILE_HISTO_SORT_RUNS and TILE_HISTO_SORT_NARROW below): counts are
+ *    differences of positions.
  *    No atomics, so its cost does not depend on the distribution.
  *    The sort's limits apply (at most 65535 samples). TILE_HISTO_SORT_KEYS
  *    1 (default 0, a candidate; see below) sorts the bins in place in
