@@ -28,7 +28,10 @@
  * TILE_HISTO_SORT_RUNS 0 (the sorted bins read back into registers and
  * copied to shared memory: the default before 2026-11-25 11:30) and with
  * TILE_HISTO_SORT_KEYS 1 (the bins sorted as a shared tile in place;
- * tile/histogram.h). (TILE_HISTO_AGG 1 is no longer run here: measured
+ * tile/histogram.h), and the default kernel launched with
+ * tile_exec_max_resident 3 and 2 (4 blocks an SM fit by registers and
+ * shared memory; 8192 blocks over 132 SMs are 15.5 rounds of 4, 31.0 of 2:
+ * CUB's kernel, 111 registers, runs 2 an SM). (TILE_HISTO_AGG 1 is no longer run here: measured
  * 0.09 / 0.38 of CUB at bea5b43; sort_test covers its correctness. The
  * shared-tile load with TILE_HISTO_SORT_KEYS 1: 0.85 / 1.19 at e2add85.)
  * Inputs (computed on the device): "uniform" bytes of a hash (little atomic
@@ -178,7 +181,7 @@ static int run(const Opts &o) {
     CK(cudaMalloc(&d_in[1], n));
     CK(cudaMalloc(&d_copy, n));
     /* pairs (tile, its CUB peer): targets on the first two pairs */
-    enum { V_TA, V_CA, V_TSR, V_CS, V_TAR, V_CA2, V_TS, V_CS2, V_T1R, V_CS3, V_TWR, V_CS4, V_T0R, V_CS5, V_TKR, V_CS6, V_PER };
+    enum { V_TA, V_CA, V_TSR, V_CS, V_TAR, V_CA2, V_TS, V_CS2, V_T1R, V_CS3, V_TWR, V_CS4, V_T0R, V_CS5, V_TKR, V_CS6, V_TC3, V_CS7, V_TC2, V_CS8, V_PER };
     uint32_t *d_out[2][V_PER];
     for (int d = 0; d < 2; ++d)
         for (int v = 0; v < V_PER; ++v) CK(cudaMalloc(&d_out[d][v], ob));
@@ -193,7 +196,8 @@ static int run(const Opts &o) {
                                 "cub sort (peer 2)", "tile sort runs1 reg (cand)", "cub sort (peer 3)",
                                 "tile sort wide reg (cand)", "cub sort (peer 4)",
                                 "tile sort runs0 reg (cand)", "cub sort (peer 5)", "tile sort keys reg (cand)",
-                                "cub sort (peer 6)"};
+                                "cub sort (peer 6)", "tile sort reg cap3 (cand)", "cub sort (peer 7)",
+                                "tile sort reg cap2 (cand)", "cub sort (peer 8)"};
     printf("rows without 'reg': samples through a shared 16 x 256 u8 tile (one 16-byte load a thread); "
            "'reg': a register tile (sixteen 1-byte loads a thread); 'runsR': TILE_HISTO_SORT_RUNS=R (else %d); "
            "'wide': TILE_HISTO_SORT_NARROW=0 (else %d); 'keys': TILE_HISTO_SORT_KEYS=1 (else %d); "
@@ -212,6 +216,8 @@ static int run(const Opts &o) {
         case V_TS: TK(tile_launch(ex, tile_hist_sort, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_T1R: TK(tile_launch(ex, tile_hist_sort_runs1_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_TWR: TK(tile_launch(ex, tile_hist_sort_wide_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
+        case V_TC3: TK(tile_launch(tile_exec_max_resident(ex, 3), tile_hist_sort_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
+        case V_TC2: TK(tile_launch(tile_exec_max_resident(ex, 2), tile_hist_sort_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_T0R: TK(tile_launch(ex, tile_hist_sort_runs0_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_TKR: TK(tile_launch(ex, tile_hist_sort_keys_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_CS: cub_hist<cub::BLOCK_HISTO_SORT><<<(unsigned)blocks, THREADS>>>(d_in[d], d_out[d][v]); break;
@@ -319,12 +325,14 @@ static int run(const Opts &o) {
     bool all = true, pass[2 * V_PER] = {false};
     const char *aname[V_PER / 2] = {"atomic",       "sort reg",           "control atomic reg",
                                     "control sort", "candidate sort runs1 reg", "candidate sort wide reg",
-                                    "candidate sort runs0 reg", "candidate sort keys reg"};
+                                    "candidate sort runs0 reg", "candidate sort keys reg",
+                                    "candidate sort reg cap3", "candidate sort reg cap2"};
     const char *why[V_PER / 2] = {"", "", "the register-tile load, for comparison", "the shared-tile load, for comparison",
                                   "TILE_HISTO_SORT_RUNS 1 (starts and ends), register-tile load",
                                   "TILE_HISTO_SORT_NARROW 0 (32-bit staging), register-tile load",
                                   "TILE_HISTO_SORT_RUNS 0 (the former default), register-tile load",
-                                  "TILE_HISTO_SORT_KEYS 1, register-tile load"};
+                                  "TILE_HISTO_SORT_KEYS 1, register-tile load",
+                                  "the default, tile_exec_max_resident 3", "the default, tile_exec_max_resident 2"};
     for (int a = 0; a < V_PER / 2; ++a)
         for (int d = 0; d < 2; ++d) {
             const int k = d * V_PER + 2 * a;
