@@ -104,7 +104,7 @@ GEMM_WGMMA_KERNEL(gemm_wgmma_bf16, bf16, tile_bf16, GEMM_WGMMA_BM, GEMM_WGMMA_BN
                 (const T *)(A), (const T *)(B), (float *)(C), M, N, K, alpha, beta)
 
 /* C = A @ B (bf16 A and B) on target ex */
-static int gemm_wgmma_launch(tile_exec ex, const tile_bf16 *A, const tile_bf16 *B, float *C, int M, int N, int K) {
+static inline int gemm_wgmma_launch(tile_exec ex, const tile_bf16 *A, const tile_bf16 *B, float *C, int M, int N, int K) {
     return GEMM_WGMMA_LAUNCH(ex, gemm_wgmma_bf16, tile_bf16, GEMM_WGMMA_BM, GEMM_WGMMA_BN, A, B, C, M, N, K, 1.0f,
                              0.0f);
 }
