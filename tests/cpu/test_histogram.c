@@ -13,7 +13,8 @@
  * 16-bit staging, TILE_HISTO_SORT_NARROW 1, and 32-bit, 0) and the former
  * path (RUNS 0): blocks of 256, 64, 33 and 16 threads, register and
  * shared samples and counts, inputs with one bin, gaps of empty bins and
- * only out-of-range samples. */
+ * only out-of-range samples; i8 samples in 256 bins make bin 256 (the
+ * negative ones): 9-bit bins, 32-bit staging whatever NARROW says, 3 passes. */
 #define _GNU_SOURCE
 #include <ucontext.h>
 /* (as test_sort_sim.c: tile_thread() changes at every barrier under the
@@ -447,13 +448,14 @@ static void *s_o1, *s_o2;
     X(s##R##_i32_64_1000_37, 64, int32_t, 1000, 37, int32_t, tile_reg, tile_reg, GEN_WIDE) \
     X(s##R##_i32_33_300_20, 33, int32_t, 300, 20, int64_t, tile_shared, tile_reg, GEN_WIDE) \
     X(s##R##_u16_16_256_100, 16, uint16_t, 256, 100, uint64_t, tile_reg, tile_shared, GEN_U16) \
-    X(s##R##_u8_256_2048_256, 256, uint8_t, 2048, 256, uint32_t, tile_shared, tile_reg, GEN_U8)
+    X(s##R##_u8_256_2048_256, 256, uint8_t, 2048, 256, uint32_t, tile_shared, tile_reg, GEN_U8) \
+    X(s##R##_i8_64_1024_256, 64, int8_t, 1024, 256, uint32_t, tile_reg, tile_reg, GEN_WIDE)
 #define DEF_SIM(name, B, T, N, NB, CT, XD, CD, GEN) SIM_H(name, B, T, N, NB, CT, XD, CD)
 #undef TILE_HISTO_SORT_RUNS
 #define TILE_HISTO_SORT_RUNS 2
 SIM_CASES(DEF_SIM, 2)
 enum { SIM_CH_2 = TILE__HISTO_CH(4096, 256, 256) && TILE__HISTO_CH(300, 20, 33) && TILE__HISTO_CH(256, 100, 16) &&
-                   TILE__HISTO_CH(1000, 37, 64) && TILE__HISTO_CH(2048, 256, 256) };
+                   TILE__HISTO_CH(1000, 37, 64) && TILE__HISTO_CH(2048, 256, 256) && TILE__HISTO_CH(1024, 256, 64) };
 #undef TILE_HISTO_SORT_RUNS
 #define TILE_HISTO_SORT_RUNS 1
 SIM_CASES(DEF_SIM, 1)
