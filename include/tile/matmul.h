@@ -1112,7 +1112,28 @@ TILE_API void tile__mma_st16(double *p, double x0, double x1, double x2, double 
             /* inside: a cp.async of 4 or 8 bytes an element, element i of  \
              * the window by thread i mod block (consecutive threads,        \
              * consecutive columns of arr: coalesced when its rows are) */   \
+            /* a thread's elements: column c = t % D1 of rows t / D1 + j RS \
+             * (RS = block / D1 rows a pass, NR passes): one address each, \
+             * then constant steps (a k-major 128 x 16 window, 256 threads: \
+             * 8 copies, no division) */                                    \
+            enum { tile__mrs = TILE__BD(s) / TILE__D1(s) > 0 ? TILE__BD(s) / TILE__D1(s) : 1, \
+                   tile__mnr = (TILE__D0(s) + tile__mrs - 1) / tile__mrs };        \
             if (BAR) tile_barrier(); /* nobody still reads the destination */     \
+            if (TILE__BD(s) % TILE__D1(s) == 0 && tile__mnr <= 16) {               \
+                const int tile__c = tile__mt % TILE__D1(s), tile__r0 = tile__mt / TILE__D1(s); \
+                const char *tile__src = (const char *)tile__ma.ptr +               \
+                                        (tile__mb + tile__r0 * tile__ma.stride[0] + tile__c * tile__ma.stride[1]) * TILE__ESIZE(s); \
+                const int64_t tile__sst = (int64_t)tile__mrs * tile__ma.stride[0] * TILE__ESIZE(s); \
+                char *tile__dst = (char *)(void *)((s).v + tile__r0 * TILE__S0(s) + tile__c * TILE__S1(s)); \
+                TILE__UNROLL for (int tile__j = 0; tile__j < tile__mnr; ++tile__j) \
+                    if (TILE__D0(s) % tile__mrs == 0 || tile__r0 + tile__j * tile__mrs < TILE__D0(s)) { \
+                        char *const tile__d = tile__dst + tile__j * tile__mrs * TILE__S0(s) * TILE__ESIZE(s); \
+                        if (TILE__ESIZE(s) == 4)                                   \
+                            tile__cp_async4(tile__d, tile__src + tile__j * tile__sst); \
+                        else                                                       \
+                            tile__cp_async8(tile__d, tile__src + tile__j * tile__sst); \
+                    }                                                              \
+            } else                                                                 \
             TILE__MM_NOUNROLL for (int tile__i = tile__mt; tile__i < TILE__D0(s) * TILE__D1(s); tile__i += TILE__BD(s)) { \
                 const int tile__r = tile__i / TILE__D1(s), tile__c = tile__i % TILE__D1(s); \
                 const char *tile__src = (const char *)tile__ma.ptr +               \
