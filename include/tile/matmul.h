@@ -26,7 +26,9 @@
  *    indices compile-time constants) reading a and b from shared memory; its
  *    columns are NT apart so a warp reads consecutive b words (no bank
  *    conflicts) and shares its a rows (broadcasts), read 16 bytes along k at a
- *    time when a's rows allow it (contiguous, 16-byte aligned, K a multiple).
+ *    time when a's rows allow it (contiguous, 16-byte aligned, K a multiple),
+ *    or, when a is k-major (a view with strides (1, ld): tile_transpose_view
+ *    of a K x M shared tile), 16 bytes along its rows: 2 loads a k for 8 rows.
  *  - GPU, tensor cores (sm_80+, blocks of whole warps): f16/bf16 inputs with
  *    mma.sync m16n8k16 (f32 accumulators), tf32 with m16n8k8 when asked for.
  *    16-bit: each warp takes register-blocked tiles of out (up to 64 x 32,
