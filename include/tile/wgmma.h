@@ -425,13 +425,16 @@ TILE_API void tile__wg_mma(float *d, const unsigned char *a, const unsigned char
         }
     }
 #else
-    /* the one thread: the whole BM x BN accumulator, row-major */
+    /* the one thread: the whole BM x BN accumulator, row-major; B's k-row
+     * decoded once per k */
     (void)tid;
-    for (int r = 0; r < BM; ++r) {
-        float *dr = d + (size_t)r * BN;
-        for (int k = 0; k < TILE_WGMMA_BK; ++k) {
+    float brow[256];
+    for (int k = 0; k < TILE_WGMMA_BK; ++k) {
+        for (int c = 0; c < BN; ++c) brow[c] = tile__wg_f32(tile__wg_bits(b, tile_wgmma_offset(TILE_WGMMA_BK, k, c)), dt);
+        for (int r = 0; r < BM; ++r) {
             const float x = tile__wg_f32(tile__wg_bits(a, tile_wgmma_offset(BM, r, k)), dt);
-            for (int c = 0; c < BN; ++c) dr[c] += x * tile__wg_f32(tile__wg_bits(b, tile_wgmma_offset(TILE_WGMMA_BK, k, c)), dt);
+            float *dr = d + (size_t)r * BN;
+            for (int c = 0; c < BN; ++c) dr[c] += x * brow[c];
         }
     }
 #endif
