@@ -257,6 +257,13 @@ MMB_ACC_B(mmv_f32_128_k32s3_bar1_b2, float, 256, 128, 128, 32, 3, 2, 1)
 MMB_ACC_B(mmv_f32_128_k16s4_bar1, float, 256, 128, 128, 16, 4, 0, 1)
 /* ... BAR1 and A k-major (AKM; 2 x 33 KiB) */
 MMB_ACC_X(mmv_f32_128_k32s2_bar1_akm, float, 256, 128, 128, 32, 2, 0, 1, 1)
+/* ... two blocks a product (64 rows of C each; B read twice, the second
+ * time from L2) of 128 threads (8 x 8 a thread), VST, BAR1, registers capped
+ * for 4 blocks an SM (2 x 24 KiB each): smaller blocks, so one's loads and
+ * stores overlap others' FMAs more finely (at bea5b43 this split with 256
+ * threads, 8 x 4, 2 blocks an SM and scalar stores measured 0.81; 256
+ * threads capped for 3 blocks spilled on sm_80) */
+MMB_ACC_B(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 128, 64, 32, 2, 4, 1)
 /* bf16 s = 64 and 128 with the accumulator in one shot (all of K in one
  * window: no k loop, one cp.async group and one barrier), A and B as the
  * defaults load them (padded shared rows, 16-byte cp.async of rows of s + 8),
@@ -333,6 +340,7 @@ MMB_EXTRA_FN(mmv_f32_128_k32s2_bar1, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2, float)
 MMB_EXTRA_FN(mmv_f32_128_k16s4_bar1, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s2_bar1_akm, float)
+MMB_EXTRA_FN_M(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 2)
 MMB_EXTRA_FN(mmv_bf16_64_acc1, tile_bf16)
 MMB_EXTRA_FN_T(mmv_bf16_64_acc1_128t, tile_bf16, 128)
 MMB_EXTRA_FN(mmv_bf16_128_acc1, tile_bf16)
@@ -346,6 +354,7 @@ static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
     {128, 0, "acc k16 4st 256thr minb0 VST BAR1", mmv_f32_128_k16s4_bar1_run},
     {128, 0, "acc k32 2st 256thr minb0 VST BAR1 AKM (A k-major)", mmv_f32_128_k32s2_bar1_akm_run},
+    {128, 0, "acc 2 blocks of 64 rows k32 2st 128thr minb4 VST BAR1", mmv_f32_128_m64_k32s2_bar1_b4_run},
     {64, 1, "acc one shot (padded cp.async, C from registers) 256thr VST", mmv_bf16_64_acc1_run},
     {64, 1, "acc one shot (padded cp.async, C from registers) 128thr VST", mmv_bf16_64_acc1_128t_run},
     {128, 1, "acc one shot (padded cp.async, C from registers) 256thr VST", mmv_bf16_128_acc1_run},
