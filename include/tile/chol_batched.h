@@ -529,21 +529,23 @@ TILE__CHOL_KERNELS(f64, double)
 /* column split C of the rows kernels for type and NP (C == NP: whole rows) */
 #define TILE__CHOL_RC_f32_64 64
 #define TILE__CHOL_RC_f32_96 96
-#define TILE__CHOL_RC_f32_128 128
+#define TILE__CHOL_RC_f32_128 64
 #define TILE__CHOL_RC_f64_64 64
 #define TILE__CHOL_RC_f64_96 64
 #define TILE__CHOL_RC_f64_128 64
 #define TILE__CHOL_RBLOCK(NP, C) (2 * (NP) - (C))
 /* resident blocks an SM asked of ptxas (__launch_bounds__; 0: its choice).
- * Unbounded, ptxas spent registers on ILP: f32 NP = 128 took 223 (2 blocks
- * an SM), f64 NP = 96 / 128 216 / 246; capped at 168 they keep 3 / 3 / 2
- * matrices an SM in flight with 0 spills */
+ * Registers (sm_90, ptxas -v) and blocks = matrices an SM in flight:
+ *   f32 NP = 64: 95 (10), NP = 96: 128 (5), NP = 128 (C = 64, 192 threads):
+ *   140 (2; whole rows took 171, also 2, and spilled when capped at 168);
+ *   f64 NP = 64: 170 (5; capped at 168 it spilled), NP = 96 / 128 (C = 64):
+ *   capped at 168, 0 spills (3 / 2; unbounded ptxas took 216 / 246) */
 #define TILE__CHOL_RMINB_f32_64 0
 #define TILE__CHOL_RMINB_f32_96 0
 #define TILE__CHOL_RMINB_f32_128 0
 #define TILE__CHOL_RMINB_f64_64 0
-#define TILE__CHOL_RMINB_f64_96 0
-#define TILE__CHOL_RMINB_f64_128 0
+#define TILE__CHOL_RMINB_f64_96 3
+#define TILE__CHOL_RMINB_f64_128 2
 
 #if TILE_ON_DEVICE
 /* A_ij -= f a_jk for the thread's columns j in (k, 32 rw + 31], those of
@@ -551,8 +553,44 @@ TILE__CHOL_KERNELS(f64, double)
  * loads issue before group g's FMAs, and the empty asm (a compiler-only
  * memory fence) keeps later groups' loads below it: without it the compiler
  * hoisted a whole step's loads (f32 NP = 64: 149 registers, f64 spilled) */
-#define TILE__CHOL_RG_f32 8
-#define TILE__CHOL_RG_f64 4
+/* 1 / d and 1 / sqrt(d) without the IEEE division and square root, whose
+ * slow paths are subroutine calls in SASS: a call pins registers (f32 NP =
+ * 128, C = 64 needed 134 registers with them, 112 without). MUFU
+ * approximations refined by Newton steps (f32 one, f64 two: rcp / rsqrt
+ * .approx.f64 give ~20 bits): within an ulp or two of the IEEE results.
+ * NaN stays NaN; d = +inf gives 0 (as 1 / inf), not the NaN of the step. */
+TILE_API float tile__chol_rcp_f32(float d) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(d));
+    r = fmaf(r, fmaf(-d, r, 1.0f), r);
+    return isinf(d) ? 0.0f : r;
+}
+TILE_API float tile__chol_rsqrt_f32(float d) {
+    float y;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(d));
+    y = fmaf(0.5f * y, fmaf(-d * y, y, 1.0f), y);
+    return isinf(d) ? 0.0f : y;
+}
+TILE_API double tile__chol_rcp_f64(double d) {
+    double r;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
+    r = fma(r, fma(-d, r, 1.0), r);
+    r = fma(r, fma(-d, r, 1.0), r);
+    return isinf(d) ? 0.0 : r;
+}
+TILE_API double tile__chol_rsqrt_f64(double d) {
+    double y;
+    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(d));
+    y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
+    y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
+    return isinf(d) ? 0.0 : y;
+}
+#define TILE__CHOL_RG_f32_64 8
+#define TILE__CHOL_RG_f32_96 8
+#define TILE__CHOL_RG_f32_128 4
+#define TILE__CHOL_RG_f64_64 2
+#define TILE__CHOL_RG_f64_96 4
+#define TILE__CHOL_RG_f64_128 4
 #define TILE__CHOL_ROWS_UPD(sfx, T, LO, HI)                                                        \
     TILE__UNROLL for (int s = (LO) / 32; s < (HI) / 32; ++s) {                                     \
         if (32 * s + 31 > k && s <= rw) {                                                          \
@@ -582,13 +620,13 @@ TILE__CHOL_KERNELS(f64, double)
             const T dr = ck[k];                                                                   \
             if (!(dr > (T)0) && info == 0) info = k + 1;                                          \
             const T d = eps > (T)0 ? (dr > eps ? dr : eps) : (dr > (T)0 ? dr : (T)NAN);           \
-            const T rr = (T)1 / d;                                                                \
+            const T rr = tile__chol_rcp_##sfx(d);                                                 \
             const T xik = own ? x[kx] : k < (C) ? ck[i] : (T)0;                                   \
             const T f = xik * rr;                                                                 \
-            if (own) {                                                                            \
-                const T sd = sqrtfn(d);                                                           \
-                if (i == k) x[kx] = sd;                                                           \
-                else if (i > k) x[kx] = x[kx] / sd;                                               \
+            if (own) { /* l_kk = sqrt(d), l_ik = a_ik / l_kk */                                   \
+                const T rs = tile__chol_rsqrt_##sfx(d);                                           \
+                if (i == k) x[kx] = d * rs;                                                       \
+                else if (i > k) x[kx] = x[kx] * rs;                                               \
             }                                                                                     \
             if (!right) {                                                                         \
                 TILE__CHOL_ROWS_UPD(sfx, T, 0, C)                                                 \
@@ -605,7 +643,7 @@ TILE__CHOL_KERNELS(f64, double)
      * using cb (2 NP elements of shared memory, 16-byte aligned); returns    \
      * the info in every thread */                                             \
     TILE_API int tile__chol_rows##NP##_##sfx(T *cb, T *a, int n, T eps) {                         \
-        enum { VW = TILE__CHOL_VW_##sfx, RW = (NP) - (C), G = TILE__CHOL_RG_##sfx };                                       \
+        enum { VW = TILE__CHOL_VW_##sfx, RW = (NP) - (C), G = TILE__CHOL_RG_##sfx##_##NP };                                       \
         const int t = tile_thread();                                                              \
         const int right = RW > 0 && t >= (NP); /* warp-uniform: NP, C multiples of 32 */         \
         const int i = right ? t - (NP) + (C) : t;                                                 \
