@@ -194,18 +194,28 @@ TILE_API void tile__wg_load(unsigned char *dst, const tile_array *a, int64_t r0,
          * column and steps bd / cpr rows a copy: one address add. */
         const int whole = bd % cpr == 0, tr = whole ? tid / cpr : 0, tc = whole ? tid % cpr : 0;
         const int64_t rs = s0 * 2; /* bytes from one row to the next */
-        if (whole && r0 + R <= m && c0 + C <= n) { /* inside: plain copies */
-            /* a step of a multiple of 8 rows keeps the swizzle (r & 7): the
-             * destinations are one address plus constants */
-            const int step = whole ? bd / cpr : 1, keep = step % 8 == 0;
-            const char *src = (const char *)at + tr * rs + 16 * tc;
-            unsigned char *d0 = dst + tile_wgmma_offset(R, tr, 8 * tc);
-            TILE__UNROLL for (int i = 0; i < (n16 + bd - 1) / bd; ++i) {
-                if (n16 % bd == 0 || tid + i * bd < n16)
-                    tile__wg_cp16(keep ? d0 + i * step * 128 : dst + tile_wgmma_offset(R, tr + i * step, 8 * tc),
-                                  src + i * step * rs);
+        if (r0 + R <= m && c0 + C <= n) { /* inside: plain copies */
+            if (whole) {
+                /* a step of a multiple of 8 rows keeps the swizzle (r & 7):
+                 * the destinations are one address plus constants */
+                const int step = whole ? bd / cpr : 1, keep = step % 8 == 0;
+                const char *src = (const char *)at + tr * rs + 16 * tc;
+                unsigned char *d0 = dst + tile_wgmma_offset(R, tr, 8 * tc);
+                TILE__UNROLL for (int i = 0; i < (n16 + bd - 1) / bd; ++i) {
+                    if (n16 % bd == 0 || tid + i * bd < n16)
+                        tile__wg_cp16(keep ? d0 + i * step * 128 : dst + tile_wgmma_offset(R, tr + i * step, 8 * tc),
+                                      src + i * step * rs);
+                }
+            } else { /* the CPU's one thread */
+                for (int q = tid; q < n16; q += bd)
+                    tile__wg_cp16(dst + tile_wgmma_offset(R, q / cpr, 8 * (q % cpr)),
+                                  (const char *)at + (q / cpr) * rs + 16 * (q % cpr));
             }
         } else { /* an edge: the bytes inside the array, zeros after them */
+            /* a copy of 0 bytes reads nothing, but its address stays a 16-byte
+             * aligned one inside the allocation: the view's first element,
+             * rounded down (allocations are 256-byte aligned) */
+            const char *z = (const char *)(((uintptr_t)a->ptr + (uintptr_t)(a->base_off * 2)) & ~(uintptr_t)15);
             TILE__UNROLL for (int i = 0; i < (n16 + bd - 1) / bd; ++i) {
                 const int q = tid + i * bd;
                 if (n16 % bd == 0 || q < n16) {
@@ -213,7 +223,7 @@ TILE_API void tile__wg_load(unsigned char *dst, const tile_array *a, int64_t r0,
                     const int64_t left = n - (c0 + 8 * cc); /* elements of the row from the chunk on */
                     const unsigned nb = r0 + r >= m || left <= 0 ? 0u : left >= 8 ? 16u : (unsigned)left * 2u;
                     tile__wg_cp16z(dst + tile_wgmma_offset(R, r, 8 * cc),
-                                   nb ? (const char *)at + r * rs + 16 * cc : (const char *)a->ptr, nb);
+                                   nb ? (const char *)at + r * rs + 16 * cc : z, nb);
                 }
             }
         }
