@@ -308,7 +308,9 @@ TILE_API void tile__wg_fence_proxy(void) {
 #define TILE__WA_N(acc) ((int)sizeof((*(acc).tile__wa)[0]))
 #define TILE__WA_SLOTS(acc) ((int)(sizeof((acc).v) / sizeof((acc).v[0])))
 
-/* tile_wgmma_acc_zero(acc): acc = 0 (e.g. before the next tile of C) */
+/* tile_wgmma_acc_zero(acc): acc = 0, e.g. before the next tile of C in a
+ * kernel that computes several (after tile_wgmma_mma_wait(acc, 0)).
+ *   tile_wgmma_store(c, acc, i0, j0);  tile_wgmma_acc_zero(acc);   // every element 0 again */
 #define tile_wgmma_acc_zero(acc)                                                   \
     do {                                                                           \
         TILE__UNROLL for (int tile__wi = 0; tile__wi < TILE__WA_SLOTS(acc); ++tile__wi)(acc).v[tile__wi] = 0.0f; \
@@ -324,6 +326,9 @@ TILE_API void tile__wg_fence_acc(float *d, int n) {
     (void)n;
 #endif
 }
+/* ---- the product ---- */
+#if TILE__WG_SM90A
+/* the operand lists of the wgmma asm: the accumulator registers %0 .. %(n-1) */
 #define TILE__WG_R128 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 #define TILE__WG_O128(d) \
     "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3]), "+f"((d)[4]), "+f"((d)[5]), "+f"((d)[6]), "+f"((d)[7]), \
@@ -359,8 +364,6 @@ TILE_API void tile__wg_fence_acc(float *d, int n) {
     "+f"((d)[16]), "+f"((d)[17]), "+f"((d)[18]), "+f"((d)[19]), "+f"((d)[20]), "+f"((d)[21]), "+f"((d)[22]), "+f"((d)[23]), \
     "+f"((d)[24]), "+f"((d)[25]), "+f"((d)[26]), "+f"((d)[27]), "+f"((d)[28]), "+f"((d)[29]), "+f"((d)[30]), "+f"((d)[31])
 
-/* ---- the product ---- */
-#if TILE__WG_SM90A
 /* matrix descriptor: start address, leading / stride byte offsets, 128-byte swizzle */
 static __device__ __forceinline__ uint64_t tile__wg_desc(uint32_t saddr, uint32_t lbo, uint32_t sbo) {
     return (uint64_t)((saddr & 0x3FFFFu) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32) |
