@@ -87,6 +87,14 @@ GLB_VARIANT(glb_bf16_128x128_2b_k64, tile_bf16, 256, 128, 128, 64, 3, 2)
 GLB_VARIANT_B(glb_bf16_bar1, tile_bf16, 256, 128, 256, 64, 3, 0, 1, 1)
 /* bf16, BAR1, 128 x 128 k64 3 stages, 2 blocks an SM */
 GLB_VARIANT_B(glb_bf16_bar1_128x128, tile_bf16, 256, 128, 128, 64, 3, 2, 1, 1)
+/* bf16, BAR1 and TILE_MATMUL_ACC_PREFETCH 1 (each k16 step's fragments
+ * loaded by ldmatrix before the previous step's mma: two register sets) */
+#undef TILE_MATMUL_ACC_PREFETCH
+#define TILE_MATMUL_ACC_PREFETCH 1
+GLB_VARIANT_B(glb_bf16_bar1_pf, tile_bf16, 256, 128, 256, 64, 3, 0, 1, 1)
+GLB_VARIANT_B(glb_bf16_bar1_pf_128x128, tile_bf16, 256, 128, 128, 64, 3, 2, 1, 1)
+#undef TILE_MATMUL_ACC_PREFETCH
+#define TILE_MATMUL_ACC_PREFETCH 0
 typedef int (*glb_launch_fn)(tile_exec, const void *, const void *, float *, int, int, int);
 static int glb_default_f32(tile_exec ex, const void *A, const void *B, float *C, int M, int N, int K) {
     return gemm_launch(ex, 0, A, B, C, M, N, K);
@@ -118,6 +126,8 @@ static const GlbVariant glb_bf16_variants[] = {
     {"128x128 k64 3st 256thr minb2", glb_bf16_128x128_2b_k64_launch},
     {"128x256 k64 3st 256thr minb0 BAR1", glb_bf16_bar1_launch},
     {"128x128 k64 3st 256thr minb2 BAR1", glb_bf16_bar1_128x128_launch},
+    {"128x256 k64 3st 256thr minb0 BAR1 PREFETCH", glb_bf16_bar1_pf_launch},
+    {"128x128 k64 3st 256thr minb2 BAR1 PREFETCH", glb_bf16_bar1_pf_128x128_launch},
 };
 
 #define CB(call)                                                                   \

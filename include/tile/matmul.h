@@ -784,44 +784,95 @@ TILE_API void tile__mma_use(const void *p) { (void)p; }
                     (acc).v[tile__t][tile__y][tile__z] = 0;                        \
     } while (0)
 
-/* one warp tile u (warp-uniform) of the mma layout: acc (its v[t]) += a @ b */
-#define TILE__MMA_TC16(RM_, RN_, UNROLL)                                           \
+/* TILE_MATMUL_ACC_PREFETCH (default 0; define 1 before <tile.h>, or between
+ * kernels: read where tile_matmul_acc_add expands): the mma accumulator's
+ * k16 loop with its fragments double-buffered by hand (ldmatrix path):
+ * step k + 16's ldmatrix are issued before step k's mma, two register sets
+ * (RM * 4 + RN * 2 words each) alternating; TILE_MATMUL_ACC_UNROLL is not
+ * read then. */
+#ifndef TILE_MATMUL_ACC_PREFETCH
+#define TILE_MATMUL_ACC_PREFETCH 0
+#endif
+/* ldmatrix of one k16 step's fragments (tile__la, tile__lb from
+ * TILE__MM_TC16_LM; m0, n0, sa0, sb0 from the caller) */
+#define TILE__MM_TC16_LDF(RM, RN, fa, fb, k0)                                      \
+    do {                                                                           \
+        TILE__UNROLL for (int i = 0; i < (RM); ++i)                                \
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" \
+                         : "=r"(fa[i][0]), "=r"(fa[i][1]), "=r"(fa[i][2]), "=r"(fa[i][3]) \
+                         : "r"(tile__la + 2u * (uint32_t)((m0 + 16 * i) * sa0 + (k0))) \
+                         : "memory");                                              \
+        TILE__UNROLL for (int j = 0; j < (RN) / 2; ++j)                            \
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" \
+                         : "=r"(fb[2 * j][0]), "=r"(fb[2 * j][1]), "=r"(fb[2 * j + 1][0]), "=r"(fb[2 * j + 1][1]) \
+                         : "r"(tile__lb + 2u * (uint32_t)((k0) * sb0 + n0 + 16 * j)) \
+                         : "memory");                                              \
+    } while (0)
+#define TILE__MM_TC16_MMAS(RM, RN, d, fa, fb)                                      \
+    TILE__UNROLL for (int i = 0; i < (RM); ++i)                                    \
+        TILE__UNROLL for (int j = 0; j < (RN); ++j) { TILE__MM_MMA16(d[i][j], fa[i], fb[j]); }
+/* the k loop with prefetched fragments: set 0 holds steps k0, k0 + 32, ..,
+ * set 1 steps k0 + 16, ..; K a multiple of 16 (the ldmatrix condition) */
+#define TILE__MM_TC16_KP(RM, RN, d)                                                \
+    do {                                                                           \
+        if (tile__lm) {                                                            \
+            uint32_t fa0[RM][4], fb0[RN][2], fa1[RM][4], fb1[RN][2];               \
+            TILE__MM_TC16_LDF(RM, RN, fa0, fb0, 0);                                \
+            _Pragma("unroll 1") for (int k0 = 0; k0 + 32 <= K; k0 += 32) {         \
+                TILE__MM_TC16_LDF(RM, RN, fa1, fb1, k0 + 16);                      \
+                TILE__MM_TC16_MMAS(RM, RN, d, fa0, fb0)                            \
+                if (k0 + 32 < K) TILE__MM_TC16_LDF(RM, RN, fa0, fb0, k0 + 32);     \
+                TILE__MM_TC16_MMAS(RM, RN, d, fa1, fb1)                            \
+            }                                                                      \
+            if (K % 32 == 16) { TILE__MM_TC16_MMAS(RM, RN, d, fa0, fb0) }          \
+        } else {                                                                   \
+            TILE__MM_TC16_K(RM, RN, d, );                                          \
+        }                                                                          \
+    } while (0)
+/* one warp tile u (warp-uniform) of the mma layout: acc (its v[t]) += a @ b
+ * (PF: the prefetching k loop) */
+#define TILE__MMA_TC16(RM_, RN_, UNROLL, PF)                                       \
     do {                                                                           \
         const int tile__ntw = (N + 8 * (RN_)-1) / (8 * (RN_));                     \
         if (u < ((M + 16 * (RM_)-1) / (16 * (RM_))) * tile__ntw) {                 \
             TILE__MM_TC16_LM(RM_, RN_);                                            \
             const int m0 = u / tile__ntw * (16 * (RM_)), n0 = u % tile__ntw * (8 * (RN_)); \
             float(*d)[RN_][4] = (float(*)[RN_][4])(void *)acc;                     \
-            TILE__MM_TC16_K(RM_, RN_, d, UNROLL);                                  \
+            if (PF)                                                                \
+                TILE__MM_TC16_KP(RM_, RN_, d);                                     \
+            else                                                                   \
+                TILE__MM_TC16_K(RM_, RN_, d, UNROLL);                              \
         }                                                                          \
     } while (0)
 /* tile__mma_tc16_u<n>: the k16 loop unrolled n (TILE_MATMUL_ACC_UNROLL, read
  * where tile_matmul_acc_add expands: a function per value, so kernels of one
  * translation unit may differ; only the ones called are compiled) */
 #if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
-#define TILE__MMA_TC16_FN(n)                                                       \
-    TILE_API void tile__mma_tc16_u##n(float *acc, const void *pav, int sa0, int sa1, const void *pbv, int sb0, \
-                                      int sb1, int M, int N, int K, int u, int kind, int RM, int RN) { \
+#define TILE__MMA_TC16_FN(n) TILE__MMA_TC16_FN_(u##n, TILE__MMA_PRAGMA(unroll n), 0)
+#define TILE__MMA_TC16_FN_(sfx, UNR, PF)                                           \
+    TILE_API void tile__mma_tc16_##sfx(float *acc, const void *pav, int sa0, int sa1, const void *pbv, int sb0, \
+                                       int sb1, int M, int N, int K, int u, int kind, int RM, int RN) { \
         const int lane = (int)(threadIdx.x & 31u), g = lane >> 2, q = lane & 3;    \
         const uint16_t *pa = (const uint16_t *)pav, *pb = (const uint16_t *)pbv;   \
         const int a32 = sa1 == 1 && sa0 % 2 == 0 && K % 2 == 0 && ((uintptr_t)pa & 3u) == 0; \
         if (RM == 4 && RN == 8)                                                    \
-            TILE__MMA_TC16(4, 8, TILE__MMA_PRAGMA(unroll n));                      \
+            TILE__MMA_TC16(4, 8, UNR, PF);                                         \
         else if (RM == 4 && RN == 4)                                               \
-            TILE__MMA_TC16(4, 4, TILE__MMA_PRAGMA(unroll n));                      \
+            TILE__MMA_TC16(4, 4, UNR, PF);                                         \
         else if (RM == 2 && RN == 4)                                               \
-            TILE__MMA_TC16(2, 4, TILE__MMA_PRAGMA(unroll n));                      \
+            TILE__MMA_TC16(2, 4, UNR, PF);                                         \
         else if (RM == 1 && RN == 4)                                               \
-            TILE__MMA_TC16(1, 4, TILE__MMA_PRAGMA(unroll n));                      \
+            TILE__MMA_TC16(1, 4, UNR, PF);                                         \
         else if (RM == 1 && RN == 2)                                               \
-            TILE__MMA_TC16(1, 2, TILE__MMA_PRAGMA(unroll n));                      \
+            TILE__MMA_TC16(1, 2, UNR, PF);                                         \
         else                                                                       \
-            TILE__MMA_TC16(1, 1, TILE__MMA_PRAGMA(unroll n));                      \
+            TILE__MMA_TC16(1, 1, UNR, PF);                                         \
     }
 #else
-#define TILE__MMA_TC16_FN(n)                                                       \
-    TILE_API void tile__mma_tc16_u##n(float *acc, const void *pav, int sa0, int sa1, const void *pbv, int sb0, \
-                                      int sb1, int M, int N, int K, int u, int kind, int RM, int RN) { \
+#define TILE__MMA_TC16_FN(n) TILE__MMA_TC16_FN_(u##n, , 0)
+#define TILE__MMA_TC16_FN_(sfx, UNR, PF)                                           \
+    TILE_API void tile__mma_tc16_##sfx(float *acc, const void *pav, int sa0, int sa1, const void *pbv, int sb0, \
+                                       int sb1, int M, int N, int K, int u, int kind, int RM, int RN) { \
         (void)acc, (void)pav, (void)sa0, (void)sa1, (void)pbv, (void)sb0, (void)sb1, (void)M, (void)N, (void)K; \
         (void)u, (void)kind, (void)RM, (void)RN;                                   \
     }
@@ -830,8 +881,15 @@ TILE__MMA_TC16_FN(1)
 TILE__MMA_TC16_FN(2)
 TILE__MMA_TC16_FN(4)
 TILE__MMA_TC16_FN(8)
+TILE__MMA_TC16_FN_(pf, , 1) /* TILE_MATMUL_ACC_PREFETCH 1 */
 #define TILE__MMA_CAT_(a, b) a##b
 #define TILE__MMA_CAT(a, b) TILE__MMA_CAT_(a, b)
+/* the k loop's function: tile__mma_tc16_p1 (prefetch) or, for
+ * TILE_MATMUL_ACC_PREFETCH 0, tile__mma_tc16_u<TILE_MATMUL_ACC_UNROLL> */
+#define TILE__MMA_CAT2_(a, b) a##b
+#define TILE__MMA_CAT2(a, b) TILE__MMA_CAT2_(a, b) /* not TILE__MMA_CAT: expanded inside it */
+#define tile__mma_tc16_p0 TILE__MMA_CAT2(tile__mma_tc16_u, TILE_MATMUL_ACC_UNROLL)
+#define tile__mma_tc16_p1 tile__mma_tc16_pf
 /* the FMA layout: tile_matmul's micro-tiles, summed into acc.v[uu] */
 #define TILE__MMA_FMA(acc, pa, SA0, SA1, pb, SB0, SB1, K_)                         \
     do {                                                                           \
@@ -865,7 +923,7 @@ TILE__MMA_TC16_FN(8)
 #define TILE__MMA_ADD(acc, a, b)                                                   \
     if (acc##__path == 2) {                                                        \
         TILE__UNROLL for (int tile__t = 0; tile__t < acc##__X; ++tile__t)          \
-            TILE__MMA_CAT(tile__mma_tc16_u, TILE_MATMUL_ACC_UNROLL)((float *)(void *)&(acc).v[tile__t][0][0], (const void *)(a).v, TILE__S0(a), TILE__S1(a), \
+            TILE__MMA_CAT(tile__mma_tc16_p, TILE_MATMUL_ACC_PREFETCH)((float *)(void *)&(acc).v[tile__t][0][0], (const void *)(a).v, TILE__S0(a), TILE__S1(a), \
                            (const void *)(b).v, TILE__S0(b), TILE__S1(b), acc##__M, acc##__N, TILE__D1(a), \
                            (int)(threadIdx.x >> 5) + tile__t * acc##__nw, acc##__bf, acc##__rm, acc##__rn); \
     } else {                                                                       \

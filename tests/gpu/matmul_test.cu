@@ -24,12 +24,12 @@
  * __float2bfloat16_rn (NaN excepted: CUDA canonicalizes NaN, tile.h keeps
  * sign and payload), device bits equal host bits.
  * Accumulators (tile_matmul_acc, _add, _store_ab, tile_matmul_load_async):
- * sixteen kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
+ * seventeen kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
  * each reaches: mma warp tiles 4x8 .. 1x2 with ldmatrix or scalar fragments,
  * FMA micro-tiles (one with TILE_MATMUL_ACC_A16 0 and 2 blocks an SM asked
  * for), f64, 16-bit inputs on FMA; ACCP_LIST: the one-barrier pipeline with
  * tile_matmul_load_async_nosync and TILE_MATMUL_ACC_VST's vector stores,
- * A k-major through tile_transpose_view),
+ * A k-major through tile_transpose_view, mma fragments prefetched),
  * stored with alpha/beta into a
  * C partly outside the product and partly outside the array; checked as
  * above, and C's other elements unchanged.
@@ -289,6 +289,14 @@ ACCKB(acc_f32_a1_128x64, 2, 256, float, float, 128, 64, 16, 0)
 #define ACCP_DEF(name, BD, T, OT, M, N, KW, PAD, STAGES, AKM, K, cm, cn, o0, o1) \
     ACCP(name, BD, T, OT, M, N, KW, PAD, STAGES, AKM)
 ACCP_LIST(ACCP_DEF)
+/* 17: mma 4x4 bf16 with TILE_MATMUL_ACC_PREFETCH 1 (fragments of step k + 16
+ * loaded before step k's mma): windows of 48 (the k16 tail after the pairs),
+ * a partial last window */
+#undef TILE_MATMUL_ACC_PREFETCH
+#define TILE_MATMUL_ACC_PREFETCH 1
+ACCP(accp_bf16_pf_128x128, 256, tile_bf16, float, 128, 128, 48, 8, 2, 0)
+#undef TILE_MATMUL_ACC_PREFETCH
+#define TILE_MATMUL_ACC_PREFETCH 0
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 0
 
@@ -404,6 +412,7 @@ static void run_acc(const target *t) {
     ACC_LIST(RUN_ACC_ALL)
     RUN_ACC_ALL(acc_f32_a1_128x64, 256, float, float, 128, 64, 16, 0, 40, 130, 60, 2, -1)
     ACCP_LIST(RUN_ACCP_ALL)
+    RUN_ACC_ALL(accp_bf16_pf_128x128, 256, tile_bf16, float, 128, 128, 48, 8, 100, 128, 132, 0, 2)
 }
 
 static void run_matmul(const target *t) {
