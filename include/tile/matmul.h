@@ -658,6 +658,8 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
  *                                          barrier (one-barrier k pipelines)
  *   TILE_MATMUL_ACC_VST                    1: the store writes 8/16-byte vectors
  *                                          where aligned (default 0)
+ *   TILE_MATMUL_ACC_PREFETCH               1: mma fragments double-buffered by
+ *                                          hand across k16 steps (default 0)
  *
  * Suppose a = [[1 2] [3 4]] and b = [[5 6] [7 8]] are f32 shared tiles and
  * C is a 2 x 2 f32 array:
