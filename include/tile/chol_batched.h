@@ -556,8 +556,9 @@ TILE__CHOL_KERNELS(f64, double)
 /* 1 / d and 1 / sqrt(d) without the IEEE division and square root, whose
  * slow paths are subroutine calls in SASS: a call pins registers (f32 NP =
  * 128, C = 64 needed 134 registers with them, 112 without). MUFU
- * approximations refined by Newton steps (f32 one, f64 two: rcp / rsqrt
- * .approx.f64 give ~20 bits): within an ulp or two of the IEEE results.
+ * approximations refined by Newton steps (f32 one; f64 a cubic step and a
+ * Newton step for 1 / d, three Newton steps for the rsqrt, enough from a
+ * start of 14 good bits): within an ulp or two of the IEEE results.
  * NaN stays NaN; d = +inf gives 0 (as 1 / inf), not the NaN of the step. */
 TILE_API float tile__chol_rcp_f32(float d) {
     float r;
@@ -574,13 +575,15 @@ TILE_API float tile__chol_rsqrt_f32(float d) {
 TILE_API double tile__chol_rcp_f64(double d) {
     double r;
     asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
-    r = fma(r, fma(-d, r, 1.0), r);
+    const double e = fma(-d, r, 1.0); /* r (1 + e + e^2): error e^3, then a Newton step */
+    r = fma(r, fma(e, e, e), r);
     r = fma(r, fma(-d, r, 1.0), r);
     return isinf(d) ? 0.0 : r;
 }
 TILE_API double tile__chol_rsqrt_f64(double d) {
     double y;
     asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(d));
+    y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
     y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
     y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
     return isinf(d) ? 0.0 : y;

@@ -291,6 +291,10 @@ template <> struct ops<float> {
     static int factor(tile_exec ex, float *a, int n, int batch, float eps, int *info) {
         return tile_chol_batched_eps_f32(ex, a, n, batch, eps, info);
     }
+    /* path 1: the rows kernels (GPU, 32 < n <= 128), 0: the blocked kernels */
+    static int factor_path(tile_exec ex, float *a, int n, int batch, float eps, int *info, int path) {
+        return tile__chol_batched_path_f32(ex, a, n, batch, eps, info, path);
+    }
     static int solve(tile_exec ex, const float *l, float *b, int n, int nrhs, int batch) {
         return tile_chol_batched_solve_f32(ex, l, b, n, nrhs, batch);
     }
@@ -298,6 +302,9 @@ template <> struct ops<float> {
 template <> struct ops<double> {
     static int factor(tile_exec ex, double *a, int n, int batch, double eps, int *info) {
         return tile_chol_batched_eps_f64(ex, a, n, batch, eps, info);
+    }
+    static int factor_path(tile_exec ex, double *a, int n, int batch, double eps, int *info, int path) {
+        return tile__chol_batched_path_f64(ex, a, n, batch, eps, info, path);
     }
     static int solve(tile_exec ex, const double *l, double *b, int n, int nrhs, int batch) {
         return tile_chol_batched_solve_f64(ex, l, b, n, nrhs, batch);
@@ -355,9 +362,12 @@ static double rel_resid_solve(const double *a, const T *x, const T *b, int n, in
     return sqrt(num) / (sqrt(an) * sqrt(xn) + sqrt(bn));
 }
 
-/* Factor (and solve) `batch` matrices of kind `kind` on target t; checks per kind. */
+/* Factor (and solve) `batch` matrices of kind `kind` on target t; checks per
+ * kind. off > 0: the batch starts `off` elements into the allocation (the
+ * matrices not 16-byte aligned: the scalar load/store path). */
 template <class T>
-static void batch_run(const target *t, const char *sfx, int n, int batch, int kind, T eps, int nrhs, double tol) {
+static void batch_run(const target *t, const char *sfx, int n, int batch, int kind, T eps, int nrhs, double tol,
+                      int off = 0) {
     const size_t nn = (size_t)n * n, tot = nn * (batch + 1); /* one guard matrix after the batch */
     double *ad = HALLOC(double, nn);
     T *h = HALLOC(T, tot), *h0 = HALLOC(T, tot), *hb = HALLOC(T, (size_t)n * nrhs * batch),
@@ -379,7 +389,8 @@ static void batch_run(const target *t, const char *sfx, int n, int batch, int ki
     for (size_t i = 0; i < (size_t)n * nrhs * batch; ++i) hb0[i] = (T)uval(77u + (uint32_t)n, (uint32_t)i);
     memcpy(h, h0, sizeof(T) * tot);
     memcpy(hb, hb0, sizeof(T) * (size_t)n * nrhs * batch);
-    T *d = DALLOC(T, tot), *db = DALLOC(T, (size_t)n * nrhs * batch);
+    T *dalloc = DALLOC(T, tot + off), *db = DALLOC(T, (size_t)n * nrhs * batch);
+    T *d = dalloc + off;
     int *di = DALLOC(int, batch + 1);
     UP(d, h, sizeof(T) * tot);
     UP(db, hb, sizeof(T) * (size_t)n * nrhs * batch);
@@ -499,7 +510,35 @@ static void batch_run(const target *t, const char *sfx, int n, int batch, int ki
         free(c);
         free(cb);
     }
-    tile_free(t->ex, d);
+    /* on the GPU, the other factor path (rows vs blocked kernels, n > 32) on
+     * the same input: L equal within tol (NaN where the default has NaN),
+     * the same info; for NaN in the lower triangle the info only */
+    if (t->gpu && n > 32 && kind != K_ILL) {
+        T *h3 = HALLOC(T, tot);
+        int *info3 = HALLOC(int, batch + 1);
+        UP(d, h0, sizeof(T) * tot);
+        memset(info3, 0x55, sizeof(int) * (batch + 1));
+        UP(di, info3, sizeof(int) * (batch + 1));
+        RUN_OK((ops<T>::factor_path(t->ex, d, n, batch, eps, di, !TILE_CHOL_ROWS)));
+        DOWN(h3, d, sizeof(T) * tot);
+        DOWN(info3, di, sizeof(int) * (batch + 1));
+        CHECK(info3[batch] == 0x55555555, "n %d: other path: info written past the batch", n);
+        CHECK(!memcmp(h3 + nn * batch, h0 + nn * batch, sizeof(T) * nn), "n %d: other path: the matrix after the batch changed", n);
+        for (int m = 0; m < batch; ++m) {
+            double e = 0;
+            if (kind != K_NAN_LOWER)
+                for (size_t i = 0; i < nn; ++i) {
+                    const double g = (double)h3[nn * m + i], r = (double)h[nn * m + i];
+                    if (r != r) { e = fmax(e, g == g ? 1.0 : 0.0); continue; }
+                    e = fmax(e, g != g ? 1.0 : fabs(g - r) / (1 + fabs(r)));
+                }
+            CHECK(e <= tol && info3[m] == info[m], "%s n %d kind %d off %d matrix %d: rows vs blocked path: L %.3g, info %d vs %d",
+                  sfx, n, kind, off, m, e, info3[m], info[m]);
+        }
+        free(h3);
+        free(info3);
+    }
+    tile_free(t->ex, dalloc);
     tile_free(t->ex, db);
     tile_free(t->ex, di);
     free(ad); free(h); free(h0); free(hb); free(hb0); free(info);
@@ -601,7 +640,7 @@ static void small_run(const target *t, const char *sfx, double tol) {
 
 template <class T>
 static void batched_all(const target *t, const char *sfx, double tol) {
-    static const int quick_n[] = {1, 5, 16, 17, 32, 33, 48, 64, 92, 128};
+    static const int quick_n[] = {1, 5, 16, 17, 32, 33, 48, 64, 65, 92, 97, 128};
     const int nq = (int)(sizeof quick_n / sizeof quick_n[0]);
     const int cnt = g_quick ? nq : 128;
     for (int q = 0; q < cnt; ++q) {
@@ -609,8 +648,11 @@ static void batched_all(const target *t, const char *sfx, double tol) {
         const int batch = g_quick ? 3 : t->gpu ? 37 : (n > 64 ? 2 : 3);
         batch_run<T>(t, sfx, n, batch, K_SPD, (T)0, (n % 7 == 3) ? 19 : 1, tol);
     }
-    static const int spec_n[] = {3, 16, 20, 40, 100, 128};
-    for (int q = 0; q < 6; ++q) {
+    /* 33 .. 128: the rows kernels (NP 64 / 96 / 128, n at and past each
+     * padding boundary, n % 4 != 0: scalar loads and stores) */
+    static const int spec_n[] = {3, 16, 20, 33, 40, 47, 64, 65, 92, 96, 97, 100, 128};
+    const int ns = (int)(sizeof spec_n / sizeof spec_n[0]);
+    for (int q = 0; q < ns; ++q) {
         const int n = spec_n[q];
         if (g_quick && q % 2) continue;
         batch_run<T>(t, sfx, n, 3, K_ILL, (T)0, 2, tol * 100);
@@ -619,6 +661,14 @@ static void batched_all(const target *t, const char *sfx, double tol) {
         batch_run<T>(t, sfx, n, 3, K_NONSPD, (T)0, 1, tol);
         batch_run<T>(t, sfx, n, 3, K_NAN_LOWER, (T)0, 1, tol);
         batch_run<T>(t, sfx, n, 3, K_NAN_UPPER, (T)0, 1, tol);
+    }
+    /* matrices one element off 16-byte alignment: the scalar path (n % 4 == 0) */
+    static const int off_n[] = {64, 96, 128, 65};
+    for (int q = 0; q < 4; ++q) {
+        if (g_quick && q % 2) continue;
+        batch_run<T>(t, sfx, off_n[q], 3, K_SPD, (T)0, 1, tol, 1);
+        batch_run<T>(t, sfx, off_n[q], 3, K_NONSPD, (T)0, 1, tol, 1);
+        batch_run<T>(t, sfx, off_n[q], 3, K_SINGULAR, (T)1e-6, 1, tol, 1);
     }
     /* argument errors */
     T *d = DALLOC(T, 4);
