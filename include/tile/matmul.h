@@ -1123,7 +1123,8 @@ TILE_API void tile__mma_st16(double *p, double x0, double x1, double x2, double 
  * (edges, odd strides, a 1D or 3D arr) a synchronous copy element by element
  * with zeros outside arr: little code, so the kernel's registers go to the
  * product. Like tile_load_async: begins with a block barrier, the data is
- * there after the tile_async_wait that covers the group (or any barrier). */
+ * there after the tile_async_wait that covers the group (a plain barrier
+ * suffices only for the synchronous copies: read it after the wait). */
 #define tile_matmul_load_async(s, arr, o0, o1) TILE__MM_LOAD_ASYNC(s, arr, o0, o1, 1)
 /* tile_matmul_load_async without its leading block barrier: for pipelines
  * whose one barrier a k window (the tile_async_wait before the product)
