@@ -534,6 +534,8 @@ TILE__CHOL_KERNELS(f64, double)
 #define TILE__CHOL_RC_f64_96 64
 #define TILE__CHOL_RC_f64_128 64
 #define TILE__CHOL_RBLOCK(NP, C) (2 * (NP) - (C))
+/* shared elements of a rows kernel: two columns and two pivot slots (+ 2: 16 bytes) */
+#define TILE__CHOL_RCB(NP) (2 * (NP) + 4)
 /* resident blocks an SM asked of ptxas (__launch_bounds__; 0: its choice).
  * Registers (sm_90, ptxas -v) and blocks = matrices an SM in flight:
  *   f32 NP = 64: 95 (10), NP = 96: 128 (5), NP = 128 (C = 64, 192 threads):
@@ -610,22 +612,46 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
             }                                                                                      \
         }                                                                                          \
     }
-/* steps K0 .. K1-1 (loops of 16 steps: fully unrolled; one loop of
- * 96 or 128 steps (and 32-step loops at NP = 128) exceeded the compiler's unroll budget and left x[] in
- * local memory) */
-#define TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, K0, K1)                                      \
+/* the pivot clamp of tile16_chol: eps > 0 clamps d <= eps (and NaN) to eps,
+ * else a pivot not > 0 becomes NaN */
+#define TILE__CHOL_CLAMP(T, dr) (eps > (T)0 ? ((dr) > eps ? (dr) : eps) : ((dr) > (T)0 ? (dr) : (T)NAN))
+/* steps K0 .. K1-1 (loops of 16 steps: fully unrolled; one loop of 96 or
+ * 128 steps, and 32-step loops at NP = 128, exceeded the compiler's unroll
+ * budget and left x[] in local memory).
+ * Lookahead of the pivot: the next pivot is d_{k+1} = a_{k+1,k+1} -
+ * a_{k+1,k}^2 / d_k (the value before step k's update, published by its
+ * owner at step k in a second double-buffered slot, and a_{k+1,k} from the
+ * shared column), so every thread computes d_{k+1}, its info check, its
+ * clamp and 1 / d_{k+1} during step k, off the chain step k+1 waits on
+ * (barrier, shared load, one multiply, one FMA, shared store). All threads
+ * run the same operations on the same values: the same pivot everywhere. */
+#define TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, K0, K1)                                              \
         TILE__UNROLL for (int k = (K0); k < ((K1) < (NP) ? (K1) : (NP)); ++k) {                    \
             if (k < n) { /* block-uniform: steps past n are the identity's */                     \
-            T *ck = cb + (k & 1) * (NP);                                                          \
+            T *ck = cb + (k & 1) * (NP), *dg = cb + 2 * (NP) + (k & 1);                          \
             const int own = k < (C) ? !right : right, kx = k < (C) ? k : k - (C);                 \
+            /* the owner of (k+1, k+1) (k + 1 < NP) */                                            \
+            const int own1 = k + 1 < (C) ? !right : right;                                        \
+            const int kx1 = k + 1 >= (NP) ? 0 : k + 1 < (C) ? k + 1 : k + 1 - (C);               \
             if (own) ck[i] = x[kx];                                                               \
+            if (k + 1 < (NP) && own1 && i == k + 1) *dg = x[kx1];                                 \
             tile_barrier();                                                                       \
-            const T dr = ck[k];                                                                   \
-            if (!(dr > (T)0) && info == 0) info = k + 1;                                          \
-            const T d = eps > (T)0 ? (dr > eps ? dr : eps) : (dr > (T)0 ? dr : (T)NAN);           \
-            const T rr = tile__chol_rcp_##sfx(d);                                                 \
+            if (k == 0) {                                                                         \
+                const T dr = ck[0];                                                               \
+                if (!(dr > (T)0)) info = 1;                                                       \
+                dk = TILE__CHOL_CLAMP(T, dr);                                                     \
+                rrk = tile__chol_rcp_##sfx(dk);                                                   \
+            }                                                                                     \
+            const T d = dk, rr = rrk;                                                             \
             const T xik = own ? x[kx] : k < (C) ? ck[i] : (T)0;                                   \
             const T f = xik * rr;                                                                 \
+            if (k + 1 < (NP) && k + 1 < n) { /* the next pivot */                                \
+                const T c = ck[k + 1];                                                            \
+                const T dr1 = fma(-(c * rr), c, *dg);                                             \
+                if (!(dr1 > (T)0) && info == 0) info = k + 2;                                     \
+                dk = TILE__CHOL_CLAMP(T, dr1);                                                    \
+                rrk = tile__chol_rcp_##sfx(dk);                                                   \
+            }                                                                                     \
             if (own) { /* l_kk = sqrt(d), l_ik = a_ik / l_kk */                                   \
                 const T rs = tile__chol_rsqrt_##sfx(d);                                           \
                 if (i == k) x[kx] = d * rs;                                                       \
@@ -643,7 +669,8 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
     TILE__STATIC_ASSERT((C) % 32 == 0 && (NP) % 32 == 0 && (NP) - (C) <= (C),                    \
                         "tile_chol rows kernel: bad column split");                              \
     /* the block (2 NP - C threads) factors the n x n matrix at a (n <= NP)                       \
-     * using cb (2 NP elements of shared memory, 16-byte aligned); returns    \
+     * using cb (TILE__CHOL_RCB(NP) elements of shared memory, 16-byte        \
+     * aligned); returns                                                      \
      * the info in every thread */                                             \
     TILE_API int tile__chol_rows##NP##_##sfx(T *cb, T *a, int n, T eps) {                         \
         enum { VW = TILE__CHOL_VW_##sfx, RW = (NP) - (C), G = TILE__CHOL_RG_##sfx##_##NP };                                       \
@@ -669,14 +696,15 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
             }                                                                                     \
         }                                                                                         \
         int info = 0;                                                                             \
-        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 0, 16)                                     \
-        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 16, 32)                                    \
-        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 32, 48)                                    \
-        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 48, 64)                                    \
-        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 64, 80)                                    \
-        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 80, 96)                                    \
-        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 96, 112)                                   \
-        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, sqrtfn, 112, 128)                                  \
+        T dk = (T)1, rrk = (T)1; /* the step's pivot (clamped) and its reciprocal */             \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 0, 16)                                     \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 16, 32)                                    \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 32, 48)                                    \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 48, 64)                                    \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 64, 80)                                    \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 80, 96)                                    \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 96, 112)                                   \
+        TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 112, 128)                                  \
         /* store: whole rows, zeros past the diagonal */                                          \
         if (i < n) {                                                                              \
             TILE__UNROLL for (int q = 0; q < (C) / VW; ++q) {                                     \
@@ -742,7 +770,7 @@ TILE__CHOL_ROWS_HOST_DEF(f64, double, sqrt)
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_rows##NP##_k_##sfx, TILE__CHOL_RBLOCK(NP, TILE__CHOL_RC_##sfx##_##NP), 0, \
                             TILE__CHOL_RMINB_##sfx##_##NP, T *a, int n, T eps, int *info) {      \
         const int m = (int)tile_block(0);                                                         \
-        T *cb = (T *)tile__smem_alloc(&tile__k, 2 * (NP) * sizeof(T));                            \
+        T *cb = (T *)tile__smem_alloc(&tile__k, TILE__CHOL_RCB(NP) * sizeof(T));                   \
         if (!cb) return; /* arena overflow (raised): the whole block stops */                    \
         const int r = TILE__CHOL_ROWS_CALL(sfx, NP, cb, a + (size_t)m * (size_t)n * (size_t)n, n, eps); \
         if (info && tile_thread() == 0) info[m] = r;                                              \
@@ -785,12 +813,12 @@ TILE__CHOL_ROWS_KERNEL(f64, double, 128)
         }                                                                          \
         if (path == 1 && ex.device >= 0) {                                         \
             if (n <= 64)                                                           \
-                return tile_launch(tile_exec_smem(ex, 2 * 64 * sizeof(T)), tile__chol_rows64_k_##sfx, tile_grid1(batch), \
+                return tile_launch(tile_exec_smem(ex, TILE__CHOL_RCB(64) * sizeof(T)), tile__chol_rows64_k_##sfx, tile_grid1(batch), \
                                    TILE__CHOL_RBLOCK(64, TILE__CHOL_RC_##sfx##_64), a, n, eps, info); \
             if (n <= 96)                                                           \
-                return tile_launch(tile_exec_smem(ex, 2 * 96 * sizeof(T)), tile__chol_rows96_k_##sfx, tile_grid1(batch), \
+                return tile_launch(tile_exec_smem(ex, TILE__CHOL_RCB(96) * sizeof(T)), tile__chol_rows96_k_##sfx, tile_grid1(batch), \
                                    TILE__CHOL_RBLOCK(96, TILE__CHOL_RC_##sfx##_96), a, n, eps, info); \
-            return tile_launch(tile_exec_smem(ex, 2 * 128 * sizeof(T)), tile__chol_rows128_k_##sfx, tile_grid1(batch), \
+            return tile_launch(tile_exec_smem(ex, TILE__CHOL_RCB(128) * sizeof(T)), tile__chol_rows128_k_##sfx, tile_grid1(batch), \
                                TILE__CHOL_RBLOCK(128, TILE__CHOL_RC_##sfx##_128), a, n, eps, info); \
         }                                                                          \
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
