@@ -78,6 +78,15 @@ GLB_VARIANT_X(glb_f32_akm, float, 256, 128, 128, 16, 3, 2, 1, 1)
 GLB_VARIANT_X(glb_f32_akm_k32, float, 256, 128, 128, 32, 3, 2, 1, 1)
 /* ... one block an SM, no register cap (room for deeper load scheduling) */
 GLB_VARIANT_X(glb_f32_akm_1b, float, 256, 128, 128, 16, 3, 0, 1, 1)
+/* f32, BAR1, AKM and TILE_MATMUL_ACC_TM16 (16 x 8 a thread: 256 x 128 with
+ * 256 threads, one block an SM; a k step loads 4 + 2 16-byte words for 128
+ * FMAs instead of 2 + 2 for 64) */
+#undef TILE_MATMUL_ACC_TM16
+#define TILE_MATMUL_ACC_TM16 1
+GLB_VARIANT_X(glb_f32_tm16, float, 256, 256, 128, 16, 3, 1, 1, 1)
+GLB_VARIANT_X(glb_f32_tm16_k32, float, 256, 256, 128, 32, 3, 1, 1, 1)
+#undef TILE_MATMUL_ACC_TM16
+#define TILE_MATMUL_ACC_TM16 0
 /* bf16: the previous default, k windows of 32, 4 stages: 0.25 */
 GLB_VARIANT(glb_bf16_k32, tile_bf16, 256, 128, 256, 32, 4, 0)
 /* bf16: 128 x 128 (64 x 32 a warp), k windows of 64, 3 stages (105 KiB),
@@ -119,6 +128,8 @@ static const GlbVariant glb_f32_variants[] = {
     {"128x128 k16 3st 256thr minb2 BAR1 AKM (A k-major)", glb_f32_akm_launch},
     {"128x128 k32 3st 256thr minb2 BAR1 AKM (A k-major)", glb_f32_akm_k32_launch},
     {"128x128 k16 3st 256thr minb0 BAR1 AKM (A k-major)", glb_f32_akm_1b_launch},
+    {"256x128 k16 3st 256thr minb1 BAR1 AKM TM16 (16x8 a thread)", glb_f32_tm16_launch},
+    {"256x128 k32 3st 256thr minb1 BAR1 AKM TM16 (16x8 a thread)", glb_f32_tm16_k32_launch},
 };
 static const GlbVariant glb_bf16_variants[] = {
     {"default " GLB_S(GEMM_BF16_BM) "x" GLB_S(GEMM_BF16_BN) " k" GLB_S(GEMM_BF16_BK) " " GLB_S(GEMM_BF16_STAGES) "st " GLB_S(GEMM_BF16_THREADS) "thr minb" GLB_S(GEMM_BF16_MINB) " GROUP=" GLB_S(GEMM_BF16_GROUP) " BAR1=" GLB_S(GEMM_BF16_BAR1), glb_default_bf16},

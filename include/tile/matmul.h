@@ -660,6 +660,8 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
  *                                          where aligned (default 0)
  *   TILE_MATMUL_ACC_PREFETCH               1: mma fragments double-buffered by
  *                                          hand across k16 steps (default 0)
+ *   TILE_MATMUL_ACC_TM16                   1: 16 x 8 FMA micro-tiles where they
+ *                                          fit exactly (default 0)
  *
  * Suppose a = [[1 2] [3 4]] and b = [[5 6] [7 8]] are f32 shared tiles and
  * C is a 2 x 2 f32 array:
@@ -743,6 +745,19 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
      : TILE__MMA_FIT(M, N, nw, 4, 4) || TILE__MMA_FIT(M, N, nw, 2, 4) || TILE__MMA_FIT(M, N, nw, 1, 4) ? 4 \
      : TILE__MMA_FIT(M, N, nw, 1, 2) ? 2 : 1)
 
+/* TILE_MATMUL_ACC_TM16 (default 0; define 1 before <tile.h>, or between
+ * kernels: read where tile_matmul_acc expands): FMA accumulators take 16 x 8
+ * micro-tiles (128 accumulators a thread, columns in runs of 4 as the B4
+ * mapping) when that gives every thread exactly one (e.g. 256 x 128 with 256
+ * threads): a k step then loads 16 values of a and 8 of b for 128 FMAs
+ * instead of 8 and 8 for 64. With a k-major a that is four 16-byte loads of
+ * a and two of b a k. */
+#ifndef TILE_MATMUL_ACC_TM16
+#define TILE_MATMUL_ACC_TM16 0
+#endif
+#define TILE__MMA_T16(M, N, bd, w, same)                                           \
+    (TILE_MATMUL_ACC_TM16 && (same) && TILE__MM_NB(M, N, 16, 8) == (bd) && (M) % 16 == 0 && (N) % 8 == 0 && \
+     8 % (w) == 0)
 /* a use of a tile declared only to shape an accumulator (nvcc warns of
  * variables "set but never used" otherwise, even after (void)) */
 TILE_API void tile__mma_use(const void *p) { (void)p; }
@@ -759,9 +774,10 @@ TILE_API void tile__mma_use(const void *p) { (void)p; }
         name##__ntw = (name##__N + 8 * name##__rn - 1) / (8 * name##__rn),         \
         name##__ntile = TILE__MMA_NT(name##__M, name##__N, name##__rm, name##__rn), \
         name##__v = 16 / (int)sizeof(name##__at),                                  \
-        name##__b4 = TILE__MM_B4(name##__M, name##__N, name##__bd, name##__v, name##__es == (int)sizeof(name##__at), 1), \
-        name##__tm = TILE__MM_TMB(name##__M, name##__N, name##__bd, name##__v, name##__es == (int)sizeof(name##__at), 1), \
-        name##__tn = TILE__MM_TNB(name##__M, name##__N, name##__bd, name##__v, name##__es == (int)sizeof(name##__at), 1), \
+        name##__t16 = TILE__MMA_T16(name##__M, name##__N, name##__bd, name##__v, name##__es == (int)sizeof(name##__at)), \
+        name##__b4 = name##__t16 || TILE__MM_B4(name##__M, name##__N, name##__bd, name##__v, name##__es == (int)sizeof(name##__at), 1), \
+        name##__tm = name##__t16 ? 16 : TILE__MM_TMB(name##__M, name##__N, name##__bd, name##__v, name##__es == (int)sizeof(name##__at), 1), \
+        name##__tn = name##__t16 ? 8 : TILE__MM_TNB(name##__M, name##__N, name##__bd, name##__v, name##__es == (int)sizeof(name##__at), 1), \
         name##__nt = (name##__N + name##__tn - 1) / name##__tn,                    \
         name##__nu = ((name##__M + name##__tm - 1) / name##__tm) * name##__nt,     \
         name##__X = name##__path == 2   ? (name##__ntile + name##__nw - 1) / name##__nw \
@@ -1182,7 +1198,7 @@ TILE_API void tile__mma_st16(double *p, double x0, double x1, double x2, double 
             enum { tile__mrs = TILE__BD(s) / TILE__D1(s) > 0 ? TILE__BD(s) / TILE__D1(s) : 1, \
                    tile__mnr = (TILE__D0(s) + tile__mrs - 1) / tile__mrs };        \
             if (BAR) tile_barrier(); /* nobody still reads the destination */     \
-            if (TILE__BD(s) % TILE__D1(s) == 0 && tile__mnr <= 16) {               \
+            if (TILE__BD(s) % TILE__D1(s) == 0 && tile__mnr <= 32) {               \
                 const int tile__c = tile__mt % TILE__D1(s), tile__r0 = tile__mt / TILE__D1(s); \
                 const char *tile__src = (const char *)tile__ma.ptr +               \
                                         (tile__mb + tile__r0 * tile__ma.stride[0] + tile__c * tile__ma.stride[1]) * TILE__ESIZE(s); \

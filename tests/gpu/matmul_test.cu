@@ -24,12 +24,13 @@
  * __float2bfloat16_rn (NaN excepted: CUDA canonicalizes NaN, tile.h keeps
  * sign and payload), device bits equal host bits.
  * Accumulators (tile_matmul_acc, _add, _store_ab, tile_matmul_load_async):
- * seventeen kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
+ * eighteen kernels that sum a @ b over k windows (ACC_LIST says which GPU layout
  * each reaches: mma warp tiles 4x8 .. 1x2 with ldmatrix or scalar fragments,
  * FMA micro-tiles (one with TILE_MATMUL_ACC_A16 0 and 2 blocks an SM asked
  * for), f64, 16-bit inputs on FMA; ACCP_LIST: the one-barrier pipeline with
  * tile_matmul_load_async_nosync and TILE_MATMUL_ACC_VST's vector stores,
- * A k-major through tile_transpose_view, mma fragments prefetched),
+ * A k-major through tile_transpose_view, mma fragments prefetched, 16x8
+ * FMA micro-tiles),
  * stored with alpha/beta into a
  * C partly outside the product and partly outside the array; checked as
  * above, and C's other elements unchanged.
@@ -297,6 +298,13 @@ ACCP_LIST(ACCP_DEF)
 ACCP(accp_bf16_pf_128x128, 256, tile_bf16, float, 128, 128, 48, 8, 2, 0)
 #undef TILE_MATMUL_ACC_PREFETCH
 #define TILE_MATMUL_ACC_PREFETCH 0
+/* 18: FMA 16x8 micro-tiles (TILE_MATMUL_ACC_TM16 1: 128 x 64, 64 threads)
+ * with A k-major (four 16-byte reads of a a k), rows of 70, partial window */
+#undef TILE_MATMUL_ACC_TM16
+#define TILE_MATMUL_ACC_TM16 1
+ACCP(accp_f32_tm16_128x64, 64, float, float, 128, 64, 16, 0, 2, 1)
+#undef TILE_MATMUL_ACC_TM16
+#define TILE_MATMUL_ACC_TM16 0
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 0
 
@@ -413,6 +421,7 @@ static void run_acc(const target *t) {
     RUN_ACC_ALL(acc_f32_a1_128x64, 256, float, float, 128, 64, 16, 0, 40, 130, 60, 2, -1)
     ACCP_LIST(RUN_ACCP_ALL)
     RUN_ACC_ALL(accp_bf16_pf_128x128, 256, tile_bf16, float, 128, 128, 48, 8, 100, 128, 132, 0, 2)
+    RUN_ACC_ALL(accp_f32_tm16_128x64, 64, float, float, 128, 64, 16, 0, 40, 130, 70, 1, 4)
 }
 
 static void run_matmul(const target *t) {
