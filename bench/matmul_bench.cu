@@ -264,6 +264,14 @@ MMB_ACC_X(mmv_f32_128_k32s2_bar1_akm, float, 256, 128, 128, 32, 2, 0, 1, 1)
  * threads, 8 x 4, 2 blocks an SM and scalar stores measured 0.81; 256
  * threads capped for 3 blocks spilled on sm_80) */
 MMB_ACC_B(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 128, 64, 32, 2, 4, 1)
+/* ... 128 threads with 16 x 8 a thread (TILE_MATMUL_ACC_TM16), A k-major,
+ * BAR1, VST (2 x 33 KiB; four 16-byte a loads and two b loads a k for 128
+ * FMAs) */
+#undef TILE_MATMUL_ACC_TM16
+#define TILE_MATMUL_ACC_TM16 1
+MMB_ACC_X(mmv_f32_128_tm16_k32s2_bar1_akm, float, 128, 128, 128, 32, 2, 0, 1, 1)
+#undef TILE_MATMUL_ACC_TM16
+#define TILE_MATMUL_ACC_TM16 0
 /* bf16 s = 64 and 128 with the accumulator in one shot (all of K in one
  * window: no k loop, one cp.async group and one barrier), A and B as the
  * defaults load them (padded shared rows, 16-byte cp.async of rows of s + 8),
@@ -340,6 +348,7 @@ MMB_EXTRA_FN(mmv_f32_128_k32s2_bar1, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2, float)
 MMB_EXTRA_FN(mmv_f32_128_k16s4_bar1, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s2_bar1_akm, float)
+MMB_EXTRA_FN_T(mmv_f32_128_tm16_k32s2_bar1_akm, float, 128)
 MMB_EXTRA_FN_M(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 2)
 MMB_EXTRA_FN(mmv_bf16_64_acc1, tile_bf16)
 MMB_EXTRA_FN_T(mmv_bf16_64_acc1_128t, tile_bf16, 128)
@@ -354,6 +363,7 @@ static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
     {128, 0, "acc k16 4st 256thr minb0 VST BAR1", mmv_f32_128_k16s4_bar1_run},
     {128, 0, "acc k32 2st 256thr minb0 VST BAR1 AKM (A k-major)", mmv_f32_128_k32s2_bar1_akm_run},
+    {128, 0, "acc k32 2st 128thr TM16 (16x8 a thread) VST BAR1 AKM", mmv_f32_128_tm16_k32s2_bar1_akm_run},
     {128, 0, "acc 2 blocks of 64 rows k32 2st 128thr minb4 VST BAR1", mmv_f32_128_m64_k32s2_bar1_b4_run},
     {64, 1, "acc one shot (padded cp.async, C from registers) 256thr VST", mmv_bf16_64_acc1_run},
     {64, 1, "acc one shot (padded cp.async, C from registers) 128thr VST", mmv_bf16_64_acc1_128t_run},
