@@ -18,7 +18,13 @@
  *    and printed after its row as
  *      "  <type> s=<s> variant [<name>]: X ms, Y TFLOP/s, tile / cuBLAS = R, ..."
  *    (no target): f32 s = 128's previous default (shared C, k-slabs of 32)
- *    and the accumulator path with 2 blocks an SM. The H100 run at bea5b43
+ *    and the accumulator path with 2 blocks an SM; since 448c676 (then f32
+ *    s = 128 0.88, bf16 s = 64 / 128 0.95 / 0.94): f32 s = 128 with
+ *    TILE_MATMUL_ACC_VST (16-byte stores of C from registers), the
+ *    one-barrier pipeline (BAR1), 3 / 4 stages, A k-major (AKM), 16 x 8
+ *    micro-tiles (TILE_MATMUL_ACC_TM16), two 128-thread blocks a product;
+ *    bf16 s = 64 / 128 with the accumulator in one shot (no k loop, C stored
+ *    from registers as float2 pairs, no shared C). The H100 run at bea5b43
  *    (bench/results/2026-11-25-h100-matmul-sort-bea5b43-bench.txt) made the
  *    winner (acc k32 2st minb0, 0.88 of cuBLAS against 0.70) the default and
  *    dropped the clear losers (their numbers: docs/matmul.md): f32 s = 64
