@@ -534,14 +534,16 @@ TILE__CHOL_KERNELS(f64, double)
 #define TILE__CHOL_RC_f64_96 64
 #define TILE__CHOL_RC_f64_128 64
 #define TILE__CHOL_RBLOCK(NP, C) (2 * (NP) - (C))
-/* shared elements of a rows kernel: two columns and two pivot slots (+ 2: 16 bytes) */
-#define TILE__CHOL_RCB(NP) (2 * (NP) + 4)
+/* shared bytes of a rows kernel: two columns, two pivot slots (+ 2: 16-byte
+ * multiple) and the matrix's address (16 bytes) */
+#define TILE__CHOL_RCB_BYTES(T, NP) ((2 * (NP) + 4) * sizeof(T) + 16)
 /* resident blocks an SM asked of ptxas (__launch_bounds__; 0: its choice).
  * Registers (sm_90, ptxas -v) and blocks = matrices an SM in flight:
- *   f32 NP = 64: 95 (10), NP = 96: 128 (5), NP = 128 (C = 64, 192 threads):
- *   140 (2; whole rows took 171, also 2, and spilled when capped at 168);
- *   f64 NP = 64: 170 (5; capped at 168 it spilled), NP = 96 / 128 (C = 64):
- *   capped at 168, 0 spills (3 / 2; unbounded ptxas took 216 / 246) */
+ *   f32 NP = 64: 98 (9), NP = 96: 131 (5), NP = 128 (C = 64, 192 threads):
+ *   131 (2; whole rows took 171, also 2, and spilled 8 bytes when capped at
+ *   168 for 3; capped for 3 blocks of 192 threads ptxas allows 96: spills);
+ *   f64 NP = 64: 168 unbounded (6; capped at 168 it spilled), NP = 96 / 128
+ *   (C = 64): capped at 168, 0 spills (3 / 2; unbounded 216 / 246) */
 #define TILE__CHOL_RMINB_f32_64 0
 #define TILE__CHOL_RMINB_f32_96 0
 #define TILE__CHOL_RMINB_f32_128 0
@@ -669,7 +671,7 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
     TILE__STATIC_ASSERT((C) % 32 == 0 && (NP) % 32 == 0 && (NP) - (C) <= (C),                    \
                         "tile_chol rows kernel: bad column split");                              \
     /* the block (2 NP - C threads) factors the n x n matrix at a (n <= NP)                       \
-     * using cb (TILE__CHOL_RCB(NP) elements of shared memory, 16-byte        \
+     * using cb (TILE__CHOL_RCB_BYTES(T, NP) bytes of shared memory, 16-byte \
      * aligned); returns                                                      \
      * the info in every thread */                                             \
     TILE_API int tile__chol_rows##NP##_##sfx(T *cb, T *a, int n, T eps) {                         \
@@ -680,6 +682,10 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
         const int rw = i >> 5, lo = right ? (C) : 0, width = right ? RW : (C);                   \
         const int vec = (n % VW) == 0 && ((uintptr_t)a & 15u) == 0;                              \
         T *ar = a + (size_t)(i < n ? i : 0) * (size_t)n;                                          \
+        /* the address rests in shared memory from here to the store (re-read \
+         * after the barriers): live across the steps it spilled (f32 NP = 128) */ \
+        T **pa = (T **)(cb + 2 * (NP) + 4);                                                       \
+        if (t == 0) *pa = a;                                                                      \
         T x[C];                                                                                   \
         /* load: the lower triangle of the row, the identity past n */                            \
         TILE__UNROLL for (int q = 0; q < (C) / VW; ++q) {                                         \
@@ -706,6 +712,7 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
         TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 96, 112)                                   \
         TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 112, 128)                                  \
         /* store: whole rows, zeros past the diagonal */                                          \
+        ar = *pa + (size_t)(i < n ? i : 0) * (size_t)n;                                           \
         if (i < n) {                                                                              \
             TILE__UNROLL for (int q = 0; q < (C) / VW; ++q) {                                     \
                 const int c0 = lo + q * VW;                                                       \
@@ -770,7 +777,7 @@ TILE__CHOL_ROWS_HOST_DEF(f64, double, sqrt)
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_rows##NP##_k_##sfx, TILE__CHOL_RBLOCK(NP, TILE__CHOL_RC_##sfx##_##NP), 0, \
                             TILE__CHOL_RMINB_##sfx##_##NP, T *a, int n, T eps, int *info) {      \
         const int m = (int)tile_block(0);                                                         \
-        T *cb = (T *)tile__smem_alloc(&tile__k, TILE__CHOL_RCB(NP) * sizeof(T));                   \
+        T *cb = (T *)tile__smem_alloc(&tile__k, TILE__CHOL_RCB_BYTES(T, NP));                      \
         if (!cb) return; /* arena overflow (raised): the whole block stops */                    \
         const int r = TILE__CHOL_ROWS_CALL(sfx, NP, cb, a + (size_t)m * (size_t)n * (size_t)n, n, eps); \
         if (info && tile_thread() == 0) info[m] = r;                                              \
@@ -813,12 +820,12 @@ TILE__CHOL_ROWS_KERNEL(f64, double, 128)
         }                                                                          \
         if (path == 1 && ex.device >= 0) {                                         \
             if (n <= 64)                                                           \
-                return tile_launch(tile_exec_smem(ex, TILE__CHOL_RCB(64) * sizeof(T)), tile__chol_rows64_k_##sfx, tile_grid1(batch), \
+                return tile_launch(tile_exec_smem(ex, TILE__CHOL_RCB_BYTES(T, 64)), tile__chol_rows64_k_##sfx, tile_grid1(batch), \
                                    TILE__CHOL_RBLOCK(64, TILE__CHOL_RC_##sfx##_64), a, n, eps, info); \
             if (n <= 96)                                                           \
-                return tile_launch(tile_exec_smem(ex, TILE__CHOL_RCB(96) * sizeof(T)), tile__chol_rows96_k_##sfx, tile_grid1(batch), \
+                return tile_launch(tile_exec_smem(ex, TILE__CHOL_RCB_BYTES(T, 96)), tile__chol_rows96_k_##sfx, tile_grid1(batch), \
                                    TILE__CHOL_RBLOCK(96, TILE__CHOL_RC_##sfx##_96), a, n, eps, info); \
-            return tile_launch(tile_exec_smem(ex, TILE__CHOL_RCB(128) * sizeof(T)), tile__chol_rows128_k_##sfx, tile_grid1(batch), \
+            return tile_launch(tile_exec_smem(ex, TILE__CHOL_RCB_BYTES(T, 128)), tile__chol_rows128_k_##sfx, tile_grid1(batch), \
                                TILE__CHOL_RBLOCK(128, TILE__CHOL_RC_##sfx##_128), a, n, eps, info); \
         }                                                                          \
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
