@@ -506,23 +506,27 @@ TILE__CHOL_KERNELS(f64, double)
  * type). Right-looking, one barrier a step: at step k the owner of column k
  * publishes its a_ik in a double-buffered shared column (the other buffer
  * is the one still read by step k - 1, and every write to it happens after
- * the step's barrier that follows those reads); after the barrier every
- * thread reads the pivot d = a_kk (all compute the same info and clamp),
- * f_i = a_ik / d and A_ij -= f_i a_jk for its columns j > k (a_jk: broadcast
- * 16-byte loads from the shared column, the same address in every lane).
- * f_i a_jk = l_ik l_jk, so the chain from one step's barrier to the next is
- * shared load, one reciprocal, a multiply and an FMA; sqrt(d) and
- * l_ik = a_ik / sqrt(d) (what is stored, as tile16_chol divides) hang off it.
+ * the step's barrier that follows those reads); after the barrier each
+ * thread reads r = 1 / d_k (published), f_i = a_ik r, and updates
+ * A_ij -= f_i a_jk for its columns j > k (a_jk: broadcast 16-byte loads from
+ * the shared column, the same address in every lane; f_i a_jk = l_ik l_jk).
+ * The pivot d_{k+1} = a_{k+1,k+1} - a_{k+1,k}^2 / d_k is known during step k
+ * to the lane of row k+1 (its own registers and the column): that warp
+ * alone computes the info, the clamp, 1 / d, 1 / sqrt(d) and l_kk and
+ * publishes them, so the chain from one barrier to the next is a shared
+ * load, a multiply, an FMA and a shared store. x keeps a_ik unscaled; the
+ * store multiplies by 1 / sqrt(d_k) (what tile16_chol divides by).
  * A warp's rows end at 32 w + 31: columns past that are its strictly upper
- * triangle and are skipped (a warp-uniform branch per 32 columns).
- * Where a row does not fit the registers (f64 at NP = 96 / 128: 192 / 256
- * registers of values), columns are split at C = 64: threads 0 .. NP-1 hold
- * columns 0 .. 63 of every row, threads NP .. 2 NP - C - 1 columns 64 ..
- * NP-1 of rows 64 .. NP-1 (rows < 64 have none there); a thread that does
- * not own column k reads a_ik from the shared column too.
- * The strictly upper triangle is never read (loaded chunks are masked with
- * selects: NaN there cannot leak) and rows are stored whole: L's lower
- * triangle and zeros past the diagonal. Steps k >= n are skipped (padding). */
+ * triangle and are skipped (a warp-uniform branch per 32 columns), and a
+ * warp whose rows are all <= k only takes the barriers.
+ * Where a row does not fit the registers well (f64 at NP = 96 / 128: 192 /
+ * 256 registers of values; f32 at NP = 128), columns are split at C = 64:
+ * threads 0 .. NP-1 hold columns 0 .. 63 of every row, threads NP ..
+ * 2 NP - C - 1 columns 64 .. NP-1 of rows 64 .. NP-1 (rows < 64 have none
+ * there); a thread that does not own column k reads a_ik from the shared
+ * column. The strictly upper triangle is never read (loaded chunks are
+ * masked with selects: NaN there cannot leak) and rows are stored whole: L's
+ * lower triangle and zeros past the diagonal. Steps k >= n are skipped. */
 #ifndef TILE_CHOL_ROWS
 #define TILE_CHOL_ROWS 1
 #endif
@@ -534,9 +538,13 @@ TILE__CHOL_KERNELS(f64, double)
 #define TILE__CHOL_RC_f64_96 64
 #define TILE__CHOL_RC_f64_128 64
 #define TILE__CHOL_RBLOCK(NP, C) (2 * (NP) - (C))
-/* shared bytes of a rows kernel: two columns, two pivot slots (+ 2: 16-byte
- * multiple) and the matrix's address (16 bytes) */
-#define TILE__CHOL_RCB_BYTES(T, NP) ((2 * (NP) + 4) * sizeof(T) + 16)
+/* The shared block of a rows kernel (elements of T): the column, double-
+ * buffered (2 NP), 1 / sqrt(d_k) and l_kk = sqrt(d_k) for every step (NP
+ * each), 1 / d_k double-buffered (2, + 2 to keep 16 bytes), then 32 bytes:
+ * the info (int), the matrix's address and the info's (these two rest in
+ * shared memory from the load to the store: held in registers across the
+ * steps they made f32 NP = 128 spill at 168, the cap for 3 blocks an SM) */
+#define TILE__CHOL_RCB_BYTES(T, NP) ((4 * (NP) + 4) * sizeof(T) + 32)
 /* resident blocks an SM asked of ptxas (__launch_bounds__; 0: its choice).
  * Registers (sm_90, ptxas -v) and blocks = matrices an SM in flight:
  *   f32 NP = 64: 98 (9), NP = 96: 131 (5), NP = 128 (C = 64, 192 threads):
@@ -617,52 +625,51 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
 /* the pivot clamp of tile16_chol: eps > 0 clamps d <= eps (and NaN) to eps,
  * else a pivot not > 0 becomes NaN */
 #define TILE__CHOL_CLAMP(T, dr) (eps > (T)0 ? ((dr) > eps ? (dr) : eps) : ((dr) > (T)0 ? (dr) : (T)NAN))
+/* pivot K1 = k + 1 from step k's values: d_{k+1} = a_{k+1,k+1} - a_{k+1,k}^2 /
+ * d_k (dg: a_{k+1,k+1} before step k's update; c = a_{k+1,k}; rr = 1 / d_k),
+ * computed by the warp that holds row k+1 (its lane k+1 writes) during step
+ * k, off the chain step k+1 waits on; the info, 1 / d, 1 / sqrt(d) and
+ * l_kk = sqrt(d) go to shared memory for the steps and the store */
+#define TILE__CHOL_ROWS_PIVOT(sfx, T, K1, dg, c, rr)                                              \
+    do {                                                                                          \
+        const T tile__dr = fma(-((c) * (rr)), (c), (dg));                                         \
+        const T tile__d = TILE__CHOL_CLAMP(T, tile__dr);                                          \
+        const T tile__rs = tile__chol_rsqrt_##sfx(tile__d);                                       \
+        const T tile__r = tile__chol_rcp_##sfx(tile__d);                                          \
+        if (i == (K1)) {                                                                          \
+            if (!(tile__dr > (T)0) && *sinfo == 0) *sinfo = (K1) + 1;                             \
+            rrb[(K1) & 1] = tile__r;                                                              \
+            rsb[K1] = tile__rs;                                                                   \
+            lkb[K1] = tile__d * tile__rs;                                                         \
+        }                                                                                         \
+    } while (0)
 /* steps K0 .. K1-1 (loops of 16 steps: fully unrolled; one loop of 96 or
  * 128 steps, and 32-step loops at NP = 128, exceeded the compiler's unroll
- * budget and left x[] in local memory).
- * Lookahead of the pivot: the next pivot is d_{k+1} = a_{k+1,k+1} -
- * a_{k+1,k}^2 / d_k (the value before step k's update, published by its
- * owner at step k in a second double-buffered slot, and a_{k+1,k} from the
- * shared column), so every thread computes d_{k+1}, its info check, its
- * clamp and 1 / d_{k+1} during step k, off the chain step k+1 waits on
- * (barrier, shared load, one multiply, one FMA, shared store). All threads
- * run the same operations on the same values: the same pivot everywhere. */
+ * budget and left x[] in local memory). A warp whose rows are all <= k has
+ * nothing left to do but the barriers (so has a thread's left part at
+ * k >= C - 1): each step costs only the warps that still update. */
 #define TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, K0, K1)                                              \
         TILE__UNROLL for (int k = (K0); k < ((K1) < (NP) ? (K1) : (NP)); ++k) {                    \
             if (k < n) { /* block-uniform: steps past n are the identity's */                     \
-            T *ck = cb + (k & 1) * (NP), *dg = cb + 2 * (NP) + (k & 1);                          \
+            T *ck = cb + (k & 1) * (NP);                                                          \
             const int own = k < (C) ? !right : right, kx = k < (C) ? k : k - (C);                 \
-            /* the owner of (k+1, k+1) (k + 1 < NP) */                                            \
-            const int own1 = k + 1 < (C) ? !right : right;                                        \
-            const int kx1 = k + 1 >= (NP) ? 0 : k + 1 < (C) ? k + 1 : k + 1 - (C);               \
-            if (own) ck[i] = x[kx];                                                               \
-            if (k + 1 < (NP) && own1 && i == k + 1) *dg = x[kx1];                                 \
+            /* warp-uniform: rows past k publish column k; updates need columns past k */        \
+            const int act = 32 * rw + 31 > k && (right || k < (C) - 1);                           \
+            if (own && 32 * rw + 31 > k) ck[i] = x[kx];                                           \
             tile_barrier();                                                                       \
-            if (k == 0) {                                                                         \
-                const T dr = ck[0];                                                               \
-                if (!(dr > (T)0)) info = 1;                                                       \
-                dk = TILE__CHOL_CLAMP(T, dr);                                                     \
-                rrk = tile__chol_rcp_##sfx(dk);                                                   \
-            }                                                                                     \
-            const T d = dk, rr = rrk;                                                             \
-            const T xik = own ? x[kx] : k < (C) ? ck[i] : (T)0;                                   \
-            const T f = xik * rr;                                                                 \
-            if (k + 1 < (NP) && k + 1 < n) { /* the next pivot */                                \
-                const T c = ck[k + 1];                                                            \
-                const T dr1 = fma(-(c * rr), c, *dg);                                             \
-                if (!(dr1 > (T)0) && info == 0) info = k + 2;                                     \
-                dk = TILE__CHOL_CLAMP(T, dr1);                                                    \
-                rrk = tile__chol_rcp_##sfx(dk);                                                   \
-            }                                                                                     \
-            if (own) { /* l_kk = sqrt(d), l_ik = a_ik / l_kk */                                   \
-                const T rs = tile__chol_rsqrt_##sfx(d);                                           \
-                if (i == k) x[kx] = d * rs;                                                       \
-                else if (i > k) x[kx] = x[kx] * rs;                                               \
-            }                                                                                     \
-            if (!right) {                                                                         \
-                TILE__CHOL_ROWS_UPD(sfx, T, 0, C)                                                 \
-            } else {                                                                              \
-                TILE__CHOL_ROWS_UPD(sfx, T, C, NP)                                                \
+            if (act) {                                                                            \
+                const T rr = rrb[k & 1];                                                          \
+                const T f = (own ? x[kx] : ck[i]) * rr; /* l_ik l_jk = f a_jk */                  \
+                if (k + 1 < (NP) && k + 1 < n && rw == ((k + 1) >> 5) &&                          \
+                    (k + 1 < (C) ? !right : right)) {                                             \
+                    const int kx1 = k + 1 >= (NP) ? 0 : k + 1 < (C) ? k + 1 : k + 1 - (C);       \
+                    TILE__CHOL_ROWS_PIVOT(sfx, T, k + 1, x[kx1], ck[k + 1], rr);                   \
+                }                                                                                 \
+                if (!right) {                                                                     \
+                    TILE__CHOL_ROWS_UPD(sfx, T, 0, C)                                             \
+                } else {                                                                          \
+                    TILE__CHOL_ROWS_UPD(sfx, T, C, NP)                                            \
+                }                                                                                 \
             }                                                                                     \
             }                                                                                     \
         }
@@ -672,9 +679,9 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
                         "tile_chol rows kernel: bad column split");                              \
     /* the block (2 NP - C threads) factors the n x n matrix at a (n <= NP)                       \
      * using cb (TILE__CHOL_RCB_BYTES(T, NP) bytes of shared memory, 16-byte \
-     * aligned); returns                                                      \
-     * the info in every thread */                                             \
-    TILE_API int tile__chol_rows##NP##_##sfx(T *cb, T *a, int n, T eps) {                         \
+     * aligned); returns the info in every thread, and thread 0 writes it   \
+     * to *infop (infop may be NULL) */                                       \
+    TILE_API int tile__chol_rows##NP##_##sfx(T *cb, T *a, int n, T eps, int *infop) {             \
         enum { VW = TILE__CHOL_VW_##sfx, RW = (NP) - (C), G = TILE__CHOL_RG_##sfx##_##NP };                                       \
         const int t = tile_thread();                                                              \
         const int right = RW > 0 && t >= (NP); /* warp-uniform: NP, C multiples of 32 */         \
@@ -684,8 +691,10 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
         T *ar = a + (size_t)(i < n ? i : 0) * (size_t)n;                                          \
         /* the address rests in shared memory from here to the store (re-read \
          * after the barriers): live across the steps it spilled (f32 NP = 128) */ \
-        T **pa = (T **)(cb + 2 * (NP) + 4);                                                       \
-        if (t == 0) *pa = a;                                                                      \
+        T *rsb = cb + 2 * (NP), *lkb = cb + 3 * (NP), *rrb = cb + 4 * (NP);                       \
+        int *sinfo = (int *)(cb + 4 * (NP) + 4);                                                  \
+        T **pa = (T **)(sinfo + 2);                                                               \
+        int **pi = (int **)(sinfo + 4);                                                           \
         T x[C];                                                                                   \
         /* load: the lower triangle of the row, the identity past n */                            \
         TILE__UNROLL for (int q = 0; q < (C) / VW; ++q) {                                         \
@@ -701,8 +710,12 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
                 x[q * VW + e] = c < i ? v[e] : c == i ? (i < n ? v[e] : (T)1) : (T)0;             \
             }                                                                                     \
         }                                                                                         \
-        int info = 0;                                                                             \
-        T dk = (T)1, rrk = (T)1; /* the step's pivot (clamped) and its reciprocal */             \
+        if (t == 0) { /* pivot 0 (row 0 is thread 0's), published by step 0's barrier */          \
+            *pa = a;                                                                              \
+            *pi = infop;                                                                          \
+            *sinfo = 0;                                                                           \
+            TILE__CHOL_ROWS_PIVOT(sfx, T, 0, x[0], (T)0, (T)0);                                   \
+        }                                                                                         \
         TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 0, 16)                                     \
         TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 16, 32)                                    \
         TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 32, 48)                                    \
@@ -714,11 +727,14 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
         /* store: whole rows, zeros past the diagonal */                                          \
         ar = *pa + (size_t)(i < n ? i : 0) * (size_t)n;                                           \
         if (i < n) {                                                                              \
+            const T lii = lkb[i];                                                                 \
             TILE__UNROLL for (int q = 0; q < (C) / VW; ++q) {                                     \
                 const int c0 = lo + q * VW;                                                       \
                 if (q * VW < width && c0 < n) {                                                   \
-                    T v[VW];                                                                      \
-                    TILE__UNROLL for (int e = 0; e < VW; ++e) v[e] = c0 + e <= i ? x[q * VW + e] : (T)0; \
+                    T v[VW], rs[VW]; /* l_ic = a_ic / sqrt(d_c): scaled only now */               \
+                    tile__chol_vld_##sfx(rs, rsb + c0);                                           \
+                    TILE__UNROLL for (int e = 0; e < VW; ++e)                                     \
+                        v[e] = c0 + e < i ? x[q * VW + e] * rs[e] : c0 + e == i ? lii : (T)0;     \
                     if (vec) tile__chol_vst_##sfx(ar + c0, v);                                    \
                     else TILE__UNROLL for (int e = 0; e < VW; ++e) if (c0 + e < n) ar[c0 + e] = v[e]; \
                 }                                                                                 \
@@ -735,6 +751,8 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
                 }                                                                                 \
             }                                                                                     \
         }                                                                                         \
+        const int info = *sinfo; /* final since the last step's barrier */                       \
+        if (t == 0 && *pi) **pi = info;                                                           \
         return info;                                                                              \
     }
 #define TILE__CHOL_ROWS_DEF2(sfx, T, NP, sqrtfn) TILE__CHOL_ROWS_DEF(sfx, T, NP, TILE__CHOL_RC_##sfx##_##NP, sqrtfn)
@@ -744,7 +762,24 @@ TILE__CHOL_ROWS_DEF2(f32, float, 128, sqrtf)
 TILE__CHOL_ROWS_DEF2(f64, double, 64, sqrt)
 TILE__CHOL_ROWS_DEF2(f64, double, 96, sqrt)
 TILE__CHOL_ROWS_DEF2(f64, double, 128, sqrt)
-#define TILE__CHOL_ROWS_CALL(sfx, NP, cb, a, n, eps) tile__chol_rows##NP##_##sfx((cb), (a), (n), (eps))
+/* The kernels' shared block as a static __shared__ array (CUDA-only, as
+ * everything in this branch): its address is a link-time constant, so the
+ * shared accesses use immediate addresses and no register holds the base
+ * (the arena's pointer cost the register that made f32 NP = 128 spill at
+ * 168, the cap for 3 blocks an SM) */
+#define TILE__CHOL_ROWS_SMEM_DEF(sfx, T, NP)                                                      \
+    TILE_API T *tile__chol_rows_smem##NP##_##sfx(void) {                                          \
+        __shared__ __align__(16) T tile__buf[TILE__CHOL_RCB_BYTES(T, NP) / sizeof(T)];            \
+        return tile__buf;                                                                         \
+    }
+TILE__CHOL_ROWS_SMEM_DEF(f32, float, 64)
+TILE__CHOL_ROWS_SMEM_DEF(f32, float, 96)
+TILE__CHOL_ROWS_SMEM_DEF(f32, float, 128)
+TILE__CHOL_ROWS_SMEM_DEF(f64, double, 64)
+TILE__CHOL_ROWS_SMEM_DEF(f64, double, 96)
+TILE__CHOL_ROWS_SMEM_DEF(f64, double, 128)
+#define TILE__CHOL_ROWS_CALL(sfx, NP, a, n, eps, infop) \
+    tile__chol_rows##NP##_##sfx(tile__chol_rows_smem##NP##_##sfx(), (a), (n), (eps), (infop))
 #else
 /* The host pass of the rows kernels (the library launches them on the GPU
  * only; this keeps a CPU launch defined): the same arithmetic, one thread,
@@ -770,17 +805,18 @@ TILE__CHOL_ROWS_DEF2(f64, double, 128, sqrt)
     }
 TILE__CHOL_ROWS_HOST_DEF(f32, float, sqrtf)
 TILE__CHOL_ROWS_HOST_DEF(f64, double, sqrt)
-#define TILE__CHOL_ROWS_CALL(sfx, NP, cb, a, n, eps) ((void)(cb), tile__chol_rows_host_##sfx((a), (n), (eps)))
+#define TILE__CHOL_ROWS_CALL(sfx, NP, a, n, eps, infop)                                            \
+    do {                                                                                          \
+        const int tile__r = tile__chol_rows_host_##sfx((a), (n), (eps));                          \
+        if (infop) *(infop) = tile__r;                                                            \
+    } while (0)
 #endif
 
 #define TILE__CHOL_ROWS_KERNEL(sfx, T, NP)                                                        \
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_rows##NP##_k_##sfx, TILE__CHOL_RBLOCK(NP, TILE__CHOL_RC_##sfx##_##NP), 0, \
                             TILE__CHOL_RMINB_##sfx##_##NP, T *a, int n, T eps, int *info) {      \
         const int m = (int)tile_block(0);                                                         \
-        T *cb = (T *)tile__smem_alloc(&tile__k, TILE__CHOL_RCB_BYTES(T, NP));                      \
-        if (!cb) return; /* arena overflow (raised): the whole block stops */                    \
-        const int r = TILE__CHOL_ROWS_CALL(sfx, NP, cb, a + (size_t)m * (size_t)n * (size_t)n, n, eps); \
-        if (info && tile_thread() == 0) info[m] = r;                                              \
+        TILE__CHOL_ROWS_CALL(sfx, NP, a + (size_t)m * (size_t)n * (size_t)n, n, eps, info ? info + m : (int *)0); \
     }
 TILE__CHOL_ROWS_KERNEL(f32, float, 64)
 TILE__CHOL_ROWS_KERNEL(f32, float, 96)
@@ -820,12 +856,12 @@ TILE__CHOL_ROWS_KERNEL(f64, double, 128)
         }                                                                          \
         if (path == 1 && ex.device >= 0) {                                         \
             if (n <= 64)                                                           \
-                return tile_launch(tile_exec_smem(ex, TILE__CHOL_RCB_BYTES(T, 64)), tile__chol_rows64_k_##sfx, tile_grid1(batch), \
+                return tile_launch(ex, tile__chol_rows64_k_##sfx, tile_grid1(batch), \
                                    TILE__CHOL_RBLOCK(64, TILE__CHOL_RC_##sfx##_64), a, n, eps, info); \
             if (n <= 96)                                                           \
-                return tile_launch(tile_exec_smem(ex, TILE__CHOL_RCB_BYTES(T, 96)), tile__chol_rows96_k_##sfx, tile_grid1(batch), \
+                return tile_launch(ex, tile__chol_rows96_k_##sfx, tile_grid1(batch), \
                                    TILE__CHOL_RBLOCK(96, TILE__CHOL_RC_##sfx##_96), a, n, eps, info); \
-            return tile_launch(tile_exec_smem(ex, TILE__CHOL_RCB_BYTES(T, 128)), tile__chol_rows128_k_##sfx, tile_grid1(batch), \
+            return tile_launch(ex, tile__chol_rows128_k_##sfx, tile_grid1(batch), \
                                TILE__CHOL_RBLOCK(128, TILE__CHOL_RC_##sfx##_128), a, n, eps, info); \
         }                                                                          \
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
