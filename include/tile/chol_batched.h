@@ -34,8 +34,12 @@
  *     A11 -= A10 A10^T; chol(A11); n <= 16 has its own one-tile kernel, and
  *     17..32 stages A10 in a per-group shared tile for the update (broadcast
  *     reads instead of shuffles);
- *   - 32 < n <= 128: one matrix per block (64 threads for nb <= 4, 128 for
- *     nb <= 7, 256 at nb = 8);
+ *   - 32 < n <= 128 on the GPU: the rows kernels (below; TILE_CHOL_ROWS,
+ *     default 1): one thread per row of the matrix padded to 64 / 96 / 128,
+ *     in registers, one barrier a step;
+ *   - 32 < n <= 128 on the CPU target (GPU too with TILE_CHOL_ROWS 0): one
+ *     matrix per block (64 threads for nb <= 4, 128 for nb <= 7, 256 at
+ *     nb = 8);
  *     the lower tiles are staged in shared memory (packed: tile (i, j) at
  *     i(i+1)/2 + j, rows padded to 80 / 144 bytes so that 16 lanes reading
  *     rows hit distinct banks) with coalesced 16-byte loads of the lower
