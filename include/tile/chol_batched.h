@@ -543,7 +543,7 @@ TILE__CHOL_KERNELS(f64, double)
 #define TILE__CHOL_RC_f64_128 64
 #define TILE__CHOL_RBLOCK(NP, C) (2 * (NP) - (C))
 /* The shared block of a rows kernel (elements of T): the column, double-
- * buffered (2 NP), 1 / sqrt(d_k) and l_kk = sqrt(d_k) for every step (NP
+ * buffered (2 NP), 1 / sqrt(d_k) and d_k (then l_kk = sqrt(d_k)) for every step (NP
  * each), 1 / d_k double-buffered (2, + 2 to keep 16 bytes), then 32 bytes:
  * the info (int), the matrix's address and the info's (these two rest in
  * shared memory from the load to the store: held in registers across the
@@ -572,9 +572,9 @@ TILE__CHOL_KERNELS(f64, double)
 /* 1 / d and 1 / sqrt(d) without the IEEE division and square root, whose
  * slow paths are subroutine calls in SASS: a call pins registers (f32 NP =
  * 128, C = 64 needed 134 registers with them, 112 without). MUFU
- * approximations refined by Newton steps (f32 one; f64 a cubic step and a
- * Newton step for 1 / d, three Newton steps for the rsqrt, enough from a
- * start of 14 good bits): within an ulp or two of the IEEE results.
+ * approximations refined by Newton steps (f32 one; f64 two cubic steps for
+ * 1 / d, three Newton steps for the rsqrt: full precision from a start of
+ * 7 good bits): within an ulp or two of the IEEE results.
  * NaN stays NaN; d = +inf gives 0 (as 1 / inf), not the NaN of the step. */
 TILE_API float tile__chol_rcp_f32(float d) {
     float r;
@@ -591,9 +591,10 @@ TILE_API float tile__chol_rsqrt_f32(float d) {
 TILE_API double tile__chol_rcp_f64(double d) {
     double r;
     asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
-    const double e = fma(-d, r, 1.0); /* r (1 + e + e^2): error e^3, then a Newton step */
+    double e = fma(-d, r, 1.0); /* r (1 + e + e^2): error e^3, twice */
     r = fma(r, fma(e, e, e), r);
-    r = fma(r, fma(-d, r, 1.0), r);
+    e = fma(-d, r, 1.0);
+    r = fma(r, fma(e, e, e), r);
     return isinf(d) ? 0.0 : r;
 }
 TILE_API double tile__chol_rsqrt_f64(double d) {
@@ -632,19 +633,17 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
 /* pivot K1 = k + 1 from step k's values: d_{k+1} = a_{k+1,k+1} - a_{k+1,k}^2 /
  * d_k (dg: a_{k+1,k+1} before step k's update; c = a_{k+1,k}; rr = 1 / d_k),
  * computed by the warp that holds row k+1 (its lane k+1 writes) during step
- * k, off the chain step k+1 waits on; the info, 1 / d, 1 / sqrt(d) and
- * l_kk = sqrt(d) go to shared memory for the steps and the store */
+ * k, off the chain step k+1 waits on; the info, 1 / d and d (clamped) go
+ * to shared memory */
 #define TILE__CHOL_ROWS_PIVOT(sfx, T, K1, dg, c, rr)                                              \
     do {                                                                                          \
         const T tile__dr = fma(-((c) * (rr)), (c), (dg));                                         \
         const T tile__d = TILE__CHOL_CLAMP(T, tile__dr);                                          \
-        const T tile__rs = tile__chol_rsqrt_##sfx(tile__d);                                       \
         const T tile__r = tile__chol_rcp_##sfx(tile__d);                                          \
         if (i == (K1)) {                                                                          \
             if (!(tile__dr > (T)0) && *sinfo == 0) *sinfo = (K1) + 1;                             \
             rrb[(K1) & 1] = tile__r;                                                              \
-            rsb[K1] = tile__rs;                                                                   \
-            lkb[K1] = tile__d * tile__rs;                                                         \
+            lkb[K1] = tile__d; /* 1 / sqrt(d), l_kk: after the steps (off this chain) */          \
         }                                                                                         \
     } while (0)
 /* steps K0 .. K1-1 (loops of 16 steps: fully unrolled; one loop of 96 or
@@ -728,6 +727,13 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
         TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 80, 96)                                    \
         TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 96, 112)                                   \
         TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 112, 128)                                  \
+        /* 1 / sqrt(d_i) and l_ii by the owner of each diagonal, one each */                      \
+        if (i < n && (i < (C) ? !right : right)) {                                               \
+            const T tile__d = lkb[i], tile__rs = tile__chol_rsqrt_##sfx(tile__d);                \
+            rsb[i] = tile__rs;                                                                    \
+            lkb[i] = tile__d * tile__rs;                                                          \
+        }                                                                                         \
+        tile_barrier();                                                                           \
         /* store: whole rows, zeros past the diagonal */                                          \
         ar = *pa + (size_t)(i < n ? i : 0) * (size_t)n;                                           \
         if (i < n) {                                                                              \
