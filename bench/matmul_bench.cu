@@ -6,7 +6,8 @@
  *    cp.async, see MMB_LOAD_ASYNC), tile_matmul_ab
  *    into a shared out (FMA micro-tiles), stored; s = 128: the accumulator
  *    path (mm_f32_128: C in registers, k windows of 32 through 2 cp.async
- *    stages); peer cublasSgemmStridedBatched.
+ *    stages, A k-major, one barrier a window, 16-byte stores of C); peer
+ *    cublasSgemmStridedBatched.
  *  - bf16 in, f32 accumulate and out, tile.h: A and B loaded into register
  *    tiles, staged by tile_matmul into the arena with padded rows (no bank
  *    conflicts in the fragment loads), tensor cores (mma.sync m16n8k16,
@@ -17,19 +18,16 @@
  *  - candidates (mmb_extras), each checked (every element against cuBLAS)
  *    and printed after its row as
  *      "  <type> s=<s> variant [<name>]: X ms, Y TFLOP/s, tile / cuBLAS = R, ..."
- *    (no target): f32 s = 128's previous default (shared C, k-slabs of 32)
- *    and the accumulator path with 2 blocks an SM; since 448c676 (then f32
- *    s = 128 0.88, bf16 s = 64 / 128 0.95 / 0.94): f32 s = 128 with
- *    TILE_MATMUL_ACC_VST (16-byte stores of C from registers), the
- *    one-barrier pipeline (BAR1), 3 / 4 stages, A k-major (AKM), 16 x 8
- *    micro-tiles (TILE_MATMUL_ACC_TM16), two 128-thread blocks a product;
- *    bf16 s = 64 / 128 with the accumulator in one shot (no k loop, C stored
- *    from registers as float2 pairs, no shared C). The H100 run at bea5b43
- *    (bench/results/2026-11-25-h100-matmul-sort-bea5b43-bench.txt) made the
- *    winner (acc k32 2st minb0, 0.88 of cuBLAS against 0.70) the default and
- *    dropped the clear losers (their numbers: docs/matmul.md): f32 s = 64
- *    with TILE_MATMUL_FMA_B4 0 (1.00 against the default's 1.15), the
- *    accumulator path at bf16 s = 64, 128 (0.62-0.75 against 0.96).
+ *    (no target): f32 s = 128's previous default (scalar stores, three
+ *    barriers a window) and the candidates left from the H200 run at
+ *    bbcd86d (bench/results/2026-11-28-h200-linalg-bbcd86d-bench.txt; it
+ *    made VST + BAR1 + AKM the f32 s = 128 default, 0.98 of cuBLAS against
+ *    0.85, and dropped the losers: the shared-C k-slab kernel 0.68, minb2
+ *    0.82, VST alone 0.92, 4 stages of 16 0.88): 3 stages, 16 x 8 micro-
+ *    tiles (TILE_MATMUL_ACC_TM16), two 128-thread blocks a product; bf16
+ *    s = 64 / 128 with the accumulator in one shot (no k loop, C stored
+ *    from registers as float2 pairs, no shared C: 0.84 / 0.77 against the
+ *    defaults' 0.95 / 0.88).
  * Recorded peer (not measured here): Warp 1.19's MathDx tile_matmul, f32 on an
  * H100: 5.7 / 12.9 / 22.4 / 7.0 TFLOP/s at s = 16 / 32 / 64 / 128.
  *
@@ -111,24 +109,6 @@ TILE_KERNEL_SMEM(mm_bf16_64, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_
     tile_async_wait(0); /* and a block barrier */
     tile_matmul_ab(c, a, b, 1.0f, 0.0f);
     tile_store(tile_array2(C + o, 64, 64), c, 0, 0);
-}
-/* f32 s = 128, the previous default (a candidate now): A and B stream through
- * 128 x 32 / 32 x 128 shared k-slabs into a shared C (beta = 1 after the
- * first slab): 96 KiB instead of 3 x 64 KiB, so 2 blocks fit on an SM and one
- * block's loads overlap the other's FMAs. tile_matmul's barriers (before:
- * slabs in; after: slabs read) order the slab reloads. */
-TILE_KERNEL_SMEM(mm_f32_128_slab, 256, TILE_SMEM_BYTES(float, 128, 128) + 2 * TILE_SMEM_BYTES(float, 128, 32),
-                 const float *A, const float *B, float *C) {
-    const size_t o = (size_t)tile_block(0) * 128 * 128;
-    tile_shared(float, a, 128, 32);
-    tile_shared(float, b, 32, 128);
-    tile_shared(float, c, 128, 128);
-    for (int k0 = 0; k0 < 128; k0 += 32) {
-        tile_load(a, tile_array2(A + o, 128, 128), 0, k0);
-        tile_load(b, tile_array2(B + o, 128, 128), k0, 0);
-        tile_matmul_ab(c, a, b, 1.0f, k0 ? 1.0f : 0.0f);
-    }
-    tile_store(tile_array2(C + o, 128, 128), c, 0, 0);
 }
 /* bf16 s = 128: A and B go straight into shared tiles with rows 8 elements
  * longer (views of 128 x 136: ldmatrix rows 272 bytes apart hit all 32 banks)
@@ -241,28 +221,25 @@ TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TIL
         LOAD(a_win, tile_array2(A + o, S, S), m0, (kk) * (BK));                    \
         LOAD(b_win, tile_array2(B + o, S, S), (kk) * (BK), 0);                     \
     } while (0)
-/* f32 s = 128, the default: k windows of 32, 2 stages (2 x 33 KiB), one
- * block an SM at the compiler's register choice (0.88 of cuBLAS on the H100;
- * minb2, below: 0.85) */
-MMB_ACC(mm_f32_128, float, 128, 32, 2, 0)
-MMB_ACC(mma_f32_128_k32s2_b2, float, 128, 32, 2, 2)
-/* Candidates with TILE_MATMUL_ACC_VST 1 (read where tile_matmul_acc_store
- * expands): the accumulator's store writes 16-byte runs (FMA, 4 columns) or
- * 8-byte pairs (mma) straight from registers instead of one element a store. */
+/* f32 s = 128, the previous default: k windows of 32, 2 stages (2 x 33 KiB),
+ * one block an SM at the compiler's register choice, scalar stores, three
+ * barriers a window (0.85 of cuBLAS on the H200) */
+MMB_ACC(mm_f32_128_prev, float, 128, 32, 2, 0)
+/* With TILE_MATMUL_ACC_VST 1 (read where tile_matmul_acc_store expands):
+ * the accumulator's store writes 16-byte runs (FMA, 4 columns) or 8-byte
+ * pairs (mma) straight from registers instead of one element a store. */
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 1
-/* f32 s = 128: the default's shape with vector stores */
-MMB_ACC(mmv_f32_128_k32s2, float, 128, 32, 2, 0)
-/* ... and one barrier a window (BAR1) */
+/* f32 s = 128, the default: the previous default's shape with vector
+ * stores, one barrier a window (BAR1) and A k-major (AKM; 2 x 33 KiB): 0.98
+ * of cuBLAS on the H200 (bench/results/2026-11-28-h200-linalg-bbcd86d-bench.txt;
+ * VST alone 0.92, VST + BAR1 0.91) */
+MMB_ACC_X(mm_f32_128, float, 256, 128, 128, 32, 2, 0, 1, 1)
+/* candidate: VST and BAR1, A row-major (0.91) */
 MMB_ACC_B(mmv_f32_128_k32s2_bar1, float, 256, 128, 128, 32, 2, 0, 1)
 /* ... BAR1, 3 stages of 32 (99 KiB, 2 blocks an SM): the first two windows
- * issued at once */
+ * issued at once (0.94) */
 MMB_ACC_B(mmv_f32_128_k32s3_bar1_b2, float, 256, 128, 128, 32, 3, 2, 1)
-/* ... BAR1, 4 stages of 16 (66 KiB): the product starts after 16 KiB (no
- * register bound: at minb2 it spilled on sm_80) */
-MMB_ACC_B(mmv_f32_128_k16s4_bar1, float, 256, 128, 128, 16, 4, 0, 1)
-/* ... BAR1 and A k-major (AKM; 2 x 33 KiB) */
-MMB_ACC_X(mmv_f32_128_k32s2_bar1_akm, float, 256, 128, 128, 32, 2, 0, 1, 1)
 /* ... two blocks a product (64 rows of C each; B read twice, the second
  * time from L2) of 128 threads (8 x 8 a thread), VST, BAR1, registers capped
  * for 4 blocks an SM (2 x 24 KiB each): smaller blocks, so one's loads and
@@ -347,13 +324,9 @@ struct MmbExtra {
     static int name##_run(tile_exec ex, long batch, const void *A, const void *B, float *C) { \
         return tile_launch(ex, name, tile_grid1(batch * (PER)), THREADS, (const T *)A, (const T *)B, C); \
     }
-MMB_EXTRA_FN(mma_f32_128_k32s2_b2, float)
-MMB_EXTRA_FN(mm_f32_128_slab, float)
-MMB_EXTRA_FN(mmv_f32_128_k32s2, float)
+MMB_EXTRA_FN(mm_f32_128_prev, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s2_bar1, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2, float)
-MMB_EXTRA_FN(mmv_f32_128_k16s4_bar1, float)
-MMB_EXTRA_FN(mmv_f32_128_k32s2_bar1_akm, float)
 MMB_EXTRA_FN_T(mmv_f32_128_tm16_k32s2_bar1_akm, float, 128)
 MMB_EXTRA_FN_M(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 2)
 MMB_EXTRA_FN(mmv_bf16_64_acc1, tile_bf16)
@@ -362,13 +335,9 @@ MMB_EXTRA_FN(mmv_bf16_128_acc1, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_128_halves, tile_bf16)
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
-    {128, 0, "shared C, k-slabs of 32 (previous default)", mm_f32_128_slab_run},
-    {128, 0, "acc k32 2st 256thr minb2", mma_f32_128_k32s2_b2_run},
-    {128, 0, "acc k32 2st 256thr minb0 VST", mmv_f32_128_k32s2_run},
-    {128, 0, "acc k32 2st 256thr minb0 VST BAR1", mmv_f32_128_k32s2_bar1_run},
+    {128, 0, "acc k32 2st 256thr minb0 (previous default)", mm_f32_128_prev_run},
+    {128, 0, "acc k32 2st 256thr minb0 VST BAR1 (A row-major)", mmv_f32_128_k32s2_bar1_run},
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
-    {128, 0, "acc k16 4st 256thr minb0 VST BAR1", mmv_f32_128_k16s4_bar1_run},
-    {128, 0, "acc k32 2st 256thr minb0 VST BAR1 AKM (A k-major)", mmv_f32_128_k32s2_bar1_akm_run},
     {128, 0, "acc k32 2st 128thr TM16 (16x8 a thread) VST BAR1 AKM", mmv_f32_128_tm16_k32s2_bar1_akm_run},
     {128, 0, "acc 2 blocks of 64 rows k32 2st 128thr minb4 VST BAR1", mmv_f32_128_m64_k32s2_bar1_b4_run},
     {64, 1, "acc one shot (padded cp.async, C from registers) 256thr VST", mmv_bf16_64_acc1_run},

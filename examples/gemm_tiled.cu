@@ -155,16 +155,17 @@
     }
 
 /* The shapes (each can be set with -D: bench/gemm_large_bench.cu times other
- * candidates side by side; the defaults are the winners of its H100 run,
- * bench/results/2026-11-25-h100-matmul-sort-bea5b43-bench.txt). f32: 128 x
- * 128 per block, 256 threads, an 8 x 8 micro-tile a thread, 16-wide windows
- * (2 x 8 KiB a stage), 3 stages, MINB 2: registers capped at 128 so 2 blocks
- * share an SM (one block's barrier waits overlap the other's FMAs: 35.3
- * TFLOP/s, 0.68 of cuBLAS, against 0.63 with one block an SM). bf16: 128 x
- * 256 per block, 64 x 64 a warp, 64-wide windows (18 + 33 KiB a stage), 3
- * stages (153 KiB), one block an SM: half the barriers and window set-ups of
- * 32-wide windows (249 TFLOP/s, 0.32 of cuBLAS, against 0.25 with k32 and 4
- * stages). */
+ * candidates side by side; the defaults are the winners of its runs, the
+ * latest bench/results/2026-11-28-h200-linalg-bbcd86d-bench.txt). f32: 128 x
+ * 128 per block, 256 threads, an 8 x 8 micro-tile a thread, 32-wide windows
+ * (A k-major: AKM 1; 3 stages, 96 KiB), one barrier a window (BAR1 1), MINB
+ * 2: registers capped at 128 so 2 blocks share an SM (one block's barrier
+ * waits overlap the other's FMAs): 41.6 TFLOP/s, 0.81 of cuBLAS on an H200,
+ * against 0.69 for the previous default (16-wide row-major windows, three
+ * barriers a window). bf16 (mma.sync, the sm_80 path; on sm_90 the model is
+ * examples/gemm_wgmma.cu, 0.78 of cuBLAS): 128 x 256 per block, 64 x 64 a
+ * warp, 64-wide windows (18 + 33 KiB a stage), 3 stages (153 KiB), one block
+ * an SM, BAR1: 258 TFLOP/s, 0.34 of cuBLAS. */
 #ifndef GEMM_F32_BM
 #define GEMM_F32_BM 128
 #endif
@@ -172,7 +173,7 @@
 #define GEMM_F32_BN 128
 #endif
 #ifndef GEMM_F32_BK
-#define GEMM_F32_BK 16
+#define GEMM_F32_BK 32
 #endif
 #ifndef GEMM_F32_STAGES
 #define GEMM_F32_STAGES 3
@@ -208,13 +209,13 @@
 #define GEMM_BF16_GROUP 1
 #endif
 #ifndef GEMM_F32_BAR1
-#define GEMM_F32_BAR1 0
+#define GEMM_F32_BAR1 1
 #endif
 #ifndef GEMM_BF16_BAR1
-#define GEMM_BF16_BAR1 0
+#define GEMM_BF16_BAR1 1
 #endif
 #ifndef GEMM_F32_AKM
-#define GEMM_F32_AKM 0
+#define GEMM_F32_AKM 1
 #endif
 GEMM_KERNEL_X(gemm_f32, float, GEMM_F32_THREADS, GEMM_F32_BM, GEMM_F32_BN, GEMM_F32_BK, GEMM_F32_STAGES, GEMM_F32_MINB,
               GEMM_F32_GROUP, GEMM_F32_BAR1, GEMM_F32_AKM)

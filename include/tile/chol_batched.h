@@ -34,10 +34,10 @@
  *     A11 -= A10 A10^T; chol(A11); n <= 16 has its own one-tile kernel, and
  *     17..32 stages A10 in a per-group shared tile for the update (broadcast
  *     reads instead of shuffles);
- *   - 32 < n <= 128 on the GPU: the rows kernels (below; TILE_CHOL_ROWS,
- *     default 1): one thread per row of the matrix padded to 64 / 96 / 128,
- *     in registers, one barrier a step;
- *   - 32 < n <= 128 on the CPU target (GPU too with TILE_CHOL_ROWS 0): one
+ *   - f32 32 < n <= 64 on the GPU: the rows kernels (below; TILE_CHOL_ROWS,
+ *     default 1; 2 takes them up to n = 128): one thread per row of the
+ *     matrix padded to 64 / 96 / 128, in registers, one barrier a step;
+ *   - other 32 < n <= 128 (and the CPU target): one
  *     matrix per block (64 threads for nb <= 4, 128 for nb <= 7, 256 at
  *     nb = 8);
  *     the lower tiles are staged in shared memory (packed: tile (i, j) at
@@ -531,9 +531,22 @@ TILE__CHOL_KERNELS(f64, double)
  * column. The strictly upper triangle is never read (loaded chunks are
  * masked with selects: NaN there cannot leak) and rows are stored whole: L's
  * lower triangle and zeros past the diagonal. Steps k >= n are skipped. */
+/* TILE_CHOL_ROWS: 1 (default) the rows kernels where they were measured
+ * faster than the blocked ones (n <= TILE__CHOL_ROWS_MAXN_<type>), 2 the
+ * rows kernels for every 32 < n <= 128, 0 never. H200, batch 4096 (bench/
+ * results/2026-11-28-h200-linalg-bbcd86d-bench.txt), rows / blocked: f32
+ * 135 / 161 us at n = 64, 513 / 304 at 92, 987 / 543 at 128; f64 317 / 262
+ * at 64, 975 / 649 at 92, 2173 / 1380 at 128: the rows kernels win at f32
+ * n <= 64 only (their per-step chain of n barriers grows with n while the
+ * blocked kernels take n / 16 steps). */
 #ifndef TILE_CHOL_ROWS
 #define TILE_CHOL_ROWS 1
 #endif
+#define TILE__CHOL_ROWS_MAXN_f32 64
+#define TILE__CHOL_ROWS_MAXN_f64 0
+/* does path (0 / 1 / 2, as TILE_CHOL_ROWS) take the rows kernels at n? */
+#define TILE__CHOL_ROWS_AT(sfx, n, path) \
+    ((n) > 32 && ((path) == 2 || ((path) == 1 && (n) <= TILE__CHOL_ROWS_MAXN_##sfx)))
 /* column split C of the rows kernels for type and NP (C == NP: whole rows) */
 #define TILE__CHOL_RC_f32_64 64
 #define TILE__CHOL_RC_f32_96 96
@@ -847,8 +860,8 @@ TILE__CHOL_ROWS_KERNEL(f64, double, 128)
 #endif
 
 #define TILE__CHOL_HOST(sfx, T)                                                    \
-    /* path: 1 the rows kernels for 32 < n <= 128 on the GPU (TILE_CHOL_ROWS,   \
-     * the default), 0 the blocked tile16 kernels (chol_bench times both) */   \
+    /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
+     * faster, 2 wherever they apply, 0 never (chol_bench times both) */     \
     TILE__CHOL_LAZY TILE_HOST_API int tile__chol_batched_path_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                    int *info, int path) { \
         if (n < 1 || n > TILE_CHOL_MAX_N || batch < 0 || (batch > 0 && !a)) return TILE_ERR_ARG; \
@@ -864,7 +877,7 @@ TILE__CHOL_ROWS_KERNEL(f64, double, 128)
                                tile__chol_small_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, n, \
                                batch, eps, info);                                  \
         }                                                                          \
-        if (path == 1 && ex.device >= 0) {                                         \
+        if (TILE__CHOL_ROWS_AT(sfx, n, path) && ex.device >= 0) {                 \
             if (n <= 64)                                                           \
                 return tile_launch(ex, tile__chol_rows64_k_##sfx, tile_grid1(batch), \
                                    TILE__CHOL_RBLOCK(64, TILE__CHOL_RC_##sfx##_64), a, n, eps, info); \

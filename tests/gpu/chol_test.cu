@@ -291,7 +291,9 @@ template <> struct ops<float> {
     static int factor(tile_exec ex, float *a, int n, int batch, float eps, int *info) {
         return tile_chol_batched_eps_f32(ex, a, n, batch, eps, info);
     }
-    /* path 1: the rows kernels (GPU, 32 < n <= 128), 0: the blocked kernels */
+    /* path (as TILE_CHOL_ROWS): 2 the rows kernels (GPU, 32 < n <= 128), 0 the
+     * blocked kernels, 1 the default's choice; other_path: the one the default does not take */
+    static int other_path(int n) { return TILE__CHOL_ROWS_AT(f32, n, TILE_CHOL_ROWS) ? 0 : 2; }
     static int factor_path(tile_exec ex, float *a, int n, int batch, float eps, int *info, int path) {
         return tile__chol_batched_path_f32(ex, a, n, batch, eps, info, path);
     }
@@ -303,6 +305,7 @@ template <> struct ops<double> {
     static int factor(tile_exec ex, double *a, int n, int batch, double eps, int *info) {
         return tile_chol_batched_eps_f64(ex, a, n, batch, eps, info);
     }
+    static int other_path(int n) { return TILE__CHOL_ROWS_AT(f64, n, TILE_CHOL_ROWS) ? 0 : 2; }
     static int factor_path(tile_exec ex, double *a, int n, int batch, double eps, int *info, int path) {
         return tile__chol_batched_path_f64(ex, a, n, batch, eps, info, path);
     }
@@ -519,7 +522,7 @@ static void batch_run(const target *t, const char *sfx, int n, int batch, int ki
         UP(d, h0, sizeof(T) * tot);
         memset(info3, 0x55, sizeof(int) * (batch + 1));
         UP(di, info3, sizeof(int) * (batch + 1));
-        RUN_OK((ops<T>::factor_path(t->ex, d, n, batch, eps, di, !TILE_CHOL_ROWS)));
+        RUN_OK((ops<T>::factor_path(t->ex, d, n, batch, eps, di, ops<T>::other_path(n))));
         DOWN(h3, d, sizeof(T) * tot);
         DOWN(info3, di, sizeof(int) * (batch + 1));
         CHECK(info3[batch] == 0x55555555, "n %d: other path: info written past the batch", n);
