@@ -618,12 +618,24 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
     y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
     return isinf(d) ? 0.0 : y;
 }
+#ifndef TILE__CHOL_RG_f32_64
 #define TILE__CHOL_RG_f32_64 8
+#endif
+#ifndef TILE__CHOL_RG_f32_96
 #define TILE__CHOL_RG_f32_96 8
+#endif
+#ifndef TILE__CHOL_RG_f32_128
 #define TILE__CHOL_RG_f32_128 4
+#endif
+#ifndef TILE__CHOL_RG_f64_64
 #define TILE__CHOL_RG_f64_64 2
+#endif
+#ifndef TILE__CHOL_RG_f64_96
 #define TILE__CHOL_RG_f64_96 4
+#endif
+#ifndef TILE__CHOL_RG_f64_128
 #define TILE__CHOL_RG_f64_128 4
+#endif
 #define TILE__CHOL_ROWS_UPD(sfx, T, LO, HI)                                                        \
     TILE__UNROLL for (int s = (LO) / 32; s < (HI) / 32; ++s) {                                     \
         if (32 * s + 31 > k && s <= rw) {                                                          \

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Tuning sweep for the rows Cholesky kernels (include/tile/chol_batched.h) on
+# a GPU machine: builds chol_bench once per setting of the column-group sizes
+# TILE__CHOL_RG_<type>_<NP> (shared loads in flight before a group's FMAs)
+# and runs each build (it times the rows and the blocked kernels side by side
+# at every N > 32), then, optionally, one ncu profile of the first rows
+# kernel launch of the control build.
+#
+#   scripts/chol-rows-sweep.sh NAME=DEFS ... [-- ncu KERNEL_REGEX]
+#   e.g. scripts/chol-rows-sweep.sh ctl= g16='-DTILE__CHOL_RG_f32_128=16'
+# Results: $OUT/sweep-NAME.txt (bench), $OUT/sweep-ptxas.txt (registers,
+# spills of the rows kernels), $OUT/ncu.txt.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+export PATH="$PATH:/usr/local/cuda/bin"
+OUT=${OUT:-build/sweep-out}
+mkdir -p "$OUT" build/sweep
+NVFLAGS=$(printf 'print-nvflags:\n\t@echo $(NVFLAGS)\n' | make -s --no-print-directory -f Makefile -f - print-nvflags)
+names=() ; ncu_re=
+while [ $# -gt 0 ]; do
+  if [ "$1" = -- ]; then shift; [ "${1:-}" = ncu ] && ncu_re=${2:-}; break; fi
+  names+=("$1"); shift
+done
+for nd in "${names[@]}"; do
+  n=${nd%%=*} d=${nd#*=}
+  # shellcheck disable=SC2086
+  ( nvcc $NVFLAGS -arch=sm_90 -Xptxas -v $d bench/chol_bench.cu -o build/sweep/chol_bench_$n \
+      -lcublas -lcusolver -lcufft 2> build/sweep/$n.ptxas || echo "build $n FAILED" ) &
+done
+wait
+: > "$OUT/sweep-ptxas.txt"
+for nd in "${names[@]}"; do
+  n=${nd%%=*} d=${nd#*=}
+  { echo "== $n: $d"; grep -A1 "chol_rows.*_k_" build/sweep/$n.ptxas | grep -E "Compiling|registers|spill" ; } >> "$OUT/sweep-ptxas.txt"
+  [ -x build/sweep/chol_bench_$n ] || continue
+  { echo "== $n: $d"; timeout 120 build/sweep/chol_bench_$n --commit "${GIT_COMMIT:-?}"; } > "$OUT/sweep-$n.txt" 2>&1
+  echo "$n: $(grep -cE 'FAIL' "$OUT/sweep-$n.txt") FAIL lines"
+done
+if [ -n "$ncu_re" ] && [ -x "build/sweep/chol_bench_${names[0]%%=*}" ]; then
+  timeout 150 ncu -k "regex:$ncu_re" -c 1 --section SpeedOfLight --section Occupancy --section LaunchStats \
+    --section SchedulerStats --section WarpStateStats --section MemoryWorkloadAnalysis \
+    "build/sweep/chol_bench_${names[0]%%=*}" --iters 2 --warmup 0 > "$OUT/ncu.txt" 2>&1
+  echo "ncu rc=$?"
+fi
