@@ -544,34 +544,6 @@ TILE__CHOL_KERNELS(f64, double)
 #endif
 #define TILE__CHOL_ROWS_MAXN_f32 64
 #define TILE__CHOL_ROWS_MAXN_f64 0
-/* TILE__CHOL_ROWS_SCALE_<type> 1: column k is scaled by 1 / sqrt(d_k) in
- * the registers at step k + 1 (one broadcast load and one multiply a thread
- * a step; thread k % 32 of warp 0 computes 1 / sqrt(d_k) and l_kk during
- * step k, off the pivot chain), so the store is plain stores; 0: the store
- * multiplies each chunk by 1 / sqrt(d) read from shared memory (ncu, H200,
- * f32 n = 64: a quarter of the kernel's stall samples, each chunk's load,
- * multiply and store in series at 96 registers). f64 keeps 0: with 1 its
- * NP = 64 / 96 kernels spilled (168 registers).
- * TILE__CHOL_ROWS_PF_<type> 1 (f32): the block of matrix m asks L2 for matrix m + R
- * (R: the blocks the GPU holds at once, from the occupancy API), the one
- * that a block will start about when this one ends (prefetch.global.L2,
- * one per 128-byte line), so that load meets L2 instead of DRAM (ncu: the
- * load phase was a fifth of the stall samples, long-scoreboard waits). A
- * persistent launch, which knows its next matrix exactly, raised the
- * registers (the body inlined in a loop: f32 NP = 128 131 -> 237). f64
- * keeps 0: the prefetch's code made NP = 96 / 128 spill 4 bytes at 168. */
-#ifndef TILE__CHOL_ROWS_SCALE_f32
-#define TILE__CHOL_ROWS_SCALE_f32 1
-#endif
-#ifndef TILE__CHOL_ROWS_SCALE_f64
-#define TILE__CHOL_ROWS_SCALE_f64 0
-#endif
-#ifndef TILE__CHOL_ROWS_PF_f32
-#define TILE__CHOL_ROWS_PF_f32 1
-#endif
-#ifndef TILE__CHOL_ROWS_PF_f64
-#define TILE__CHOL_ROWS_PF_f64 0
-#endif
 /* does path (0 / 1 / 2, as TILE_CHOL_ROWS) take the rows kernels at n? */
 #define TILE__CHOL_ROWS_AT(sfx, n, path) \
     ((n) > 32 && ((path) == 2 || ((path) == 1 && (n) <= TILE__CHOL_ROWS_MAXN_##sfx)))
@@ -713,15 +685,6 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
             const int act = 32 * rw + 31 > k && (right || k < (C) - 1);                           \
             if (own && 32 * rw + 31 > k) ck[i] = x[kx];                                           \
             tile_barrier();                                                                       \
-            if (TILE__CHOL_ROWS_SCALE_##sfx) {                                                     \
-                if (k >= 1 && (k - 1 < (C) ? !right : right))                                     \
-                    x[k < 1 ? 0 : k - 1 < (C) ? k - 1 : k - 1 - (C)] *= rsb[k < 1 ? 0 : k - 1];             \
-                if (t == (k & 31)) { /* warp 0: idle soonest, off the pivot chain */              \
-                    const T tile__d = lkb[k], tile__rs = tile__chol_rsqrt_##sfx(tile__d);         \
-                    rsb[k] = tile__rs;                                                            \
-                    lkb[k] = tile__d * tile__rs;                                                  \
-                }                                                                                 \
-            }                                                                                     \
             if (act) {                                                                            \
                 const T rr = rrb[k & 1];                                                          \
                 const T f = (own ? x[kx] : ck[i]) * rr; /* l_ik l_jk = f a_jk */                  \
@@ -790,7 +753,7 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
         TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 96, 112)                                   \
         TILE__CHOL_ROWS_STEPS(sfx, T, NP, C, 112, 128)                                  \
         /* 1 / sqrt(d_i) and l_ii by the owner of each diagonal, one each */                      \
-        if (!TILE__CHOL_ROWS_SCALE_##sfx && i < n && (i < (C) ? !right : right)) {                \
+        if (i < n && (i < (C) ? !right : right)) {                                               \
             const T tile__d = lkb[i], tile__rs = tile__chol_rsqrt_##sfx(tile__d);                \
             rsb[i] = tile__rs;                                                                    \
             lkb[i] = tile__d * tile__rs;                                                          \
@@ -803,9 +766,8 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
             TILE__UNROLL for (int q = 0; q < (C) / VW; ++q) {                                     \
                 const int c0 = lo + q * VW;                                                       \
                 if (q * VW < width && c0 < n) {                                                   \
-                    T v[VW], rs[VW]; /* l_ic = a_ic / sqrt(d_c): scaled now unless SCALE */       \
-                    if (TILE__CHOL_ROWS_SCALE_##sfx) TILE__UNROLL for (int e = 0; e < VW; ++e) rs[e] = (T)1; \
-                    else tile__chol_vld_##sfx(rs, rsb + c0);                                      \
+                    T v[VW], rs[VW]; /* l_ic = a_ic / sqrt(d_c): scaled only now */               \
+                    tile__chol_vld_##sfx(rs, rsb + c0);                                           \
                     TILE__UNROLL for (int e = 0; e < VW; ++e)                                     \
                         v[e] = c0 + e < i ? x[q * VW + e] * rs[e] : c0 + e == i ? lii : (T)0;     \
                     if (vec) tile__chol_vst_##sfx(ar + c0, v);                                    \
@@ -853,13 +815,6 @@ TILE__CHOL_ROWS_SMEM_DEF(f64, double, 96)
 TILE__CHOL_ROWS_SMEM_DEF(f64, double, 128)
 #define TILE__CHOL_ROWS_CALL(sfx, NP, a, n, eps, infop) \
     tile__chol_rows##NP##_##sfx(tile__chol_rows_smem##NP##_##sfx(), (a), (n), (eps), (infop))
-/* L2 prefetches of the 128-byte lines that start inside [p, p + bytes),
- * spread over the block's threads (hints: nothing waits for them) */
-TILE_API void tile__chol_prefetch_l2(const void *p, size_t bytes) {
-    const char *c = (const char *)p;
-    for (size_t o = (size_t)threadIdx.x * 128u; o < bytes; o += (size_t)blockDim.x * 128u)
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(c + o));
-}
 #else
 /* The host pass of the rows kernels (the library launches them on the GPU
  * only; this keeps a CPU launch defined): the same arithmetic, one thread,
@@ -885,7 +840,6 @@ TILE_API void tile__chol_prefetch_l2(const void *p, size_t bytes) {
     }
 TILE__CHOL_ROWS_HOST_DEF(f32, float, sqrtf)
 TILE__CHOL_ROWS_HOST_DEF(f64, double, sqrt)
-TILE_API void tile__chol_prefetch_l2(const void *p, size_t bytes) { (void)p; (void)bytes; }
 #define TILE__CHOL_ROWS_CALL(sfx, NP, a, n, eps, infop)                                            \
     do {                                                                                          \
         const int tile__r = tile__chol_rows_host_##sfx((a), (n), (eps));                          \
@@ -893,15 +847,11 @@ TILE_API void tile__chol_prefetch_l2(const void *p, size_t bytes) { (void)p; (vo
     } while (0)
 #endif
 
-/* ahead: the L2 prefetch distance in matrices (TILE__CHOL_ROWS_PF_<type>; 0: none) */
 #define TILE__CHOL_ROWS_KERNEL(sfx, T, NP)                                                        \
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_rows##NP##_k_##sfx, TILE__CHOL_RBLOCK(NP, TILE__CHOL_RC_##sfx##_##NP), 0, \
-                            TILE__CHOL_RMINB_##sfx##_##NP, T *a, int n, T eps, int *info, int batch, int ahead) { \
+                            TILE__CHOL_RMINB_##sfx##_##NP, T *a, int n, T eps, int *info) {      \
         const int m = (int)tile_block(0);                                                         \
-        const size_t nn = (size_t)n * (size_t)n;                                                  \
-        if (TILE__CHOL_ROWS_PF_##sfx && ahead > 0 && (int64_t)m + ahead < batch)                  \
-            tile__chol_prefetch_l2(a + ((size_t)m + (size_t)ahead) * nn, nn * sizeof(T));         \
-        TILE__CHOL_ROWS_CALL(sfx, NP, a + (size_t)m * nn, n, eps, info ? info + m : (int *)0);    \
+        TILE__CHOL_ROWS_CALL(sfx, NP, a + (size_t)m * (size_t)n * (size_t)n, n, eps, info ? info + m : (int *)0); \
     }
 TILE__CHOL_ROWS_KERNEL(f32, float, 64)
 TILE__CHOL_ROWS_KERNEL(f32, float, 96)
@@ -921,25 +871,6 @@ TILE__CHOL_ROWS_KERNEL(f64, double, 128)
 #define TILE__CHOL_LAZY
 #endif
 
-/* the blocks of kernel kf (block threads) the device holds at once: the
- * rows kernels' prefetch distance (0 where unknown or pf is 0;
- * the current device's occupancy: only a hint, never a correctness matter) */
-#if TILE_CUDA
-static inline int tile__chol_resident(int pf, const void *kf, int block, int device) {
-    int per_sm = 0, sms = 0;
-    if (!pf || cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kf, block, 0) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    return per_sm * sms;
-}
-#define TILE__CHOL_AHEAD(sfx, T, NP, device)                                                      \
-    tile__chol_resident(TILE__CHOL_ROWS_PF_##sfx, (const void *)TILE_KERNEL_GPU_FUNC(tile__chol_rows##NP##_k_##sfx, T *, int, T, int *, int, int), \
-                        TILE__CHOL_RBLOCK(NP, TILE__CHOL_RC_##sfx##_##NP), (device))
-#else
-#define TILE__CHOL_AHEAD(sfx, T, NP, device) 0
-#endif
 #define TILE__CHOL_HOST(sfx, T)                                                    \
     /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
      * faster, 2 wherever they apply, 0 never (chol_bench times both) */     \
@@ -961,15 +892,12 @@ static inline int tile__chol_resident(int pf, const void *kf, int block, int dev
         if (TILE__CHOL_ROWS_AT(sfx, n, path) && ex.device >= 0) {                 \
             if (n <= 64)                                                           \
                 return tile_launch(ex, tile__chol_rows64_k_##sfx, tile_grid1(batch), \
-                                   TILE__CHOL_RBLOCK(64, TILE__CHOL_RC_##sfx##_64), a, n, eps, info, batch, \
-                                   TILE__CHOL_AHEAD(sfx, T, 64, ex.device)); \
+                                   TILE__CHOL_RBLOCK(64, TILE__CHOL_RC_##sfx##_64), a, n, eps, info); \
             if (n <= 96)                                                           \
                 return tile_launch(ex, tile__chol_rows96_k_##sfx, tile_grid1(batch), \
-                                   TILE__CHOL_RBLOCK(96, TILE__CHOL_RC_##sfx##_96), a, n, eps, info, batch, \
-                                   TILE__CHOL_AHEAD(sfx, T, 96, ex.device)); \
+                                   TILE__CHOL_RBLOCK(96, TILE__CHOL_RC_##sfx##_96), a, n, eps, info); \
             return tile_launch(ex, tile__chol_rows128_k_##sfx, tile_grid1(batch), \
-                               TILE__CHOL_RBLOCK(128, TILE__CHOL_RC_##sfx##_128), a, n, eps, info, batch, \
-                                   TILE__CHOL_AHEAD(sfx, T, 128, ex.device)); \
+                               TILE__CHOL_RBLOCK(128, TILE__CHOL_RC_##sfx##_128), a, n, eps, info); \
         }                                                                          \
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
         /* The step loop is a latency chain (chol, solve, update, 2 barriers),  \
