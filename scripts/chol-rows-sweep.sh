@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Tuning sweep for the rows Cholesky kernels (include/tile/chol_batched.h) on
-# a GPU machine: builds chol_bench once per setting of the column-group sizes
-# TILE__CHOL_RG_<type>_<NP> (shared loads in flight before a group's FMAs)
+# Tuning sweep for the batched Cholesky kernels (include/tile/chol_batched.h)
+# on a GPU machine: builds chol_bench once per setting of its internal tuning
+# macros (the rows kernels' column-group sizes TILE__CHOL_RG_<type>_<NP>, the
+# blocked kernels' block sizes TILE__CHOL_BLK64_MAXNB / _BLK128_MAXNB, ...)
 # and runs each build (it times the rows and the blocked kernels side by side
-# at every N > 32), then, optionally, one ncu profile of the first rows
-# kernel launch of the control build.
+# at every N > 32), then, optionally, one ncu profile of the first matching
+# kernel launch of the first build.
 #
 #   scripts/chol-rows-sweep.sh NAME=DEFS ... [-- ncu KERNEL_REGEX]
 #   e.g. scripts/chol-rows-sweep.sh ctl= g16='-DTILE__CHOL_RG_f32_128=16'
@@ -37,7 +38,7 @@ for nd in "${names[@]}"; do
   echo "$n: $(grep -cE 'FAIL' "$OUT/sweep-$n.txt") FAIL lines"
 done
 if [ -n "$ncu_re" ] && [ -x "build/sweep/chol_bench_${names[0]%%=*}" ]; then
-  timeout 150 ncu -k "regex:$ncu_re" -c 1 --section SpeedOfLight --section Occupancy --section LaunchStats \
+  timeout 150 ncu --kernel-name-base mangled -k "regex:$ncu_re" -c 1 --section SpeedOfLight --section Occupancy --section LaunchStats \
     --section SchedulerStats --section WarpStateStats --section MemoryWorkloadAnalysis \
     "build/sweep/chol_bench_${names[0]%%=*}" --iters 2 --warmup 0 > "$OUT/ncu.txt" 2>&1
   echo "ncu rc=$?"

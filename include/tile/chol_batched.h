@@ -871,6 +871,15 @@ TILE__CHOL_ROWS_KERNEL(f64, double, 128)
 #define TILE__CHOL_LAZY
 #endif
 
+/* the blocked kernels' block size by tile count nb = ceil(n / 16): 64
+ * threads up to TILE__CHOL_BLK64_MAXNB, 128 up to TILE__CHOL_BLK128_MAXNB,
+ * else 256 (overridable for chol-rows-sweep.sh style tuning builds) */
+#ifndef TILE__CHOL_BLK64_MAXNB
+#define TILE__CHOL_BLK64_MAXNB 4
+#endif
+#ifndef TILE__CHOL_BLK128_MAXNB
+#define TILE__CHOL_BLK128_MAXNB 7
+#endif
 #define TILE__CHOL_HOST(sfx, T)                                                    \
     /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
      * faster, 2 wherever they apply, 0 never (chol_bench times both) */     \
@@ -909,9 +918,9 @@ TILE__CHOL_ROWS_KERNEL(f64, double, 128)
          * matrices an SM instead of 4; f64 n = 97..112: 3 instead of 2. */   \
         /* nb <= 4: 64 threads (4 groups; only step 0's 6 update tiles take two   \
          * rounds): f32 14 matrices an SM instead of 7, f64 9 instead of 4 */ \
-        if ((n + 15) / 16 <= 4)                                                    \
+        if ((n + 15) / 16 <= TILE__CHOL_BLK64_MAXNB)                               \
             return tile_launch(e2, tile__chol_blk64_k_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
-        if ((n + 15) / 16 <= 7)                                                    \
+        if ((n + 15) / 16 <= TILE__CHOL_BLK128_MAXNB)                              \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
         return tile_launch(e2, tile__chol_blk256_k_##sfx, tile_grid1(batch), 256, a, n, eps, info); \
     }                                                                              \
