@@ -145,9 +145,13 @@ static int run(const Opts &o) {
         std::vector<float> ms[3];
         if (time_interleaved(TILE_GPU(0), 3, o.iters, ms, launch)) return 1;
         double g[3];
+        Stat sts[3];
+        for (int v = 0; v < 3; ++v) { /* every figure first: each row prints its ratio to cuFFT's */
+            sts[v] = stats(ms[v]);
+            g[v] = gbps(2.0 * bytes, sts[v].median);
+        }
         for (int v = 0; v < 3; ++v) {
-            const Stat st = stats(ms[v]);
-            g[v] = gbps(2.0 * bytes, st.median);
+            const Stat &st = sts[v];
             printf("n=%-5d %-24s %9.1f GB/s  (median %.4f ms, min %.4f, max %.4f)", n, vname[v], g[v], st.median,
                    st.min, st.max);
             if (v < 2) printf("  %.3fx cuFFT  [block %d, %d rows per tile]", g[v] / g[2], blk[li], rpt[li]);
