@@ -99,7 +99,7 @@ host-gates: tests/host_gates.cu $(HEADERS)
 docs-check:
 	@scripts/check-docs.sh
 
-$(BUILD)/cpu/%: tests/cpu/%.c $(HEADERS) tests/cpu/test_util.h
+$(BUILD)/cpu/%: tests/cpu/%.c $(HEADERS) tests/cpu/test_util.h tests/cpu/block_sim.h
 	@mkdir -p $(BUILD)/cpu
 	$(CC) $(CFLAGS_C11) -Itests/cpu $< -o $@ -lcmocka -lm
 

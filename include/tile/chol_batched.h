@@ -577,11 +577,6 @@ TILE__CHOL_KERNELS(f64, double)
 #define TILE__CHOL_RMINB_f64_128 2
 
 #if TILE_ON_DEVICE
-/* A_ij -= f a_jk for the thread's columns j in (k, 32 rw + 31], those of
- * [LO, HI) (x index j - LO), in groups of G columns: group g + 1's shared
- * loads issue before group g's FMAs, and the empty asm (a compiler-only
- * memory fence) keeps later groups' loads below it: without it the compiler
- * hoisted a whole step's loads (f32 NP = 64: 149 registers, f64 spilled) */
 /* 1 / d and 1 / sqrt(d) without the IEEE division and square root, whose
  * slow paths are subroutine calls in SASS: a call pins registers (f32 NP =
  * 128, C = 64 needed 134 registers with them, 112 without). MUFU
@@ -618,6 +613,12 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
     y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
     return isinf(d) ? 0.0 : y;
 }
+#endif
+/* The step and kernel-body macros below are defined on both targets (a
+ * macro costs nothing until expanded): the library expands them on the
+ * device only, and tests/cpu/test_chol_rows_sim.c expands them on the CPU
+ * under a simulated block (one coroutine a GPU thread, barriers, reordered
+ * threads) to check the device code's logic without a GPU. */
 #ifndef TILE__CHOL_RG_f32_64
 #define TILE__CHOL_RG_f32_64 8
 #endif
@@ -636,6 +637,11 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
 #ifndef TILE__CHOL_RG_f64_128
 #define TILE__CHOL_RG_f64_128 4
 #endif
+/* A_ij -= f a_jk for the thread's columns j in (k, 32 rw + 31], those of
+ * [LO, HI) (x index j - LO), in groups of G columns: group g + 1's shared
+ * loads issue before group g's FMAs, and the empty asm (a compiler-only
+ * memory fence) keeps later groups' loads below it: without it the compiler
+ * hoisted a whole step's loads (f32 NP = 64: 149 registers, f64 spilled) */
 #define TILE__CHOL_ROWS_UPD(sfx, T, LO, HI)                                                        \
     TILE__UNROLL for (int s = (LO) / 32; s < (HI) / 32; ++s) {                                     \
         if (32 * s + 31 > k && s <= rw) {                                                          \
@@ -791,6 +797,7 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
         return info;                                                                              \
     }
 #define TILE__CHOL_ROWS_DEF2(sfx, T, NP, sqrtfn) TILE__CHOL_ROWS_DEF(sfx, T, NP, TILE__CHOL_RC_##sfx##_##NP, sqrtfn)
+#if TILE_ON_DEVICE
 TILE__CHOL_ROWS_DEF2(f32, float, 64, sqrtf)
 TILE__CHOL_ROWS_DEF2(f32, float, 96, sqrtf)
 TILE__CHOL_ROWS_DEF2(f32, float, 128, sqrtf)

@@ -24,7 +24,6 @@
  * stable host reference, keys bit for bit, values exactly.
  */
 #define _GNU_SOURCE
-#include <ucontext.h>
 /* tile_thread() is a global here that changes at every barrier, so gcc
  * cannot match the slot-validity tests of a load with those of the sort
  * and warns about slots that are never read */
@@ -55,43 +54,9 @@ static void sim_barrier(int line);
 #undef tile_barrier
 #define tile_barrier() sim_barrier(__LINE__)
 
-enum { SIM_MAXB = 1024, SIM_STACK = 128 * 1024, SIM_BUF = 1 << 20, SIM_ARENA = 1 << 20 };
-enum { ST_RUN, ST_BAR, ST_WARP, ST_DONE };
-enum { POL_ASC, POL_DESC, POL_RANDOM, SIM_NPOL };
-static const char *const sim_pol_name[SIM_NPOL] = {"ascending", "descending", "random"};
+#include "block_sim.h"
 
-static int sim_B, sim_policy, sim_nerr;
-static char sim_err[256];
-static ucontext_t sim_main, sim_ctx[SIM_MAXB];
-static unsigned char *sim_stacks;
-static int sim_state[SIM_MAXB];
-static int sim_bar_count, sim_bar_line;
-static int sim_wcount[SIM_MAXB / 32], sim_wkind[SIM_MAXB / 32];
 static uint32_t sim_win[SIM_MAXB][2], sim_wout[SIM_MAXB][2];
-static uint64_t sim_rng;
-static void (*sim_fn)(void);
-static union { max_align_t a; unsigned char b[SIM_BUF]; } sim_mem;
-static union { max_align_t a; unsigned char b[SIM_ARENA]; } sim_arena;
-
-static void sim_fail(const char *msg, int line) {
-    if (!sim_nerr++) snprintf(sim_err, sizeof sim_err, "%s (thread %d, line %d)", msg, sim_tid, line);
-}
-static void sim_yield(void) { swapcontext(&sim_ctx[sim_tid], &sim_main); }
-
-static unsigned char *sim_buf(size_t bytes) {
-    if (bytes > SIM_BUF) sim_fail("staging buffer larger than the simulator's", 0);
-    return sim_mem.b;
-}
-static void sim_barrier(int line) {
-    if (sim_bar_count == 0) sim_bar_line = line;
-    else if (line != sim_bar_line) sim_fail("threads wait at different barriers", line);
-    sim_state[sim_tid] = ST_BAR;
-    if (++sim_bar_count == sim_B) {
-        for (int t = 0; t < sim_B; ++t) sim_state[t] = ST_RUN;
-        sim_bar_count = 0;
-    }
-    sim_yield();
-}
 /* lanes of the calling thread's warp */
 static int sim_act(int w) { return sim_B - 32 * w >= 32 ? 32 : sim_B - 32 * w; }
 /* kind 1: inclusive scan, 2: and/or */
@@ -134,60 +99,6 @@ static void sim_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int lane, in
     *a = sim_wout[sim_tid][0];
     *o = sim_wout[sim_tid][1];
 }
-static void sim_entry(void) {
-    sim_fn();
-    sim_state[sim_tid] = ST_DONE;
-    /* uc_link returns to sim_main */
-}
-/* run fn as a block of B threads under a scheduling policy; 0 on success */
-static int sim_run(int B, int policy, void (*fn)(void)) {
-    if (!sim_stacks) sim_stacks = (unsigned char *)malloc((size_t)SIM_MAXB * SIM_STACK);
-    assert_non_null(sim_stacks);
-    sim_B = B;
-    sim_policy = policy;
-    sim_fn = fn;
-    sim_nerr = 0;
-    sim_bar_count = 0;
-    sim_rng = 12345u + (uint64_t)B;
-    memset(sim_wcount, 0, sizeof sim_wcount);
-    memset(sim_mem.b, 0xa5, sizeof sim_mem.b); /* poison */
-    for (int t = 0; t < B; ++t) {
-        sim_state[t] = ST_RUN;
-        getcontext(&sim_ctx[t]);
-        sim_ctx[t].uc_stack.ss_sp = sim_stacks + (size_t)t * SIM_STACK;
-        sim_ctx[t].uc_stack.ss_size = SIM_STACK;
-        sim_ctx[t].uc_link = &sim_main;
-        makecontext(&sim_ctx[t], sim_entry, 0);
-    }
-    for (;;) {
-        int pick = -1, nrun = 0, ndone = 0;
-        for (int t = 0; t < B; ++t) {
-            if (sim_state[t] == ST_DONE) ++ndone;
-            if (sim_state[t] != ST_RUN) continue;
-            ++nrun;
-            if (policy == POL_ASC && pick < 0) pick = t;
-            if (policy == POL_DESC) pick = t;
-        }
-        if (ndone == B) break;
-        if (nrun == 0) {
-            sim_tid = -1;
-            sim_fail(ndone ? "a thread finished while others wait (divergent barrier)" : "deadlock", 0);
-            return 1;
-        }
-        if (policy == POL_RANDOM) {
-            int k = (int)(sr_rand(&sim_rng) % (uint64_t)nrun);
-            for (int t = 0; t < B; ++t)
-                if (sim_state[t] == ST_RUN && k-- == 0) {
-                    pick = t;
-                    break;
-                }
-        }
-        sim_tid = pick;
-        swapcontext(&sim_main, &sim_ctx[pick]);
-    }
-    return sim_nerr;
-}
-
 /* ---- kernels: every thread of the simulated block runs one ---- */
 static void *g_in, *g_out;
 static int32_t *g_vin, *g_vout;

@@ -1,0 +1,119 @@
+/* tests/cpu/block_sim.h - a simulated GPU thread block for CPU tests of
+ * device code paths (tests/cpu/test_sort_sim.c, test_chol_rows_sim.c).
+ *
+ * B cooperative threads (ucontext coroutines) run one at a time, each until
+ * it reaches a barrier (sim_barrier), a warp step (ST_WARP, the including
+ * test's own operations) or its end. Between two barriers the order in
+ * which threads run is a policy (ascending, descending, random), so a thread
+ * that reads what another writes without a barrier in between sees
+ * different data under different orders. Barriers check that every thread
+ * arrives at the same line; a thread left waiting with no runnable thread
+ * is a deadlock, one that ends while others wait a divergent barrier.
+ * sim_buf() is a staging buffer poisoned (0xa5) before each run.
+ *
+ * Include after test_util.h, with `static int sim_tid;` declared before
+ * the library headers whose tile_thread() the test redirects to it. */
+#ifndef TILE_TESTS_BLOCK_SIM_H
+#define TILE_TESTS_BLOCK_SIM_H
+#include <ucontext.h>
+
+/* a test uses what it needs of this */
+#define SIM_UNUSED __attribute__((unused))
+
+enum { SIM_MAXB = 1024, SIM_STACK = 128 * 1024, SIM_BUF = 1 << 20, SIM_ARENA = 1 << 20 };
+enum { ST_RUN, ST_BAR, ST_WARP, ST_DONE };
+enum { POL_ASC, POL_DESC, POL_RANDOM, SIM_NPOL };
+SIM_UNUSED static const char *const sim_pol_name[SIM_NPOL] = {"ascending", "descending", "random"};
+
+SIM_UNUSED static int sim_B, sim_policy, sim_nerr;
+SIM_UNUSED static char sim_err[256];
+SIM_UNUSED static ucontext_t sim_main, sim_ctx[SIM_MAXB];
+SIM_UNUSED static unsigned char *sim_stacks;
+SIM_UNUSED static int sim_state[SIM_MAXB];
+SIM_UNUSED static int sim_bar_count, sim_bar_line;
+SIM_UNUSED static int sim_wcount[SIM_MAXB / 32], sim_wkind[SIM_MAXB / 32];
+SIM_UNUSED static uint64_t sim_rng;
+SIM_UNUSED static void (*sim_fn)(void);
+SIM_UNUSED static union { max_align_t a; unsigned char b[SIM_BUF]; } sim_mem;
+SIM_UNUSED static union { max_align_t a; unsigned char b[SIM_ARENA]; } sim_arena;
+
+SIM_UNUSED static uint64_t sim_rand(void) { /* splitmix64 */
+    uint64_t z = (sim_rng += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+SIM_UNUSED static void sim_fail(const char *msg, int line) {
+    if (!sim_nerr++) snprintf(sim_err, sizeof sim_err, "%s (thread %d, line %d)", msg, sim_tid, line);
+}
+SIM_UNUSED static void sim_yield(void) { swapcontext(&sim_ctx[sim_tid], &sim_main); }
+
+SIM_UNUSED static unsigned char *sim_buf(size_t bytes) {
+    if (bytes > SIM_BUF) sim_fail("staging buffer larger than the simulator's", 0);
+    return sim_mem.b;
+}
+SIM_UNUSED static void sim_barrier(int line) {
+    if (sim_bar_count == 0) sim_bar_line = line;
+    else if (line != sim_bar_line) sim_fail("threads wait at different barriers", line);
+    sim_state[sim_tid] = ST_BAR;
+    if (++sim_bar_count == sim_B) {
+        for (int t = 0; t < sim_B; ++t) sim_state[t] = ST_RUN;
+        sim_bar_count = 0;
+    }
+    sim_yield();
+}
+SIM_UNUSED static void sim_entry(void) {
+    sim_fn();
+    sim_state[sim_tid] = ST_DONE;
+    /* uc_link returns to sim_main */
+}
+/* run fn as a block of B threads under a scheduling policy; 0 on success */
+SIM_UNUSED static int sim_run(int B, int policy, void (*fn)(void)) {
+    if (!sim_stacks) sim_stacks = (unsigned char *)malloc((size_t)SIM_MAXB * SIM_STACK);
+    assert_non_null(sim_stacks);
+    sim_B = B;
+    sim_policy = policy;
+    sim_fn = fn;
+    sim_nerr = 0;
+    sim_bar_count = 0;
+    sim_rng = 12345u + (uint64_t)B;
+    memset(sim_wcount, 0, sizeof sim_wcount);
+    memset(sim_mem.b, 0xa5, sizeof sim_mem.b); /* poison */
+    for (int t = 0; t < B; ++t) {
+        sim_state[t] = ST_RUN;
+        getcontext(&sim_ctx[t]);
+        sim_ctx[t].uc_stack.ss_sp = sim_stacks + (size_t)t * SIM_STACK;
+        sim_ctx[t].uc_stack.ss_size = SIM_STACK;
+        sim_ctx[t].uc_link = &sim_main;
+        makecontext(&sim_ctx[t], sim_entry, 0);
+    }
+    for (;;) {
+        int pick = -1, nrun = 0, ndone = 0;
+        for (int t = 0; t < B; ++t) {
+            if (sim_state[t] == ST_DONE) ++ndone;
+            if (sim_state[t] != ST_RUN) continue;
+            ++nrun;
+            if (policy == POL_ASC && pick < 0) pick = t;
+            if (policy == POL_DESC) pick = t;
+        }
+        if (ndone == B) break;
+        if (nrun == 0) {
+            sim_tid = -1;
+            sim_fail(ndone ? "a thread finished while others wait (divergent barrier)" : "deadlock", 0);
+            return 1;
+        }
+        if (policy == POL_RANDOM) {
+            int k = (int)(sim_rand() % (uint64_t)nrun);
+            for (int t = 0; t < B; ++t)
+                if (sim_state[t] == ST_RUN && k-- == 0) {
+                    pick = t;
+                    break;
+                }
+        }
+        sim_tid = pick;
+        swapcontext(&sim_main, &sim_ctx[pick]);
+    }
+    return sim_nerr;
+}
+
+#endif /* TILE_TESTS_BLOCK_SIM_H */
