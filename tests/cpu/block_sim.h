@@ -11,8 +11,10 @@
  * is a deadlock, one that ends while others wait a divergent barrier.
  * sim_buf() is a staging buffer poisoned (0xa5) before each run.
  *
- * Include after test_util.h, with `static int sim_tid;` declared before
- * the library headers whose tile_thread() the test redirects to it. */
+ * Include after test_util.h; redirect tile_thread() to sim_tid and
+ * tile_barrier() to sim_barrier(__LINE__) where the code under test
+ * expands (a test that names them earlier declares `static int sim_tid;`
+ * itself: a second tentative definition is allowed). */
 #ifndef TILE_TESTS_BLOCK_SIM_H
 #define TILE_TESTS_BLOCK_SIM_H
 #include <ucontext.h>
@@ -25,7 +27,7 @@ enum { ST_RUN, ST_BAR, ST_WARP, ST_DONE };
 enum { POL_ASC, POL_DESC, POL_RANDOM, SIM_NPOL };
 SIM_UNUSED static const char *const sim_pol_name[SIM_NPOL] = {"ascending", "descending", "random"};
 
-SIM_UNUSED static int sim_B, sim_policy, sim_nerr;
+SIM_UNUSED static int sim_tid, sim_B, sim_policy, sim_nerr;
 SIM_UNUSED static char sim_err[256];
 SIM_UNUSED static ucontext_t sim_main, sim_ctx[SIM_MAXB];
 SIM_UNUSED static unsigned char *sim_stacks;
@@ -116,4 +118,51 @@ SIM_UNUSED static int sim_run(int B, int policy, void (*fn)(void)) {
     return sim_nerr;
 }
 
+/* warp steps (the sort's hooks TILE__SORT_WARP_SCAN / _ANDOR): kind 1 an
+ * inclusive scan, 2 an AND/OR whose result goes to lane 0 only (the device
+ * code's guarantee); each checks its lane mask and that all lanes of the
+ * warp take part */
+SIM_UNUSED static uint32_t sim_win[SIM_MAXB][2], sim_wout[SIM_MAXB][2];
+/* lanes of the calling thread's warp */
+SIM_UNUSED static int sim_act(int w) { return sim_B - 32 * w >= 32 ? 32 : sim_B - 32 * w; }
+/* kind 1: inclusive scan, 2: and/or */
+SIM_UNUSED static void sim_warp(int kind, uint32_t x, uint32_t y, unsigned mask, int lane) {
+    const int w = sim_tid / 32, act = sim_act(w);
+    const unsigned want = act == 32 ? 0xffffffffu : (1u << act) - 1u;
+    if (mask != want) sim_fail("warp step with a wrong lane mask", 0);
+    if (lane != sim_tid % 32) sim_fail("warp step with a wrong lane", 0);
+    if (sim_wcount[w] == 0) sim_wkind[w] = kind;
+    else if (sim_wkind[w] != kind) sim_fail("lanes of a warp in different warp steps", 0);
+    sim_win[sim_tid][0] = x;
+    sim_win[sim_tid][1] = y;
+    sim_state[sim_tid] = ST_WARP;
+    if (++sim_wcount[w] == act) {
+        uint32_t s = 0, a = ~0u, o = 0;
+        for (int l = 0; l < act; ++l) {
+            const int t = 32 * w + l;
+            s += sim_win[t][0];
+            a &= sim_win[t][0];
+            o |= sim_win[t][1];
+            sim_wout[t][0] = kind == 1 ? s : 0xdeadbeefu; /* and/or: lane 0 only */
+            sim_wout[t][1] = 0x5eed5eedu;
+            sim_state[t] = ST_RUN;
+        }
+        if (kind == 2) {
+            sim_wout[32 * w][0] = a;
+            sim_wout[32 * w][1] = o;
+        }
+        sim_wcount[w] = 0;
+    }
+    sim_yield();
+}
+SIM_UNUSED static uint32_t sim_warp_scan(uint32_t x, unsigned mask, int lane) {
+    sim_warp(1, x, 0, mask, lane);
+    return sim_wout[sim_tid][0];
+}
+SIM_UNUSED static void sim_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int lane, int act) {
+    if (act != sim_act(sim_tid / 32)) sim_fail("warp and/or with a wrong lane count", 0);
+    sim_warp(2, *a, *o, mask, lane);
+    *a = sim_wout[sim_tid][0];
+    *o = sim_wout[sim_tid][1];
+}
 #endif /* TILE_TESTS_BLOCK_SIM_H */

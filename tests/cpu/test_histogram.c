@@ -7,7 +7,7 @@
  * shared 16 x 64 u8 tile, aligned and misaligned source); all of it again
  * with TILE_HISTO_SORT_KEYS 1 (kernels k_..., h_pattern_keys). The GPU code path (block_dim > 1) is run by
  * test_sort_sim.c's block simulator and tests/gpu/sort_test.cu, and at the
- * end of this file by a block simulator of its own (as test_sort_sim.c's:
+ * end of this file by the same block simulator (tests/cpu/block_sim.h:
  * coroutine threads, barriers and warp steps checked, three schedules) for
  * the run discovery in the sort's buffer (TILE_HISTO_SORT_RUNS 2, 1; with
  * 16-bit staging, TILE_HISTO_SORT_NARROW 1, and 32-bit, 0) and the former
@@ -16,7 +16,6 @@
  * only out-of-range samples; i8 samples in 256 bins make bin 256 (the
  * negative ones): 9-bit bins, 32-bit staging whatever NARROW says, 3 passes. */
 #define _GNU_SOURCE
-#include <ucontext.h>
 /* (as test_sort_sim.c: tile_thread() changes at every barrier under the
  * simulator, so gcc cannot match slot-validity tests and warns) */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -262,150 +261,14 @@ static void test_shared_tile_pattern(void **state) {
 }
 
 /* ======================================================================
- * The GPU code path (block_dim > 1) under a block simulator: B cooperative
- * threads (ucontext coroutines) run one at a time, each until a barrier or
- * a warp step; the order between barriers is ascending, descending or
- * random, so a read of another thread's write without a barrier between
- * breaks the result under some order. Barriers check that every thread
- * waits at the same line, warp steps their lane masks; the AND/OR result
- * goes to lane 0 only (the device code's guarantee). The sort's staging
+ * The GPU code path (block_dim > 1) under the block simulator
+ * (tests/cpu/block_sim.h: coroutine threads, three orders between
+ * barriers, barriers and warp steps checked). The sort's staging
  * buffer (also the histogram's: the chunk path reads the sorted bins the
  * sort left there) is poisoned before each run. Everything below is
  * compiled with the hooks, everything above without.
  * ====================================================================== */
-enum { SIM_MAXB = 256, SIM_STACK = 128 * 1024, SIM_BUF = 1 << 17, SIM_ARENA = 1 << 16 };
-enum { ST_RUN, ST_BAR, ST_WARP, ST_DONE };
-enum { POL_ASC, POL_DESC, POL_RANDOM, SIM_NPOL };
-static int sim_tid, sim_B, sim_policy, sim_nerr;
-static char sim_err[256];
-static ucontext_t sim_main, sim_ctx[SIM_MAXB];
-static unsigned char *sim_stacks;
-static int sim_state[SIM_MAXB];
-static int sim_bar_count, sim_bar_line;
-static int sim_wcount[SIM_MAXB / 32], sim_wkind[SIM_MAXB / 32];
-static uint32_t sim_win[SIM_MAXB][2], sim_wout[SIM_MAXB][2];
-static uint64_t sim_rng;
-static void (*sim_fn)(void);
-static union {
-    max_align_t a;
-    unsigned char b[SIM_BUF];
-} sim_mem;
-static union {
-    max_align_t a;
-    unsigned char b[SIM_ARENA];
-} sim_arena;
-
-static void sim_fail(const char *msg, int line) {
-    if (!sim_nerr++) snprintf(sim_err, sizeof sim_err, "%s (thread %d, line %d)", msg, sim_tid, line);
-}
-static void sim_yield(void) { swapcontext(&sim_ctx[sim_tid], &sim_main); }
-static unsigned char *sim_buf(size_t bytes) {
-    if (bytes > SIM_BUF) sim_fail("staging buffer larger than the simulator's", 0);
-    return sim_mem.b;
-}
-static void sim_barrier(int line) {
-    if (sim_bar_count == 0) sim_bar_line = line;
-    else if (line != sim_bar_line) sim_fail("threads wait at different barriers", line);
-    sim_state[sim_tid] = ST_BAR;
-    if (++sim_bar_count == sim_B) {
-        for (int t = 0; t < sim_B; ++t) sim_state[t] = ST_RUN;
-        sim_bar_count = 0;
-    }
-    sim_yield();
-}
-static int sim_act(int w) { return sim_B - 32 * w >= 32 ? 32 : sim_B - 32 * w; }
-/* kind 1: inclusive scan, 2: and/or (result in lane 0 only) */
-static void sim_warp(int kind, uint32_t x, uint32_t y, unsigned mask, int lane) {
-    const int w = sim_tid / 32, act = sim_act(w);
-    const unsigned want = act == 32 ? 0xffffffffu : (1u << act) - 1u;
-    if (mask != want) sim_fail("warp step with a wrong lane mask", 0);
-    if (lane != sim_tid % 32) sim_fail("warp step with a wrong lane", 0);
-    if (sim_wcount[w] == 0) sim_wkind[w] = kind;
-    else if (sim_wkind[w] != kind) sim_fail("lanes of a warp in different warp steps", 0);
-    sim_win[sim_tid][0] = x;
-    sim_win[sim_tid][1] = y;
-    sim_state[sim_tid] = ST_WARP;
-    if (++sim_wcount[w] == act) {
-        uint32_t sum = 0, a = ~0u, o = 0;
-        for (int l = 0; l < act; ++l) {
-            const int t = 32 * w + l;
-            sum += sim_win[t][0];
-            a &= sim_win[t][0];
-            o |= sim_win[t][1];
-            sim_wout[t][0] = kind == 1 ? sum : 0xdeadbeefu;
-            sim_wout[t][1] = 0x5eed5eedu;
-            sim_state[t] = ST_RUN;
-        }
-        if (kind == 2) {
-            sim_wout[32 * w][0] = a;
-            sim_wout[32 * w][1] = o;
-        }
-        sim_wcount[w] = 0;
-    }
-    sim_yield();
-}
-static uint32_t sim_warp_scan(uint32_t x, unsigned mask, int lane) {
-    sim_warp(1, x, 0, mask, lane);
-    return sim_wout[sim_tid][0];
-}
-static void sim_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int lane, int act) {
-    if (act != sim_act(sim_tid / 32)) sim_fail("warp and/or with a wrong lane count", 0);
-    sim_warp(2, *a, *o, mask, lane);
-    *a = sim_wout[sim_tid][0];
-    *o = sim_wout[sim_tid][1];
-}
-static void sim_entry(void) {
-    sim_fn();
-    sim_state[sim_tid] = ST_DONE;
-}
-/* run fn as a block of B threads under a schedule; 0 on success */
-static int sim_run(int B, int policy, void (*fn)(void)) {
-    if (!sim_stacks) sim_stacks = (unsigned char *)malloc((size_t)SIM_MAXB * SIM_STACK);
-    assert_non_null(sim_stacks);
-    sim_B = B;
-    sim_policy = policy;
-    sim_fn = fn;
-    sim_nerr = 0;
-    sim_bar_count = 0;
-    sim_rng = 12345u + (uint64_t)B;
-    memset(sim_wcount, 0, sizeof sim_wcount);
-    memset(sim_mem.b, 0xa5, sizeof sim_mem.b); /* poison */
-    for (int t = 0; t < B; ++t) {
-        sim_state[t] = ST_RUN;
-        getcontext(&sim_ctx[t]);
-        sim_ctx[t].uc_stack.ss_sp = sim_stacks + (size_t)t * SIM_STACK;
-        sim_ctx[t].uc_stack.ss_size = SIM_STACK;
-        sim_ctx[t].uc_link = &sim_main;
-        makecontext(&sim_ctx[t], sim_entry, 0);
-    }
-    for (;;) {
-        int pick = -1, nrun = 0, ndone = 0;
-        for (int t = 0; t < B; ++t) {
-            if (sim_state[t] == ST_DONE) ++ndone;
-            if (sim_state[t] != ST_RUN) continue;
-            ++nrun;
-            if (policy == POL_ASC && pick < 0) pick = t;
-            if (policy == POL_DESC) pick = t;
-        }
-        if (ndone == B) break;
-        if (nrun == 0) {
-            sim_tid = -1;
-            sim_fail(ndone ? "a thread finished while others wait (divergent barrier)" : "deadlock", 0);
-            return 1;
-        }
-        if (policy == POL_RANDOM) {
-            int k = (int)(rng(&sim_rng) % (uint64_t)nrun);
-            for (int t = 0; t < B; ++t)
-                if (sim_state[t] == ST_RUN && k-- == 0) {
-                    pick = t;
-                    break;
-                }
-        }
-        sim_tid = pick;
-        swapcontext(&sim_main, &sim_ctx[pick]);
-    }
-    return sim_nerr;
-}
+#include "block_sim.h"
 
 /* the hooks (the macros are read where the kernels below expand) */
 #undef TILE__SORT_WARP_SCAN

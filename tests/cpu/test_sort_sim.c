@@ -56,49 +56,6 @@ static void sim_barrier(int line);
 
 #include "block_sim.h"
 
-static uint32_t sim_win[SIM_MAXB][2], sim_wout[SIM_MAXB][2];
-/* lanes of the calling thread's warp */
-static int sim_act(int w) { return sim_B - 32 * w >= 32 ? 32 : sim_B - 32 * w; }
-/* kind 1: inclusive scan, 2: and/or */
-static void sim_warp(int kind, uint32_t x, uint32_t y, unsigned mask, int lane) {
-    const int w = sim_tid / 32, act = sim_act(w);
-    const unsigned want = act == 32 ? 0xffffffffu : (1u << act) - 1u;
-    if (mask != want) sim_fail("warp step with a wrong lane mask", 0);
-    if (lane != sim_tid % 32) sim_fail("warp step with a wrong lane", 0);
-    if (sim_wcount[w] == 0) sim_wkind[w] = kind;
-    else if (sim_wkind[w] != kind) sim_fail("lanes of a warp in different warp steps", 0);
-    sim_win[sim_tid][0] = x;
-    sim_win[sim_tid][1] = y;
-    sim_state[sim_tid] = ST_WARP;
-    if (++sim_wcount[w] == act) {
-        uint32_t s = 0, a = ~0u, o = 0;
-        for (int l = 0; l < act; ++l) {
-            const int t = 32 * w + l;
-            s += sim_win[t][0];
-            a &= sim_win[t][0];
-            o |= sim_win[t][1];
-            sim_wout[t][0] = kind == 1 ? s : 0xdeadbeefu; /* and/or: lane 0 only */
-            sim_wout[t][1] = 0x5eed5eedu;
-            sim_state[t] = ST_RUN;
-        }
-        if (kind == 2) {
-            sim_wout[32 * w][0] = a;
-            sim_wout[32 * w][1] = o;
-        }
-        sim_wcount[w] = 0;
-    }
-    sim_yield();
-}
-static uint32_t sim_warp_scan(uint32_t x, unsigned mask, int lane) {
-    sim_warp(1, x, 0, mask, lane);
-    return sim_wout[sim_tid][0];
-}
-static void sim_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, int lane, int act) {
-    if (act != sim_act(sim_tid / 32)) sim_fail("warp and/or with a wrong lane count", 0);
-    sim_warp(2, *a, *o, mask, lane);
-    *a = sim_wout[sim_tid][0];
-    *o = sim_wout[sim_tid][1];
-}
 /* ---- kernels: every thread of the simulated block runs one ---- */
 static void *g_in, *g_out;
 static int32_t *g_vin, *g_vout;
