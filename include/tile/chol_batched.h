@@ -797,13 +797,16 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
         return info;                                                                              \
     }
 #define TILE__CHOL_ROWS_DEF2(sfx, T, NP, sqrtfn) TILE__CHOL_ROWS_DEF(sfx, T, NP, TILE__CHOL_RC_##sfx##_##NP, sqrtfn)
+/* the six instantiations (the device here; test_chol_rows_sim.c on the CPU) */
+#define TILE__CHOL_ROWS_DEF_ALL()                  \
+    TILE__CHOL_ROWS_DEF2(f32, float, 64, sqrtf)    \
+    TILE__CHOL_ROWS_DEF2(f32, float, 96, sqrtf)    \
+    TILE__CHOL_ROWS_DEF2(f32, float, 128, sqrtf)   \
+    TILE__CHOL_ROWS_DEF2(f64, double, 64, sqrt)    \
+    TILE__CHOL_ROWS_DEF2(f64, double, 96, sqrt)    \
+    TILE__CHOL_ROWS_DEF2(f64, double, 128, sqrt)
 #if TILE_ON_DEVICE
-TILE__CHOL_ROWS_DEF2(f32, float, 64, sqrtf)
-TILE__CHOL_ROWS_DEF2(f32, float, 96, sqrtf)
-TILE__CHOL_ROWS_DEF2(f32, float, 128, sqrtf)
-TILE__CHOL_ROWS_DEF2(f64, double, 64, sqrt)
-TILE__CHOL_ROWS_DEF2(f64, double, 96, sqrt)
-TILE__CHOL_ROWS_DEF2(f64, double, 128, sqrt)
+TILE__CHOL_ROWS_DEF_ALL()
 /* The kernels' shared block as a static __shared__ array (CUDA-only, as
  * everything in this branch): its address is a link-time constant, so the
  * shared accesses use immediate addresses and no register holds the base

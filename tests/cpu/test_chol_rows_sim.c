@@ -49,12 +49,7 @@ static float tile__chol_rsqrt_f32(float d) { return isinf(d) ? 0.0f : 1.0f / sqr
 static double tile__chol_rcp_f64(double d) { return isinf(d) ? 0.0 : 1.0 / d; }
 static double tile__chol_rsqrt_f64(double d) { return isinf(d) ? 0.0 : 1.0 / sqrt(d); }
 
-TILE__CHOL_ROWS_DEF2(f32, float, 64, sqrtf)
-TILE__CHOL_ROWS_DEF2(f32, float, 96, sqrtf)
-TILE__CHOL_ROWS_DEF2(f32, float, 128, sqrtf)
-TILE__CHOL_ROWS_DEF2(f64, double, 64, sqrt)
-TILE__CHOL_ROWS_DEF2(f64, double, 96, sqrt)
-TILE__CHOL_ROWS_DEF2(f64, double, 128, sqrt)
+TILE__CHOL_ROWS_DEF_ALL()
 
 /* the simulated launch: every thread calls the kernel body on one matrix */
 static void *g_a;
