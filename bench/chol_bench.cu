@@ -15,6 +15,9 @@
  *             512 MiB copy (2 x bytes / bandwidth).
  *  - factor + solve (nrhs 1): tile_chol_batched + tile_chol_batched_solve vs
  *             potrfBatched + potrsBatched.
+ *  - candidate (no target, checked like the default): f32 32 < N <= 64 the
+ *             one-warp kernel (path 3); elsewhere for N > 32 the path the
+ *             default does not take (rows or blocked kernels).
  *  - recorded peer: NVIDIA Warp 1.19 MathDx tile_cholesky on an H100, batch
  *             4096, f32, one matrix per block: 13.8 / 53.6 / 314 / 285 / 9462 us
  *             at N = 16 / 32 / 64 / 92 / 128 (constants from the issue, not
@@ -74,8 +77,12 @@ template <class T> struct lib;
 template <> struct lib<float> {
     static const char *name() { return "f32"; }
     static int factor(float *a, int n, int batch, int *info) { return tile_chol_batched_f32(TILE_GPU(0), a, n, batch, info); }
-    /* the path that the default does not take at n (rows or blocked): timed as a candidate */
-    static int alt_path(int n) { return TILE__CHOL_ROWS_AT(f32, n, TILE_CHOL_ROWS) ? 0 : 2; }
+    /* the candidate path timed beside the default: the warp kernel (path 3)
+     * where it applies (32 < n <= 64), else the path the default does not take
+     * (rows or blocked) */
+    static int alt_path(int n) {
+        return n > 32 && n <= 64 ? 3 : TILE__CHOL_ROWS_AT(f32, n, TILE_CHOL_ROWS) ? 0 : 2;
+    }
     static int factor_alt(float *a, int n, int batch, int *info) {
         return tile__chol_batched_path_f32(TILE_GPU(0), a, n, batch, 0.0f, info, alt_path(n));
     }
@@ -107,12 +114,14 @@ template <> struct lib<double> {
     }
 };
 
+static const char *path_name(int path) { return path == 3 ? "warp" : path ? "rows" : "blocked"; }
+
 struct Row {
     const char *type;
     int n;
     double tile_us, cus_us, floor_us, tile_fs_us, cus_fs_us, warp_us;
     double alt_us; /* the non-default path (n > 32 only; 0 otherwise) */
-    const char *alt_name; /* "rows" or "blocked" */
+    const char *alt_name; /* "rows", "blocked" or "warp" */
     bool ok, alt_ok;
 };
 
@@ -122,7 +131,7 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     const size_t nn = (size_t)n * n, bytes = nn * batch * sizeof(T), bbytes = (size_t)n * batch * sizeof(T);
     T *a0, *a, *ac, *b0, *b, *bc, *aa;
     int *info, *cinfo, *cinfo_s, *ainfo;
-    const int nv = n > 32 ? 5 : 4; /* variant 4: the other path, n > 32 */
+    const int nv = n > 32 ? 5 : 4; /* variant 4: the candidate path, n > 32 */
     void **pa, **pb;
     CK(cudaMalloc(&a0, bytes));
     CK(cudaMalloc(&a, bytes));
@@ -145,7 +154,8 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     CK(cudaDeviceSynchronize());
 
     /* variants: 0 tile factor, 1 cuSOLVER potrf, 2 tile factor+solve, 3 potrf+potrs,
-     * 4 the tile factor's other path (rows / blocked kernels);
+     * 4 the tile factor's candidate path (the warp kernel at f32 32 < n <= 64,
+     *   else rows / blocked kernels, the one the default does not take);
      * the restore copies run before the first event of each launch */
     auto launch = [&](int v, cudaEvent_t e0, cudaEvent_t e1) -> int {
         if (v == 4) {
@@ -238,7 +248,7 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
                "tile upper != 0: %ld: %s\n",
                lib<T>::name(), n, nz, cnz, hs, worst, worstx, tol, upper, ok ? "ok" : "FAIL");
     }
-    /* the other path's output (variant 4): info, residual, upper triangle, and
+    /* the candidate path's output (variant 4): info, residual, upper triangle, and
      * equal to the default path's L within the tolerance */
     r->alt_ok = true;
     if (nv == 5) {
@@ -274,11 +284,11 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
         r->alt_ok = nz == 0 && worst <= tol && diff <= tol * 10 && upper == 0;
         printf("check %s n=%-3d %s path: info != 0: %ld; residual LL^T %.2e (tol %.0e); max |L - L_default| / (1 + |L|) "
                "%.2e; upper != 0: %ld: %s\n",
-               lib<T>::name(), n, lib<T>::alt_path(n) ? "rows" : "blocked", nz, worst, tol, diff, upper, r->alt_ok ? "ok" : "FAIL");
+               lib<T>::name(), n, path_name(lib<T>::alt_path(n)), nz, worst, tol, diff, upper, r->alt_ok ? "ok" : "FAIL");
     }
     r->alt_us = nv == 5 ? stats(ms[4]).median * 1e3 : 0;
     r->type = lib<T>::name();
-    r->alt_name = lib<T>::alt_path(n) ? "rows" : "blocked";
+    r->alt_name = path_name(lib<T>::alt_path(n));
     r->n = n;
     r->tile_us = stats(ms[0]).median * 1e3;
     r->cus_us = stats(ms[1]).median * 1e3;
@@ -354,8 +364,8 @@ static int run(const Opts &o) {
     }
     printf("(floor: the batch read and written once at the D2D bandwidth above; WarpMathDx: Warp 1.19 tile_cholesky,\n"
            " recorded on an H100, f32, batch 4096 - not measured here)\n");
-    printf("the other path (rows or blocked kernels, the one the default does not take at N; TILE_CHOL_ROWS = %d), "
-           "factor only:\n", TILE_CHOL_ROWS);
+    printf("the candidate path (f32 32 < N <= 64: the warp kernel, path 3; elsewhere the rows or blocked kernels, the one "
+           "the default does not take at N; TILE_CHOL_ROWS = %d), factor only:\n", TILE_CHOL_ROWS);
     for (int i = 0; i < nr; ++i) {
         const Row &r = rows[i];
         if (r.alt_us > 0)

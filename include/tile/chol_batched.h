@@ -36,7 +36,9 @@
  *     reads instead of shuffles);
  *   - f32 32 < n <= 64 on the GPU: the rows kernels (below; TILE_CHOL_ROWS,
  *     default 1; 2 takes them up to n = 128): one thread per row of the
- *     matrix padded to 64 / 96 / 128, in registers, one barrier a step;
+ *     matrix padded to 64 / 96 / 128, in registers, one barrier a step
+ *     (a candidate beside them, internal path 3: one warp a matrix, two
+ *     rows a lane, __syncwarp for the barrier; measured: pending);
  *   - other 32 < n <= 128 (and the CPU target): one
  *     matrix per block (64 threads for nb <= 4, 128 for nb <= 7, 256 at
  *     nb = 8);
@@ -805,6 +807,121 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
     TILE__CHOL_ROWS_DEF2(f64, double, 64, sqrt)    \
     TILE__CHOL_ROWS_DEF2(f64, double, 96, sqrt)    \
     TILE__CHOL_ROWS_DEF2(f64, double, 128, sqrt)
+/* ---- the warp kernel (f32, 32 < n <= 64; a candidate: path 3) ----
+ * One warp factors one matrix, so a step needs no block barrier: lane l
+ * holds row l (columns 0..31, x0) and row l + 32 (columns 0..63, x1) in
+ * registers, the identity past n, and the steps are the rows kernels'
+ * (right-looking; the pivot lookahead by the lane of row k + 1; x keeps
+ * a_ik unscaled and the store scales by 1 / sqrt(d)) with __syncwarp
+ * (TILE__CHOL_WSYNC) for the barrier. Each broadcast 16-byte load of the
+ * column serves both rows of a lane while k < 32 (8 FMAs a load instead of
+ * 4), and a step's other work (publish, pivot, tests) is paid once for two
+ * rows. ncu on the rows kernel (f32 n = 64, 2 warps a matrix, 96
+ * registers): 9.4 k warp instructions a matrix, 29 % FFMAs, 14 % of the
+ * stall samples at the block barrier. Here: 32 threads, the x registers
+ * 96 (row l has nothing past column 31). Shared (floats, a warp's own
+ * TILE__CHOL_W64_FLOATS): the column twice (128), d_k then l_kk (64),
+ * 1 / sqrt(d_k) (64), 1 / d_k twice (2), the info word, padding. */
+#define TILE__CHOL_W64_FLOATS 264
+#define TILE__CHOL_W64_GROUP(k, j0, j1)                                                           \
+    TILE__UNROLL for (int g = (j0); g < (j1); g += 4) {                                          \
+        float v[4];                                                                               \
+        tile__chol_vld_f32(v, ck + g);                                                            \
+        TILE__UNROLL for (int e = 0; e < 4; ++e) {                                                \
+            if (g + e > (k)) {                                                                    \
+                if (g + e < 32) x0[(g + e) & 31] -= f0 * v[e];                                    \
+                x1[g + e] -= f1 * v[e];                                                           \
+            }                                                                                     \
+        }                                                                                         \
+    }
+#define TILE__CHOL_WARP64_DEF()                                                                   \
+    TILE_API int tile__chol_warp64_f32(float *cb, float *a, int n, float eps, int *infop) {       \
+        const int l = tile_thread() & 31;                                                         \
+        float *lkb = cb + 128, *rsb = cb + 192, *rrb = cb + 256;                                  \
+        int *sinfo = (int *)(cb + 260);                                                           \
+        const int vec = (n % 4) == 0 && ((uintptr_t)a & 15u) == 0;                                \
+        float x0[32], x1[64];                                                                     \
+        /* load: the lower triangle of rows l and l + 32, the identity past n */                  \
+        TILE__UNROLL for (int q = 0; q < 16; ++q) {                                               \
+            TILE__UNROLL for (int r = 0; r < 2; ++r) {                                            \
+                const int i = l + 32 * r, c0 = 4 * q;                                             \
+                if (r == 0 && q >= 8) continue;                                                   \
+                float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};                                            \
+                if (i < n && c0 <= i) {                                                           \
+                    const float *ar = a + (size_t)i * (size_t)n;                                  \
+                    if (vec) tile__chol_vld_f32(v, ar + c0);                                      \
+                    else TILE__UNROLL for (int e = 0; e < 4; ++e) if (c0 + e <= i) v[e] = ar[c0 + e]; \
+                }                                                                                 \
+                TILE__UNROLL for (int e = 0; e < 4; ++e) {                                        \
+                    const int c = c0 + e;                                                         \
+                    const float y = c < i ? v[e] : c == i ? (i < n ? v[e] : 1.0f) : 0.0f;        \
+                    if (r == 0) x0[c & 31] = y;                                                   \
+                    else x1[c] = y;                                                               \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+        if (l == 0) { /* pivot 0, published by step 0's sync */                                   \
+            *sinfo = 0;                                                                           \
+            const float d = TILE__CHOL_CLAMP(float, x0[0]);                                       \
+            if (!(x0[0] > 0.0f)) *sinfo = 1;                                                      \
+            rrb[0] = tile__chol_rcp_f32(d);                                                       \
+            lkb[0] = d;                                                                           \
+        }                                                                                         \
+        TILE__UNROLL for (int k = 0; k < 64; ++k) {                                               \
+            if (k < n) {                                                                          \
+                float *ck = cb + (k & 1) * 64;                                                    \
+                if (k < 32) ck[l] = x0[k & 31];                                                   \
+                ck[l + 32] = x1[k];                                                               \
+                TILE__CHOL_WSYNC();                                                               \
+                const float rr = rrb[k & 1];                                              \
+                const float f0 = k < 32 ? x0[k & 31] * rr : 0.0f, f1 = x1[k] * rr;               \
+                if (k + 1 < n && l == ((k + 1) & 31)) { /* pivot k + 1, before this update */   \
+                    const float dg = k + 1 < 32 ? x0[(k + 1) & 31] : x1[(k + 1) & 63];            \
+                    const float c = ck[(k + 1) & 63];                                             \
+                    const float dr = fmaf(-(c * rr), c, dg), d = TILE__CHOL_CLAMP(float, dr);    \
+                    if (!(dr > 0.0f) && *sinfo == 0) *sinfo = k + 2;                              \
+                    rrb[(k + 1) & 1] = tile__chol_rcp_f32(d);                                     \
+                    lkb[(k + 1) & 63] = d;                                                        \
+                }                                                                                 \
+                TILE__CHOL_W64_GROUP(k, ((k + 1) / 4) * 4, 64)                                    \
+            }                                                                                     \
+        }                                                                                         \
+        /* 1 / sqrt(d_i) and l_ii for the lane's two rows */                                      \
+        TILE__UNROLL for (int r = 0; r < 2; ++r) {                                                \
+            const int i = l + 32 * r;                                                             \
+            if (i < n) {                                                                          \
+                const float d = lkb[i], rs = tile__chol_rsqrt_f32(d);                             \
+                rsb[i] = rs;                                                                      \
+                lkb[i] = d * rs;                                                                  \
+            }                                                                                     \
+        }                                                                                         \
+        TILE__CHOL_WSYNC();                                                                       \
+        /* store: whole rows, zeros past the diagonal */                                          \
+        TILE__UNROLL for (int r = 0; r < 2; ++r) {                                                \
+            const int i = l + 32 * r;                                                             \
+            if (i < n) {                                                                          \
+                float *ar = a + (size_t)i * (size_t)n;                                            \
+                const float lii = lkb[i];                                                         \
+                TILE__UNROLL for (int q = 0; q < 16; ++q) {                                       \
+                    const int c0 = 4 * q;                                                         \
+                    if (c0 < n) {                                                                 \
+                        float v[4], rs[4];                                                        \
+                        tile__chol_vld_f32(rs, rsb + c0);                                         \
+                        TILE__UNROLL for (int e = 0; e < 4; ++e) {                                \
+                            const int c = c0 + e;                                                 \
+                            const float xv = r == 0 ? (c < 32 ? x0[c & 31] : 0.0f) : x1[c];       \
+                            v[e] = c < i ? xv * rs[e] : c == i ? lii : 0.0f;                      \
+                        }                                                                         \
+                        if (vec) tile__chol_vst_f32(ar + c0, v);                                  \
+                        else TILE__UNROLL for (int e = 0; e < 4; ++e) if (c0 + e < n) ar[c0 + e] = v[e]; \
+                    }                                                                             \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+        const int info = *sinfo; /* final since the last step's sync */                          \
+        if (l == 0 && infop) *infop = info;                                                       \
+        return info;                                                                              \
+    }
 #if TILE_ON_DEVICE
 TILE__CHOL_ROWS_DEF_ALL()
 /* The kernels' shared block as a static __shared__ array (CUDA-only, as
@@ -825,6 +942,13 @@ TILE__CHOL_ROWS_SMEM_DEF(f64, double, 96)
 TILE__CHOL_ROWS_SMEM_DEF(f64, double, 128)
 #define TILE__CHOL_ROWS_CALL(sfx, NP, a, n, eps, infop) \
     tile__chol_rows##NP##_##sfx(tile__chol_rows_smem##NP##_##sfx(), (a), (n), (eps), (infop))
+#define TILE__CHOL_WSYNC() __syncwarp()
+TILE__CHOL_WARP64_DEF()
+/* the warp kernel's shared words (static, as the rows') */
+TILE_API float *tile__chol_w64_smem(void) {
+    __shared__ __align__(16) float tile__buf[TILE__CHOL_W64_FLOATS];
+    return tile__buf;
+}
 #else
 /* The host pass of the rows kernels (the library launches them on the GPU
  * only; this keeps a CPU launch defined): the same arithmetic, one thread,
@@ -869,6 +993,24 @@ TILE__CHOL_ROWS_KERNEL(f32, float, 128)
 TILE__CHOL_ROWS_KERNEL(f64, double, 64)
 TILE__CHOL_ROWS_KERNEL(f64, double, 96)
 TILE__CHOL_ROWS_KERNEL(f64, double, 128)
+/* the warp kernel: a block is one warp and one matrix (132 registers: 15
+ * warps an SM fit, against 12 with four warps a block; capped at 128 for
+ * four such blocks it spilled); the CPU pass (never launched by the
+ * library) runs the rows kernels' host pass */
+TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
+    const int m = (int)tile_block(0);
+#if TILE_ON_DEVICE
+    tile__chol_warp64_f32(tile__chol_w64_smem(), a + (size_t)m * (size_t)n * (size_t)n, n, eps, info ? info + m : (int *)0);
+#else
+    const int r = tile__chol_rows_host_f32(a + (size_t)m * (size_t)n * (size_t)n, n, eps);
+    if (info) info[m] = r;
+#endif
+}
+/* path 3 (the warp kernel) where it applies: f32, 32 < n <= 64, the GPU */
+#define TILE__CHOL_W64_TRY_f64(ex, a, n, batch, eps, info)
+#define TILE__CHOL_W64_TRY_f32(ex, a, n, batch, eps, info)                       \
+    if ((n) > 32 && (n) <= 64 && (ex).device >= 0)                               \
+        return tile_launch((ex), tile__chol_w64_k_f32, tile_grid1(batch), 32, (a), (n), (eps), (info));
 
 /* Under nvcc the host calls are function templates with one defaulted
  * parameter (called like C functions): a template is instantiated only where
@@ -892,11 +1034,16 @@ TILE__CHOL_ROWS_KERNEL(f64, double, 128)
 #endif
 #define TILE__CHOL_HOST(sfx, T)                                                    \
     /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
-     * faster, 2 wherever they apply, 0 never (chol_bench times both) */     \
+     * faster, 2 wherever they apply, 0 never (chol_bench times both); 3 the \
+     * warp kernel (a candidate: f32, 32 < n <= 64, the GPU), elsewhere 1 */ \
     TILE__CHOL_LAZY TILE_HOST_API int tile__chol_batched_path_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                    int *info, int path) { \
         if (n < 1 || n > TILE_CHOL_MAX_N || batch < 0 || (batch > 0 && !a)) return TILE_ERR_ARG; \
         if (batch == 0) return TILE_OK;                                            \
+        if (path == 3) {                                                           \
+            TILE__CHOL_W64_TRY_##sfx(ex, a, n, batch, eps, info)                   \
+            path = TILE_CHOL_ROWS;                                                 \
+        }                                                                          \
         if (n <= 16) {                                                             \
             const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
             return tile_launch(ex, tile__chol_small16_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, \

@@ -11,7 +11,8 @@
  * The library launches these kernels on the GPU only (its CPU target runs
  * tile__chol_rows_host_<type>, the same arithmetic in one thread); here the
  * device code itself runs, with its MUFU reciprocals replaced by IEEE
- * operations, for every instantiation (f32 and f64, NP = 64 / 96 / 128), n
+ * operations, for every instantiation (f32 and f64, NP = 64 / 96 / 128, and
+ * the one-warp kernel of path 3, TILE__CHOL_WARP64_DEF, f32 n <= 64), n
  * at the ends of each range and inside, an SPD, a non-SPD, a NaN and a
  * singular input with eps, 16-byte aligned (vector loads) and one element
  * off (element loads), NaN over the input's upper triangle. Each result is
@@ -50,6 +51,8 @@ static double tile__chol_rcp_f64(double d) { return isinf(d) ? 0.0 : 1.0 / d; }
 static double tile__chol_rsqrt_f64(double d) { return isinf(d) ? 0.0 : 1.0 / sqrt(d); }
 
 TILE__CHOL_ROWS_DEF_ALL()
+#define TILE__CHOL_WSYNC() sim_barrier(__LINE__) /* __syncwarp: the block is one warp */
+TILE__CHOL_WARP64_DEF()
 
 /* the simulated launch: every thread calls the kernel body on one matrix */
 static void *g_a;
@@ -66,6 +69,10 @@ SIM_ROWS_KERNEL(f32, float, 128)
 SIM_ROWS_KERNEL(f64, double, 64)
 SIM_ROWS_KERNEL(f64, double, 96)
 SIM_ROWS_KERNEL(f64, double, 128)
+static void k_w64(void) {
+    float *cb = (float *)sim_buf(TILE__CHOL_W64_FLOATS * sizeof(float));
+    g_ret[sim_tid] = tile__chol_warp64_f32(cb, (float *)g_a, g_n, (float)g_eps, &g_info);
+}
 
 typedef struct {
     const char *name;
@@ -77,6 +84,7 @@ typedef struct {
 static const rows_cfg cfgs[] = {
     RCFG(f32, 0, 64, 33, 38, 64),   RCFG(f32, 0, 96, 65, 92, 96),   RCFG(f32, 0, 128, 97, 113, 128),
     RCFG(f64, 1, 64, 33, 47, 64),   RCFG(f64, 1, 96, 65, 91, 96),   RCFG(f64, 1, 128, 97, 118, 128),
+    {"warp64_f32", 0, 32, {33, 50, 64}, k_w64}, /* the warp kernel (path 3) */
 };
 enum { NCFG = (int)(sizeof cfgs / sizeof cfgs[0]) };
 enum { K_SPD, K_NONSPD, K_NAN, K_SINGULAR_EPS, NKIND };

@@ -294,6 +294,12 @@ template <> struct ops<float> {
     /* path (as TILE_CHOL_ROWS): 2 the rows kernels (GPU, 32 < n <= 128), 0 the
      * blocked kernels, 1 the default's choice; other_path: the one the default does not take */
     static int other_path(int n) { return TILE__CHOL_ROWS_AT(f32, n, TILE_CHOL_ROWS) ? 0 : 2; }
+    /* the paths checked against the default: the other one, and the warp kernel (3) where it applies */
+    static int other_paths(int n, int *p) {
+        p[0] = other_path(n);
+        p[1] = 3;
+        return n <= 64 ? 2 : 1;
+    }
     static int factor_path(tile_exec ex, float *a, int n, int batch, float eps, int *info, int path) {
         return tile__chol_batched_path_f32(ex, a, n, batch, eps, info, path);
     }
@@ -306,6 +312,10 @@ template <> struct ops<double> {
         return tile_chol_batched_eps_f64(ex, a, n, batch, eps, info);
     }
     static int other_path(int n) { return TILE__CHOL_ROWS_AT(f64, n, TILE_CHOL_ROWS) ? 0 : 2; }
+    static int other_paths(int n, int *p) {
+        p[0] = other_path(n);
+        return 1;
+    }
     static int factor_path(tile_exec ex, double *a, int n, int batch, double eps, int *info, int path) {
         return tile__chol_batched_path_f64(ex, a, n, batch, eps, info, path);
     }
@@ -513,16 +523,19 @@ static void batch_run(const target *t, const char *sfx, int n, int batch, int ki
         free(c);
         free(cb);
     }
-    /* on the GPU, the other factor path (rows vs blocked kernels, n > 32) on
-     * the same input: L equal within tol (NaN where the default has NaN),
-     * the same info; for NaN in the lower triangle the info only */
-    if (t->gpu && n > 32 && kind != K_ILL) {
+    /* on the GPU, the other factor paths (rows vs blocked kernels, n > 32; the
+     * warp kernel at f32 n <= 64) on the same input: L equal within tol (NaN
+     * where the default has NaN), the same info; for NaN in the lower
+     * triangle the info only */
+    int paths[2];
+    const int npaths = ops<T>::other_paths(n, paths);
+    for (int pi = 0; t->gpu && n > 32 && kind != K_ILL && pi < npaths; ++pi) {
         T *h3 = HALLOC(T, tot);
         int *info3 = HALLOC(int, batch + 1);
         UP(d, h0, sizeof(T) * tot);
         memset(info3, 0x55, sizeof(int) * (batch + 1));
         UP(di, info3, sizeof(int) * (batch + 1));
-        RUN_OK((ops<T>::factor_path(t->ex, d, n, batch, eps, di, ops<T>::other_path(n))));
+        RUN_OK((ops<T>::factor_path(t->ex, d, n, batch, eps, di, paths[pi])));
         DOWN(h3, d, sizeof(T) * tot);
         DOWN(info3, di, sizeof(int) * (batch + 1));
         CHECK(info3[batch] == 0x55555555, "n %d: other path: info written past the batch", n);
@@ -535,8 +548,8 @@ static void batch_run(const target *t, const char *sfx, int n, int batch, int ki
                     if (r != r) { e = fmax(e, g == g ? 1.0 : 0.0); continue; }
                     e = fmax(e, g != g ? 1.0 : fabs(g - r) / (1 + fabs(r)));
                 }
-            CHECK(e <= tol && info3[m] == info[m], "%s n %d kind %d off %d matrix %d: rows vs blocked path: L %.3g, info %d vs %d",
-                  sfx, n, kind, off, m, e, info3[m], info[m]);
+            CHECK(e <= tol && info3[m] == info[m], "%s n %d kind %d off %d matrix %d: path %d vs the default: L %.3g, info %d vs %d",
+                  sfx, n, kind, off, m, paths[pi], e, info3[m], info[m]);
         }
         free(h3);
         free(info3);
