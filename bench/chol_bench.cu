@@ -81,7 +81,7 @@ template <> struct lib<float> {
      * where it applies (32 < n <= 64), else the path the default does not take
      * (rows or blocked) */
     static int alt_path(int n) {
-        return n > 32 && n <= 64 ? 3 : TILE__CHOL_ROWS_AT(f32, n, TILE_CHOL_ROWS) ? 0 : 2;
+        return n > 32 && n <= 64 ? 3 : TILE__CHOL_OTHER_PATH(f32, n);
     }
     static int factor_alt(float *a, int n, int batch, int *info) {
         return tile__chol_batched_path_f32(TILE_GPU(0), a, n, batch, 0.0f, info, alt_path(n));
@@ -99,7 +99,7 @@ template <> struct lib<float> {
 template <> struct lib<double> {
     static const char *name() { return "f64"; }
     static int factor(double *a, int n, int batch, int *info) { return tile_chol_batched_f64(TILE_GPU(0), a, n, batch, info); }
-    static int alt_path(int n) { return TILE__CHOL_ROWS_AT(f64, n, TILE_CHOL_ROWS) ? 0 : 2; }
+    static int alt_path(int n) { return TILE__CHOL_OTHER_PATH(f64, n); }
     static int factor_alt(double *a, int n, int batch, int *info) {
         return tile__chol_batched_path_f64(TILE_GPU(0), a, n, batch, 0.0, info, alt_path(n));
     }

@@ -549,6 +549,9 @@ TILE__CHOL_KERNELS(f64, double)
 /* does path (0 / 1 / 2, as TILE_CHOL_ROWS) take the rows kernels at n? */
 #define TILE__CHOL_ROWS_AT(sfx, n, path) \
     ((n) > 32 && ((path) == 2 || ((path) == 1 && (n) <= TILE__CHOL_ROWS_MAXN_##sfx)))
+/* the path (0 blocked / 2 rows) the default does not take at n: what
+ * chol_bench times and chol_test compares beside the default */
+#define TILE__CHOL_OTHER_PATH(sfx, n) (TILE__CHOL_ROWS_AT(sfx, n, TILE_CHOL_ROWS) ? 0 : 2)
 /* column split C of the rows kernels for type and NP (C == NP: whole rows) */
 #define TILE__CHOL_RC_f32_64 64
 #define TILE__CHOL_RC_f32_96 96
@@ -861,11 +864,9 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
             }                                                                                     \
         }                                                                                         \
         if (l == 0) { /* pivot 0, published by step 0's sync */                                   \
+            const int i = 0;                                                                      \
             *sinfo = 0;                                                                           \
-            const float d = TILE__CHOL_CLAMP(float, x0[0]);                                       \
-            if (!(x0[0] > 0.0f)) *sinfo = 1;                                                      \
-            rrb[0] = tile__chol_rcp_f32(d);                                                       \
-            lkb[0] = d;                                                                           \
+            TILE__CHOL_ROWS_PIVOT(f32, float, 0, x0[0], 0.0f, 0.0f);                              \
         }                                                                                         \
         TILE__UNROLL for (int k = 0; k < 64; ++k) {                                               \
             if (k < n) {                                                                          \
@@ -875,13 +876,10 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
                 TILE__CHOL_WSYNC();                                                               \
                 const float rr = rrb[k & 1];                                              \
                 const float f0 = k < 32 ? x0[k & 31] * rr : 0.0f, f1 = x1[k] * rr;               \
-                if (k + 1 < n && l == ((k + 1) & 31)) { /* pivot k + 1, before this update */   \
-                    const float dg = k + 1 < 32 ? x0[(k + 1) & 31] : x1[(k + 1) & 63];            \
-                    const float c = ck[(k + 1) & 63];                                             \
-                    const float dr = fmaf(-(c * rr), c, dg), d = TILE__CHOL_CLAMP(float, dr);    \
-                    if (!(dr > 0.0f) && *sinfo == 0) *sinfo = k + 2;                              \
-                    rrb[(k + 1) & 1] = tile__chol_rcp_f32(d);                                     \
-                    lkb[(k + 1) & 63] = d;                                                        \
+                if (k + 1 < n) { /* pivot k + 1 (row i's lane writes), before this update */    \
+                    const int i = k + 1 < 32 ? l : l + 32;                                        \
+                    TILE__CHOL_ROWS_PIVOT(f32, float, k + 1, k + 1 < 32 ? x0[(k + 1) & 31] : x1[(k + 1) & 63], \
+                                          ck[(k + 1) & 63], rr);                                  \
                 }                                                                                 \
                 TILE__CHOL_W64_GROUP(k, ((k + 1) / 4) * 4, 64)                                    \
             }                                                                                     \
@@ -896,21 +894,21 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
             }                                                                                     \
         }                                                                                         \
         TILE__CHOL_WSYNC();                                                                       \
-        /* store: whole rows, zeros past the diagonal */                                          \
-        TILE__UNROLL for (int r = 0; r < 2; ++r) {                                                \
-            const int i = l + 32 * r;                                                             \
-            if (i < n) {                                                                          \
-                float *ar = a + (size_t)i * (size_t)n;                                            \
-                const float lii = lkb[i];                                                         \
-                TILE__UNROLL for (int q = 0; q < 16; ++q) {                                       \
-                    const int c0 = 4 * q;                                                         \
-                    if (c0 < n) {                                                                 \
-                        float v[4], rs[4];                                                        \
-                        tile__chol_vld_f32(rs, rsb + c0);                                         \
+        /* store: whole rows, zeros past the diagonal; each chunk of 1 / sqrt(d) \
+         * is read once for both rows */                                                          \
+        TILE__UNROLL for (int q = 0; q < 16; ++q) {                                               \
+            const int c0 = 4 * q;                                                                 \
+            if (c0 < n) {                                                                         \
+                float rs[4];                                                                      \
+                tile__chol_vld_f32(rs, rsb + c0);                                                 \
+                TILE__UNROLL for (int r = 0; r < 2; ++r) {                                        \
+                    const int i = l + 32 * r;                                                     \
+                    if (i < n) {                                                                  \
+                        float *ar = a + (size_t)i * (size_t)n, v[4];                              \
                         TILE__UNROLL for (int e = 0; e < 4; ++e) {                                \
                             const int c = c0 + e;                                                 \
                             const float xv = r == 0 ? (c < 32 ? x0[c & 31] : 0.0f) : x1[c];       \
-                            v[e] = c < i ? xv * rs[e] : c == i ? lii : 0.0f;                      \
+                            v[e] = c < i ? xv * rs[e] : c == i ? lkb[i] : 0.0f;                   \
                         }                                                                         \
                         if (vec) tile__chol_vst_f32(ar + c0, v);                                  \
                         else TILE__UNROLL for (int e = 0; e < 4; ++e) if (c0 + e < n) ar[c0 + e] = v[e]; \

@@ -292,11 +292,10 @@ template <> struct ops<float> {
         return tile_chol_batched_eps_f32(ex, a, n, batch, eps, info);
     }
     /* path (as TILE_CHOL_ROWS): 2 the rows kernels (GPU, 32 < n <= 128), 0 the
-     * blocked kernels, 1 the default's choice; other_path: the one the default does not take */
-    static int other_path(int n) { return TILE__CHOL_ROWS_AT(f32, n, TILE_CHOL_ROWS) ? 0 : 2; }
-    /* the paths checked against the default: the other one, and the warp kernel (3) where it applies */
+     * blocked kernels, 1 the default's choice, 3 the warp kernel (f32 32 < n <= 64);
+     * other_paths: those checked against the default (the one it does not take, and 3) */
     static int other_paths(int n, int *p) {
-        p[0] = other_path(n);
+        p[0] = TILE__CHOL_OTHER_PATH(f32, n);
         p[1] = 3;
         return n <= 64 ? 2 : 1;
     }
@@ -311,9 +310,8 @@ template <> struct ops<double> {
     static int factor(tile_exec ex, double *a, int n, int batch, double eps, int *info) {
         return tile_chol_batched_eps_f64(ex, a, n, batch, eps, info);
     }
-    static int other_path(int n) { return TILE__CHOL_ROWS_AT(f64, n, TILE_CHOL_ROWS) ? 0 : 2; }
     static int other_paths(int n, int *p) {
-        p[0] = other_path(n);
+        p[0] = TILE__CHOL_OTHER_PATH(f64, n);
         return 1;
     }
     static int factor_path(tile_exec ex, double *a, int n, int batch, double eps, int *info, int path) {
