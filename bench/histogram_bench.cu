@@ -182,7 +182,7 @@ static int run(const Opts &o) {
     CK(cudaMalloc(&d_in[1], n));
     CK(cudaMalloc(&d_copy, n));
     /* pairs (tile, its CUB peer): targets on the first two pairs */
-    enum { V_TA, V_CA, V_TSR, V_CS, V_TAR, V_CA2, V_TS, V_CS2, V_T1R, V_CS3, V_TWR, V_CS4, V_T0R, V_CS5, V_TKR, V_CS6, V_TC3, V_CS7, V_TC2, V_CS8, V_PER };
+    enum { V_TA, V_CA, V_TSR, V_CS, V_TAR, V_CA2, V_TS, V_CS2, V_T2R, V_CS3, V_TWR, V_CS4, V_T0R, V_CS5, V_TKR, V_CS6, V_TC3, V_CS7, V_TC2, V_CS8, V_PER };
     uint32_t *d_out[2][V_PER];
     for (int d = 0; d < 2; ++d)
         for (int v = 0; v < V_PER; ++v) CK(cudaMalloc(&d_out[d][v], ob));
@@ -215,7 +215,7 @@ static int run(const Opts &o) {
         case V_TA: TK(tile_launch(ex, tile_hist_atomic, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_CA: cub_hist<cub::BLOCK_HISTO_ATOMIC><<<(unsigned)blocks, THREADS>>>(d_in[d], d_out[d][v]); break;
         case V_TS: TK(tile_launch(ex, tile_hist_sort, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
-        case V_T1R: TK(tile_launch(ex, tile_hist_sort_runs2_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
+        case V_T2R: TK(tile_launch(ex, tile_hist_sort_runs2_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_TWR: TK(tile_launch(ex, tile_hist_sort_wide_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_TC3: TK(tile_launch(tile_exec_max_resident(ex, 3), tile_hist_sort_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
         case V_TC2: TK(tile_launch(tile_exec_max_resident(ex, 2), tile_hist_sort_reg, tile_grid1(blocks), THREADS, (const uint8_t *)d_in[d], d_out[d][v])); break;
