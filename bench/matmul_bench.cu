@@ -18,16 +18,14 @@
  *  - candidates (mmb_extras), each checked (every element against cuBLAS)
  *    and printed after its row as
  *      "  <type> s=<s> variant [<name>]: X ms, Y TFLOP/s, tile / cuBLAS = R, ..."
- *    (no target): f32 s = 128's previous default (scalar stores, three
- *    barriers a window) and the candidates left from the H200 run at
+ *    (no target): the candidates left from the H200 run at
  *    bbcd86d (bench/results/2026-11-28-h200-linalg-bbcd86d-bench.txt; it
  *    made VST + BAR1 + AKM the f32 s = 128 default, 0.98 of cuBLAS against
- *    0.85, and dropped the losers: the shared-C k-slab kernel 0.68, minb2
- *    0.82, VST alone 0.92, 4 stages of 16 0.88): 3 stages, 16 x 8 micro-
- *    tiles (TILE_MATMUL_ACC_TM16), two 128-thread blocks a product; bf16
- *    s = 64 / 128 with the accumulator in one shot (no k loop, C stored
- *    from registers as float2 pairs, no shared C: 0.84 / 0.77 against the
- *    defaults' 0.95 / 0.88).
+ *    0.85; the losers are in docs/matmul.md): f32 s = 128 with 3 stages,
+ *    and as two 128-thread blocks a product, each with A row-major and
+ *    k-major; bf16 s = 64 / 128 with the accumulator in one shot and C
+ *    staged through A's and B's shared bytes, and s = 128 as two blocks of
+ *    64 rows a product.
  * Recorded peer (not measured here): Warp 1.19's MathDx tile_matmul, f32 on an
  * H100: 5.7 / 12.9 / 22.4 / 7.0 TFLOP/s at s = 16 / 32 / 64 / 128.
  *
@@ -221,10 +219,6 @@ TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TIL
         LOAD(a_win, tile_array2(A + o, S, S), m0, (kk) * (BK));                    \
         LOAD(b_win, tile_array2(B + o, S, S), (kk) * (BK), 0);                     \
     } while (0)
-/* f32 s = 128, the previous default: k windows of 32, 2 stages (2 x 33 KiB),
- * one block an SM at the compiler's register choice, scalar stores, three
- * barriers a window (0.85 of cuBLAS on the H200) */
-MMB_ACC(mm_f32_128_prev, float, 128, 32, 2, 0)
 /* With TILE_MATMUL_ACC_VST 1 (read where tile_matmul_acc_store expands):
  * the accumulator's store writes 16-byte runs (FMA, 4 columns) or 8-byte
  * pairs (mma) straight from registers instead of one element a store. */
@@ -235,8 +229,6 @@ MMB_ACC(mm_f32_128_prev, float, 128, 32, 2, 0)
  * of cuBLAS on the H200 (bench/results/2026-11-28-h200-linalg-bbcd86d-bench.txt;
  * VST alone 0.92, VST + BAR1 0.91) */
 MMB_ACC_X(mm_f32_128, float, 256, 128, 128, 32, 2, 0, 1, 1)
-/* candidate: VST and BAR1, A row-major (0.91) */
-MMB_ACC_B(mmv_f32_128_k32s2_bar1, float, 256, 128, 128, 32, 2, 0, 1)
 /* ... BAR1, 3 stages of 32 (99 KiB, 2 blocks an SM): the first two windows
  * issued at once (0.94) */
 MMB_ACC_B(mmv_f32_128_k32s3_bar1_b2, float, 256, 128, 128, 32, 3, 2, 1)
@@ -247,26 +239,25 @@ MMB_ACC_B(mmv_f32_128_k32s3_bar1_b2, float, 256, 128, 128, 32, 3, 2, 1)
  * threads, 8 x 4, 2 blocks an SM and scalar stores measured 0.81; 256
  * threads capped for 3 blocks spilled on sm_80) */
 MMB_ACC_B(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 128, 64, 32, 2, 4, 1)
-/* ... 128 threads with 16 x 8 a thread (TILE_MATMUL_ACC_TM16), A k-major,
- * BAR1, VST (2 x 33 KiB; four 16-byte a loads and two b loads a k for 128
- * FMAs) */
-#undef TILE_MATMUL_ACC_TM16
-#define TILE_MATMUL_ACC_TM16 1
-MMB_ACC_X(mmv_f32_128_tm16_k32s2_bar1_akm, float, 128, 128, 128, 32, 2, 0, 1, 1)
-#undef TILE_MATMUL_ACC_TM16
-#define TILE_MATMUL_ACC_TM16 0
-/* bf16 s = 64 and 128 with the accumulator in one shot (all of K in one
- * window: no k loop, one cp.async group and one barrier), A and B as the
- * defaults load them (padded shared rows, 16-byte cp.async of rows of s + 8),
- * C stored from registers as float2 pairs: no shared C, no barrier after the
- * product, and the smaller footprint fits more blocks an SM (s = 64: 18 KiB
- * against 36; s = 128: 68 KiB against 100). */
-#define MMB_BF16_ACC1(name, S, THREADS)                                            \
-    TILE_KERNEL_SMEM(name, THREADS, 2 * TILE_SMEM_BYTES(tile_bf16, S, (S) + 8), const tile_bf16 *A, \
-                     const tile_bf16 *B, float *C) {                               \
+/* f32 s = 128, the default's A k-major (AKM) with the two candidates above:
+ * 3 stages (2 blocks an SM), and two 128-thread blocks a product (4 an SM) */
+MMB_ACC_X(mmv_f32_128_k32s3_bar1_b2_akm, float, 256, 128, 128, 32, 3, 2, 1, 1)
+MMB_ACC_X(mmv_f32_128_m64_k32s2_bar1_b4_akm, float, 128, 128, 64, 32, 2, 4, 1, 1)
+/* bf16 with the accumulator in one shot (all of K in one window: one
+ * cp.async group, one barrier), then C staged through the same shared bytes
+ * that held A and B (padded rows of s + 8 floats: conflict-free float2 stores
+ * of the mma fragments, exactly the bytes of A's and B's padded bf16 rows)
+ * and stored in 16-byte runs: half the default's shared memory (s = 64: 18
+ * KiB, 8 blocks an SM at 256 threads; s = 128: 68 KiB) and no second product
+ * pass. (The bbcd86d candidates stored C from registers as float2 pairs:
+ * 0.84 / 0.77 of cuBLAS against the defaults' 0.95 / 0.88.) */
+#define MMB_BF16_ACCS(name, S, THREADS, MINB)                                      \
+    TILE_KERNEL_SMEM_BOUNDS(name, THREADS, TILE_SMEM_BYTES(float, S, (S) + 8), MINB, const tile_bf16 *A, \
+                            const tile_bf16 *B, float *C) {                        \
         const size_t o = (size_t)tile_block(0) * (S) * (S);                        \
-        tile_shared(tile_bf16, ap, S, (S) + 8);                                    \
-        tile_shared(tile_bf16, bp, S, (S) + 8);                                    \
+        tile_shared(float, cp, S, (S) + 8); /* C; before the product A's and B's rows */ \
+        TILE_SHARED_T(tile_bf16, TILE_BLOCK_DIM, S, (S) + 8)                       \
+        ap = {(tile_bf16 *)(void *)cp.v, 0, 0}, bp = {(tile_bf16 *)(void *)cp.v + (S) * ((S) + 8), 0, 0}; \
         tile_view(a, ap, (S, S), (0, 0));                                          \
         tile_view(b, bp, (S, S), (0, 0));                                          \
         (void)tile_load_async_ex(ap, mmb_padded_rows(A + o, S), TILE_ASYNC_NO_BULK, 0, 0); \
@@ -275,42 +266,46 @@ MMB_ACC_X(mmv_f32_128_tm16_k32s2_bar1_akm, float, 128, 128, 128, 32, 2, 0, 1, 1)
         tile_matmul_acc(acc, a, b);                                                \
         tile_async_wait(0); /* and a block barrier */                              \
         tile_matmul_acc_add(acc, a, b);                                            \
-        tile_matmul_acc_store(tile_array2(C + o, S, S), acc, 0, 0);                \
+        tile_barrier(); /* every warp has read A and B */                             \
+        const int64_t csh[2] = {S, S}, cst[2] = {(S) + 8, 1};                      \
+        tile_matmul_acc_store(tile_array_strided(cp.v, 2, csh, cst), acc, 0, 0);   \
+        tile_barrier();                                                             \
+        tile_view(c, cp, (S, S), (0, 0));                                          \
+        tile_store(tile_array2(C + o, S, S), c, 0, 0);                             \
     }
-MMB_BF16_ACC1(mmv_bf16_64_acc1, 64, 256)
-MMB_BF16_ACC1(mmv_bf16_64_acc1_128t, 64, 128)
-MMB_BF16_ACC1(mmv_bf16_128_acc1, 128, 256)
-/* bf16 s = 128 as the default splits it (A's top half and B in one cp.async
- * group, A's bottom half in a second that lands while the top half is
- * made), each half an accumulator (32 x 32 a warp) stored from registers */
-TILE_KERNEL_SMEM(mmv_bf16_128_halves, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136),
-                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
-    const size_t o = (size_t)tile_block(0) * 128 * 128;
-    tile_shared(tile_bf16, ap0, 64, 136);
-    tile_shared(tile_bf16, ap1, 64, 136);
-    tile_shared(tile_bf16, bp, 128, 136);
-    tile_view(b, bp, (128, 128), (0, 0));
-    tile_view(a0, ap0, (64, 128), (0, 0));
-    tile_view(a1, ap1, (64, 128), (0, 0));
-    const tile_array ga = mmb_padded_rows(A + o, 128);
-    (void)tile_load_async_ex(ap0, ga, TILE_ASYNC_NO_BULK, 0, 0);
-    (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, 128), TILE_ASYNC_NO_BULK, 0, 0);
-    tile_async_commit();
-    (void)tile_load_async_ex(ap1, ga, TILE_ASYNC_NO_BULK, 64, 0);
-    tile_async_commit();
-    tile_async_wait(1); /* the first group is in (and a block barrier) */
-    {
-        tile_matmul_acc(acc, a0, b);
-        tile_matmul_acc_add(acc, a0, b);
-        tile_matmul_acc_store(tile_array2(C + o, 128, 128), acc, 0, 0);
+MMB_BF16_ACCS(mmv_bf16_64_accs, 64, 256, 0)
+MMB_BF16_ACCS(mmv_bf16_64_accs_128t, 64, 128, 0)
+MMB_BF16_ACCS(mmv_bf16_128_accs, 128, 256, 0)
+/* bf16 s = 128 as two blocks a product (BM = 64 rows of C each; B read
+ * twice, the second time from L2 while both blocks of a product run at
+ * once): A's half and B in one cp.async group (51 KiB), the half of C
+ * (one accumulator) staged through those bytes as above, 16-byte stores */
+#define MMB_BF16_M64(name, THREADS, MINB)                                          \
+    TILE_KERNEL_SMEM_BOUNDS(name, THREADS, TILE_SMEM_BYTES(tile_bf16, 192, 136), MINB, const tile_bf16 *A, \
+                            const tile_bf16 *B, float *C) {                        \
+        const size_t o = (size_t)(tile_block(0) >> 1) * 128 * 128;                 \
+        const int m0 = (int)(tile_block(0) & 1) * 64;                              \
+        tile_shared(tile_bf16, abp, 192, 136); /* A's 64 rows, then B's 128 */    \
+        TILE_SHARED_T(tile_bf16, TILE_BLOCK_DIM, 64, 136) ap = {abp.v, 0, 0};      \
+        TILE_SHARED_T(tile_bf16, TILE_BLOCK_DIM, 128, 136) bp = {abp.v + 64 * 136, 0, 0}; \
+        TILE_SHARED_T(float, TILE_BLOCK_DIM, 64, 136) cp = {(float *)(void *)abp.v, 0, 0}; \
+        tile_view(a, ap, (64, 128), (0, 0));                                       \
+        tile_view(b, bp, (128, 128), (0, 0));                                      \
+        (void)tile_load_async_ex(ap, mmb_padded_rows(A + o, 128), TILE_ASYNC_NO_BULK, m0, 0); \
+        (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, 128), TILE_ASYNC_NO_BULK, 0, 0); \
+        tile_async_commit();                                                       \
+        tile_matmul_acc(acc, a, b);                                                \
+        tile_async_wait(0);                                                        \
+        tile_matmul_acc_add(acc, a, b);                                            \
+        tile_barrier();                                                             \
+        const int64_t csh[2] = {64, 128}, cst[2] = {136, 1};                       \
+        tile_matmul_acc_store(tile_array_strided(cp.v, 2, csh, cst), acc, 0, 0);   \
+        tile_barrier();                                                             \
+        tile_view(c, cp, (64, 128), (0, 0));                                       \
+        tile_store(tile_array2(C + o, 128, 128), c, m0, 0);                        \
     }
-    tile_async_wait(0); /* the second group is in */
-    {
-        tile_matmul_acc(acc, a1, b);
-        tile_matmul_acc_add(acc, a1, b);
-        tile_matmul_acc_store(tile_array2(C + o, 128, 128), acc, 64, 0);
-    }
-}
+MMB_BF16_M64(mmv_bf16_128_m64, 256, 0)
+MMB_BF16_M64(mmv_bf16_128_m64_128t, 128, 0)
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 0
 struct MmbExtra {
@@ -324,26 +319,26 @@ struct MmbExtra {
     static int name##_run(tile_exec ex, long batch, const void *A, const void *B, float *C) { \
         return tile_launch(ex, name, tile_grid1(batch * (PER)), THREADS, (const T *)A, (const T *)B, C); \
     }
-MMB_EXTRA_FN(mm_f32_128_prev, float)
-MMB_EXTRA_FN(mmv_f32_128_k32s2_bar1, float)
 MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2, float)
-MMB_EXTRA_FN_T(mmv_f32_128_tm16_k32s2_bar1_akm, float, 128)
 MMB_EXTRA_FN_M(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 2)
-MMB_EXTRA_FN(mmv_bf16_64_acc1, tile_bf16)
-MMB_EXTRA_FN_T(mmv_bf16_64_acc1_128t, tile_bf16, 128)
-MMB_EXTRA_FN(mmv_bf16_128_acc1, tile_bf16)
-MMB_EXTRA_FN(mmv_bf16_128_halves, tile_bf16)
+MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2_akm, float)
+MMB_EXTRA_FN_M(mmv_f32_128_m64_k32s2_bar1_b4_akm, float, 128, 2)
+MMB_EXTRA_FN(mmv_bf16_64_accs, tile_bf16)
+MMB_EXTRA_FN_T(mmv_bf16_64_accs_128t, tile_bf16, 128)
+MMB_EXTRA_FN(mmv_bf16_128_accs, tile_bf16)
+MMB_EXTRA_FN_M(mmv_bf16_128_m64, tile_bf16, 256, 2)
+MMB_EXTRA_FN_M(mmv_bf16_128_m64_128t, tile_bf16, 128, 2)
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
-    {128, 0, "acc k32 2st 256thr minb0 (previous default)", mm_f32_128_prev_run},
-    {128, 0, "acc k32 2st 256thr minb0 VST BAR1 (A row-major)", mmv_f32_128_k32s2_bar1_run},
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
-    {128, 0, "acc k32 2st 128thr TM16 (16x8 a thread) VST BAR1 AKM", mmv_f32_128_tm16_k32s2_bar1_akm_run},
     {128, 0, "acc 2 blocks of 64 rows k32 2st 128thr minb4 VST BAR1", mmv_f32_128_m64_k32s2_bar1_b4_run},
-    {64, 1, "acc one shot (padded cp.async, C from registers) 256thr VST", mmv_bf16_64_acc1_run},
-    {64, 1, "acc one shot (padded cp.async, C from registers) 128thr VST", mmv_bf16_64_acc1_128t_run},
-    {128, 1, "acc one shot (padded cp.async, C from registers) 256thr VST", mmv_bf16_128_acc1_run},
-    {128, 1, "acc two halves as the default, C from registers, 256thr VST", mmv_bf16_128_halves_run},
+    {128, 0, "acc k32 3st 256thr minb2 VST BAR1 AKM", mmv_f32_128_k32s3_bar1_b2_akm_run},
+    {128, 0, "acc 2 blocks of 64 rows k32 2st 128thr minb4 VST BAR1 AKM", mmv_f32_128_m64_k32s2_bar1_b4_akm_run},
+    {64, 1, "acc one shot, C staged in A/B's shared bytes, 256thr", mmv_bf16_64_accs_run},
+    {64, 1, "acc one shot, C staged in A/B's shared bytes, 128thr", mmv_bf16_64_accs_128t_run},
+    {128, 1, "acc one shot, C staged in A/B's shared bytes, 256thr", mmv_bf16_128_accs_run},
+    {128, 1, "2 blocks of 64 rows, C staged in A/B's shared bytes, 256thr", mmv_bf16_128_m64_run},
+    {128, 1, "2 blocks of 64 rows, C staged, 128thr", mmv_bf16_128_m64_128t_run},
 };
 
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
