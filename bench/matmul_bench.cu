@@ -1,12 +1,15 @@
-/* matmul_bench - batched small matrix products, one product per block:
+/* matmul_bench - batched small matrix products, one product per block
+ * (f32 s = 128: two blocks a product, 64 rows of C each; see below):
  * C_i = A_i @ B_i with s x s x s for s in {16, 32, 64, 128}, batch
  * 8192 * (64 / s)^2 (131072 .. 2048 products; --small: / 16).
  *
  *  - f32, tile.h: A and B loaded into shared tiles (vector tier; s = 64:
  *    cp.async, see MMB_LOAD_ASYNC), tile_matmul_ab
  *    into a shared out (FMA micro-tiles), stored; s = 128: the accumulator
- *    path (mm_f32_128: C in registers, k windows of 32 through 2 cp.async
- *    stages, A k-major, one barrier a window, 16-byte stores of C); peer
+ *    path (mm_f32_128: two 128-thread blocks a product, each 64 rows of C
+ *    in registers, k windows of 32 through 2 cp.async stages, A k-major,
+ *    one barrier a window, 16-byte stores of C; one block a product, the
+ *    previous default, is a candidate line); peer
  *    cublasSgemmStridedBatched.
  *  - bf16 in, f32 accumulate and out, tile.h: A and B loaded into register
  *    tiles, staged by tile_matmul into the arena with padded rows (no bank
@@ -224,11 +227,17 @@ TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TIL
  * pairs (mma) straight from registers instead of one element a store. */
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 1
-/* f32 s = 128, the default: the previous default's shape with vector
- * stores, one barrier a window (BAR1) and A k-major (AKM; 2 x 33 KiB): 0.98
- * of cuBLAS on the H200 (bench/results/2026-11-28-h200-linalg-bbcd86d-bench.txt;
- * VST alone 0.92, VST + BAR1 0.91) */
-MMB_ACC_X(mm_f32_128, float, 256, 128, 128, 32, 2, 0, 1, 1)
+/* f32 s = 128, the default since 967ebec's H200 run (1.03 of cuBLAS against
+ * 0.98; bench/results/2026-11-29-h200-matmul-967ebec.txt): two blocks a
+ * product, each 64 rows of C (B read twice, the second time from L2: the
+ * two blocks of a product run at once), 128 threads (8 x 8 a thread),
+ * vector stores, one barrier a window (BAR1), A k-major (AKM), registers
+ * capped for 4 blocks an SM (2 x 24 KiB each) */
+MMB_ACC_X(mm_f32_128, float, 128, 128, 64, 32, 2, 4, 1, 1)
+/* the previous default, one block a product: 256 threads, vector stores,
+ * BAR1, AKM (2 x 33 KiB): 0.98 of cuBLAS on the H200 (bbcd86d: VST alone
+ * 0.92, VST + BAR1 0.91) */
+MMB_ACC_X(mmv_f32_128_one_block, float, 256, 128, 128, 32, 2, 0, 1, 1)
 /* ... BAR1, 3 stages of 32 (99 KiB, 2 blocks an SM): the first two windows
  * issued at once (0.94) */
 MMB_ACC_B(mmv_f32_128_k32s3_bar1_b2, float, 256, 128, 128, 32, 3, 2, 1)
@@ -239,10 +248,8 @@ MMB_ACC_B(mmv_f32_128_k32s3_bar1_b2, float, 256, 128, 128, 32, 3, 2, 1)
  * threads, 8 x 4, 2 blocks an SM and scalar stores measured 0.81; 256
  * threads capped for 3 blocks spilled on sm_80) */
 MMB_ACC_B(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 128, 64, 32, 2, 4, 1)
-/* f32 s = 128, the default's A k-major (AKM) with the two candidates above:
- * 3 stages (2 blocks an SM), and two 128-thread blocks a product (4 an SM) */
+/* f32 s = 128 one block a product with 3 stages (2 blocks an SM), A k-major */
 MMB_ACC_X(mmv_f32_128_k32s3_bar1_b2_akm, float, 256, 128, 128, 32, 3, 2, 1, 1)
-MMB_ACC_X(mmv_f32_128_m64_k32s2_bar1_b4_akm, float, 128, 128, 64, 32, 2, 4, 1, 1)
 /* bf16 with the accumulator in one shot (all of K in one window: one
  * cp.async group, one barrier), then C staged through the same shared bytes
  * that held A and B (padded rows of s + 8 floats: conflict-free float2 stores
@@ -322,7 +329,7 @@ struct MmbExtra {
 MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2, float)
 MMB_EXTRA_FN_M(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 2)
 MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2_akm, float)
-MMB_EXTRA_FN_M(mmv_f32_128_m64_k32s2_bar1_b4_akm, float, 128, 2)
+MMB_EXTRA_FN(mmv_f32_128_one_block, float)
 MMB_EXTRA_FN(mmv_bf16_64_accs, tile_bf16)
 MMB_EXTRA_FN_T(mmv_bf16_64_accs_128t, tile_bf16, 128)
 MMB_EXTRA_FN(mmv_bf16_128_accs, tile_bf16)
@@ -333,7 +340,7 @@ static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
     {128, 0, "acc 2 blocks of 64 rows k32 2st 128thr minb4 VST BAR1", mmv_f32_128_m64_k32s2_bar1_b4_run},
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1 AKM", mmv_f32_128_k32s3_bar1_b2_akm_run},
-    {128, 0, "acc 2 blocks of 64 rows k32 2st 128thr minb4 VST BAR1 AKM", mmv_f32_128_m64_k32s2_bar1_b4_akm_run},
+    {128, 0, "one block a product: acc k32 2st 256thr VST BAR1 AKM (previous default)", mmv_f32_128_one_block_run},
     {64, 1, "acc one shot, C staged in A/B's shared bytes, 256thr", mmv_bf16_64_accs_run},
     {64, 1, "acc one shot, C staged in A/B's shared bytes, 128thr", mmv_bf16_64_accs_128t_run},
     {128, 1, "acc one shot, C staged in A/B's shared bytes, 256thr", mmv_bf16_128_accs_run},
@@ -368,7 +375,7 @@ static int launch_tile(tile_exec ex, int s, int bf, long batch, const void *A, c
     case 65: e = tile_launch(ex, mm_bf16_32, g, 128, (const tile_bf16 *)A, (const tile_bf16 *)B, C); break;
     case 128: e = tile_launch(ex, mm_f32_64, g, 256, (const float *)A, (const float *)B, C); break;
     case 129: e = tile_launch(ex, mm_bf16_64, g, 256, (const tile_bf16 *)A, (const tile_bf16 *)B, C); break;
-    case 256: e = tile_launch(ex, mm_f32_128, g, 256, (const float *)A, (const float *)B, C); break;
+    case 256: e = tile_launch(ex, mm_f32_128, tile_grid1(batch * 2), 128, (const float *)A, (const float *)B, C); break;
     default: e = tile_launch(ex, mm_bf16_128, g, 256, (const tile_bf16 *)A, (const tile_bf16 *)B, C); break;
     }
     TK(e);
