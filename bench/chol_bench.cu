@@ -15,10 +15,9 @@
  *             512 MiB copy (2 x bytes / bandwidth).
  *  - factor + solve (nrhs 1): tile_chol_batched + tile_chol_batched_solve vs
  *             potrfBatched + potrsBatched.
- *  - candidate (no target, checked like the default): one warp a matrix
- *             (path 3) where it applies: N <= 32 the rows kernel at NP = 32
- *             (f32, f64), f32 32 < N <= 64 the warp kernel; elsewhere the
- *             path the default does not take (rows or blocked kernels).
+ *  - candidate (no target, checked like the default): f32 32 < N <= 64 the
+ *             one-warp kernel (path 3); elsewhere for N > 32 the path the
+ *             default does not take (rows or blocked kernels).
  *  - recorded peer: NVIDIA Warp 1.19 MathDx tile_cholesky on an H100, batch
  *             4096, f32, one matrix per block: 13.8 / 53.6 / 314 / 285 / 9462 us
  *             at N = 16 / 32 / 64 / 92 / 128 (constants from the issue, not
@@ -78,10 +77,12 @@ template <class T> struct lib;
 template <> struct lib<float> {
     static const char *name() { return "f32"; }
     static int factor(float *a, int n, int batch, int *info) { return tile_chol_batched_f32(TILE_GPU(0), a, n, batch, info); }
-    /* the candidate path timed beside the default: one warp a matrix (path
-     * 3) where it applies (n <= 64), else the path the default does not take
+    /* the candidate path timed beside the default: the warp kernel (path 3)
+     * where it applies (32 < n <= 64), else the path the default does not take
      * (rows or blocked) */
-    static int alt_path(int n) { return n <= 64 ? 3 : TILE__CHOL_OTHER_PATH(f32, n); }
+    static int alt_path(int n) {
+        return n > 32 && n <= 64 ? 3 : TILE__CHOL_OTHER_PATH(f32, n);
+    }
     static int factor_alt(float *a, int n, int batch, int *info) {
         return tile__chol_batched_path_f32(TILE_GPU(0), a, n, batch, 0.0f, info, alt_path(n));
     }
@@ -98,7 +99,7 @@ template <> struct lib<float> {
 template <> struct lib<double> {
     static const char *name() { return "f64"; }
     static int factor(double *a, int n, int batch, int *info) { return tile_chol_batched_f64(TILE_GPU(0), a, n, batch, info); }
-    static int alt_path(int n) { return n <= 32 ? 3 : TILE__CHOL_OTHER_PATH(f64, n); }
+    static int alt_path(int n) { return TILE__CHOL_OTHER_PATH(f64, n); }
     static int factor_alt(double *a, int n, int batch, int *info) {
         return tile__chol_batched_path_f64(TILE_GPU(0), a, n, batch, 0.0, info, alt_path(n));
     }
@@ -119,7 +120,7 @@ struct Row {
     const char *type;
     int n;
     double tile_us, cus_us, floor_us, tile_fs_us, cus_fs_us, warp_us;
-    double alt_us; /* the candidate path */
+    double alt_us; /* the non-default path (n > 32 only; 0 otherwise) */
     const char *alt_name; /* "rows", "blocked" or "warp" */
     bool ok, alt_ok;
 };
@@ -130,7 +131,7 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     const size_t nn = (size_t)n * n, bytes = nn * batch * sizeof(T), bbytes = (size_t)n * batch * sizeof(T);
     T *a0, *a, *ac, *b0, *b, *bc, *aa;
     int *info, *cinfo, *cinfo_s, *ainfo;
-    const int nv = 5; /* variant 4: the candidate path */
+    const int nv = n > 32 ? 5 : 4; /* variant 4: the candidate path, n > 32 */
     void **pa, **pb;
     CK(cudaMalloc(&a0, bytes));
     CK(cudaMalloc(&a, bytes));
@@ -363,9 +364,8 @@ static int run(const Opts &o) {
     }
     printf("(floor: the batch read and written once at the D2D bandwidth above; WarpMathDx: Warp 1.19 tile_cholesky,\n"
            " recorded on an H100, f32, batch 4096 - not measured here)\n");
-    printf("the candidate path (one warp a matrix, path 3: N <= 32 the rows kernel at NP = 32, f32 32 < N <= 64 the warp "
-           "kernel; elsewhere the rows or blocked kernels, the one the default does not take at N; TILE_CHOL_ROWS = %d), "
-           "factor only:\n", TILE_CHOL_ROWS);
+    printf("the candidate path (f32 32 < N <= 64: the warp kernel, path 3; elsewhere the rows or blocked kernels, the one "
+           "the default does not take at N; TILE_CHOL_ROWS = %d), factor only:\n", TILE_CHOL_ROWS);
     for (int i = 0; i < nr; ++i) {
         const Row &r = rows[i];
         if (r.alt_us > 0)

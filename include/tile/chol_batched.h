@@ -38,7 +38,8 @@
  *     default 1; 2 takes them up to n = 128): one thread per row of the
  *     matrix padded to 64 / 96 / 128, in registers, one barrier a step
  *     (a candidate beside them, internal path 3: one warp a matrix, two
- *     rows a lane, __syncwarp for the barrier; measured: pending);
+ *     rows a lane, __syncwarp for the barrier; H200: 0.98 of the rows
+ *     kernel's speed at n = 64, a tie, so not the default);
  *   - other 32 < n <= 128 (and the CPU target): one
  *     matrix per block (64 threads for nb <= 4, 128 for nb <= 7, 256 at
  *     nb = 8);
@@ -553,11 +554,9 @@ TILE__CHOL_KERNELS(f64, double)
  * chol_bench times and chol_test compares beside the default */
 #define TILE__CHOL_OTHER_PATH(sfx, n) (TILE__CHOL_ROWS_AT(sfx, n, TILE_CHOL_ROWS) ? 0 : 2)
 /* column split C of the rows kernels for type and NP (C == NP: whole rows) */
-#define TILE__CHOL_RC_f32_32 32
 #define TILE__CHOL_RC_f32_64 64
 #define TILE__CHOL_RC_f32_96 96
 #define TILE__CHOL_RC_f32_128 64
-#define TILE__CHOL_RC_f64_32 32
 #define TILE__CHOL_RC_f64_64 64
 #define TILE__CHOL_RC_f64_96 64
 #define TILE__CHOL_RC_f64_128 64
@@ -571,18 +570,14 @@ TILE__CHOL_KERNELS(f64, double)
 #define TILE__CHOL_RCB_BYTES(T, NP) ((4 * (NP) + 4) * sizeof(T) + 32)
 /* resident blocks an SM asked of ptxas (__launch_bounds__; 0: its choice).
  * Registers (sm_90, ptxas -v) and blocks = matrices an SM in flight:
- *   f32 NP = 32 (one warp): capped at 64 for 32 blocks (65 unbounded: 28),
- *   0 spills; f64 NP = 32: 92 (21);
  *   f32 NP = 64: 98 (9), NP = 96: 131 (5), NP = 128 (C = 64, 192 threads):
  *   131 (2; whole rows took 171, also 2, and spilled 8 bytes when capped at
  *   168 for 3; capped for 3 blocks of 192 threads ptxas allows 96: spills);
  *   f64 NP = 64: 168 unbounded (6; capped at 168 it spilled), NP = 96 / 128
  *   (C = 64): capped at 168, 0 spills (3 / 2; unbounded 216 / 246) */
-#define TILE__CHOL_RMINB_f32_32 32
 #define TILE__CHOL_RMINB_f32_64 0
 #define TILE__CHOL_RMINB_f32_96 0
 #define TILE__CHOL_RMINB_f32_128 0
-#define TILE__CHOL_RMINB_f64_32 0
 #define TILE__CHOL_RMINB_f64_64 0
 #define TILE__CHOL_RMINB_f64_96 3
 #define TILE__CHOL_RMINB_f64_128 2
@@ -630,12 +625,6 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
  * device only, and tests/cpu/test_chol_rows_sim.c expands them on the CPU
  * under a simulated block (one coroutine a GPU thread, barriers, reordered
  * threads) to check the device code's logic without a GPU. */
-#ifndef TILE__CHOL_RG_f32_32
-#define TILE__CHOL_RG_f32_32 8
-#endif
-#ifndef TILE__CHOL_RG_f64_32
-#define TILE__CHOL_RG_f64_32 4
-#endif
 #ifndef TILE__CHOL_RG_f32_64
 #define TILE__CHOL_RG_f32_64 8
 #endif
@@ -814,12 +803,8 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
         return info;                                                                              \
     }
 #define TILE__CHOL_ROWS_DEF2(sfx, T, NP, sqrtfn) TILE__CHOL_ROWS_DEF(sfx, T, NP, TILE__CHOL_RC_##sfx##_##NP, sqrtfn)
-/* the eight instantiations (the device here; test_chol_rows_sim.c on the
- * CPU). NP = 32 (a candidate, path 3: n <= 32) is one warp a matrix, the
- * whole row in a lane's registers. */
+/* the six instantiations (the device here; test_chol_rows_sim.c on the CPU) */
 #define TILE__CHOL_ROWS_DEF_ALL()                  \
-    TILE__CHOL_ROWS_DEF2(f32, float, 32, sqrtf)    \
-    TILE__CHOL_ROWS_DEF2(f64, double, 32, sqrt)    \
     TILE__CHOL_ROWS_DEF2(f32, float, 64, sqrtf)    \
     TILE__CHOL_ROWS_DEF2(f32, float, 96, sqrtf)    \
     TILE__CHOL_ROWS_DEF2(f32, float, 128, sqrtf)   \
@@ -948,11 +933,9 @@ TILE__CHOL_ROWS_DEF_ALL()
         __shared__ __align__(16) T tile__buf[TILE__CHOL_RCB_BYTES(T, NP) / sizeof(T)];            \
         return tile__buf;                                                                         \
     }
-TILE__CHOL_ROWS_SMEM_DEF(f32, float, 32)
 TILE__CHOL_ROWS_SMEM_DEF(f32, float, 64)
 TILE__CHOL_ROWS_SMEM_DEF(f32, float, 96)
 TILE__CHOL_ROWS_SMEM_DEF(f32, float, 128)
-TILE__CHOL_ROWS_SMEM_DEF(f64, double, 32)
 TILE__CHOL_ROWS_SMEM_DEF(f64, double, 64)
 TILE__CHOL_ROWS_SMEM_DEF(f64, double, 96)
 TILE__CHOL_ROWS_SMEM_DEF(f64, double, 128)
@@ -1003,11 +986,9 @@ TILE__CHOL_ROWS_HOST_DEF(f64, double, sqrt)
         const int m = (int)tile_block(0);                                                         \
         TILE__CHOL_ROWS_CALL(sfx, NP, a + (size_t)m * (size_t)n * (size_t)n, n, eps, info ? info + m : (int *)0); \
     }
-TILE__CHOL_ROWS_KERNEL(f32, float, 32)
 TILE__CHOL_ROWS_KERNEL(f32, float, 64)
 TILE__CHOL_ROWS_KERNEL(f32, float, 96)
 TILE__CHOL_ROWS_KERNEL(f32, float, 128)
-TILE__CHOL_ROWS_KERNEL(f64, double, 32)
 TILE__CHOL_ROWS_KERNEL(f64, double, 64)
 TILE__CHOL_ROWS_KERNEL(f64, double, 96)
 TILE__CHOL_ROWS_KERNEL(f64, double, 128)
@@ -1024,14 +1005,9 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
     if (info) info[m] = r;
 #endif
 }
-/* path 3 (one warp a matrix) where it applies, on the GPU: n <= 32 the
- * rows kernel at NP = 32 (f32 and f64), f32 32 < n <= 64 the warp kernel */
-#define TILE__CHOL_WARP_TRY(sfx, ex, a, n, batch, eps, info)                     \
-    if ((n) <= 32 && (ex).device >= 0)                                           \
-        return tile_launch((ex), tile__chol_rows32_k_##sfx, tile_grid1(batch), 32, (a), (n), (eps), (info));
-#define TILE__CHOL_W64_TRY_f64(ex, a, n, batch, eps, info) TILE__CHOL_WARP_TRY(f64, ex, a, n, batch, eps, info)
+/* path 3 (the warp kernel) where it applies: f32, 32 < n <= 64, the GPU */
+#define TILE__CHOL_W64_TRY_f64(ex, a, n, batch, eps, info)
 #define TILE__CHOL_W64_TRY_f32(ex, a, n, batch, eps, info)                       \
-    TILE__CHOL_WARP_TRY(f32, ex, a, n, batch, eps, info)                         \
     if ((n) > 32 && (n) <= 64 && (ex).device >= 0)                               \
         return tile_launch((ex), tile__chol_w64_k_f32, tile_grid1(batch), 32, (a), (n), (eps), (info));
 
@@ -1057,9 +1033,8 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #endif
 #define TILE__CHOL_HOST(sfx, T)                                                    \
     /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
-     * faster, 2 wherever they apply, 0 never (chol_bench times both); 3 one \
-     * warp a matrix (candidates, the GPU: n <= 32 the rows kernel at NP =  \
-     * 32, f32 32 < n <= 64 the warp kernel), elsewhere 1 */                  \
+     * faster, 2 wherever they apply, 0 never (chol_bench times both); 3 the \
+     * warp kernel (a candidate: f32, 32 < n <= 64, the GPU), elsewhere 1 */ \
     TILE__CHOL_LAZY TILE_HOST_API int tile__chol_batched_path_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                    int *info, int path) { \
         if (n < 1 || n > TILE_CHOL_MAX_N || batch < 0 || (batch > 0 && !a)) return TILE_ERR_ARG; \

@@ -11,8 +11,8 @@
  * The library launches these kernels on the GPU only (its CPU target runs
  * tile__chol_rows_host_<type>, the same arithmetic in one thread); here the
  * device code itself runs, with its MUFU reciprocals replaced by IEEE
- * operations, for every instantiation (f32 and f64, NP = 32 / 64 / 96 / 128,
- * and the one-warp kernel of path 3, TILE__CHOL_WARP64_DEF, f32 n <= 64), n
+ * operations, for every instantiation (f32 and f64, NP = 64 / 96 / 128, and
+ * the one-warp kernel of path 3, TILE__CHOL_WARP64_DEF, f32 n <= 64), n
  * at the ends of each range and inside, an SPD, a non-SPD, a NaN and a
  * singular input with eps, 16-byte aligned (vector loads) and one element
  * off (element loads), NaN over the input's upper triangle. Each result is
@@ -63,11 +63,9 @@ static double g_eps;
         T *cb = (T *)sim_buf(TILE__CHOL_RCB_BYTES(T, NP));                                      \
         g_ret[sim_tid] = tile__chol_rows##NP##_##sfx(cb, (T *)g_a, g_n, (T)g_eps, &g_info);     \
     }
-SIM_ROWS_KERNEL(f32, float, 32)
 SIM_ROWS_KERNEL(f32, float, 64)
 SIM_ROWS_KERNEL(f32, float, 96)
 SIM_ROWS_KERNEL(f32, float, 128)
-SIM_ROWS_KERNEL(f64, double, 32)
 SIM_ROWS_KERNEL(f64, double, 64)
 SIM_ROWS_KERNEL(f64, double, 96)
 SIM_ROWS_KERNEL(f64, double, 128)
@@ -84,7 +82,6 @@ typedef struct {
 #define RCFG(sfx, f64, NP, n0, n1, n2) \
     {"rows" #NP "_" #sfx, f64, TILE__CHOL_RBLOCK(NP, TILE__CHOL_RC_##sfx##_##NP), {n0, n1, n2}, k_##sfx##_##NP}
 static const rows_cfg cfgs[] = {
-    RCFG(f32, 0, 32, 1, 17, 32),    RCFG(f64, 1, 32, 2, 16, 31), /* path 3 at n <= 32 */
     RCFG(f32, 0, 64, 33, 38, 64),   RCFG(f32, 0, 96, 65, 92, 96),   RCFG(f32, 0, 128, 97, 113, 128),
     RCFG(f64, 1, 64, 33, 47, 64),   RCFG(f64, 1, 96, 65, 91, 96),   RCFG(f64, 1, 128, 97, 118, 128),
     {"warp64_f32", 0, 32, {33, 50, 64}, k_w64}, /* the warp kernel (path 3) */

@@ -292,11 +292,9 @@ template <> struct ops<float> {
         return tile_chol_batched_eps_f32(ex, a, n, batch, eps, info);
     }
     /* path (as TILE_CHOL_ROWS): 2 the rows kernels (GPU, 32 < n <= 128), 0 the
-     * blocked kernels, 1 the default's choice, 3 one warp a matrix (n <= 32 the
-     * rows kernel at NP = 32, f32 32 < n <= 64 the warp kernel); other_paths:
-     * those checked against the default (n > 32: the one it does not take; 3) */
+     * blocked kernels, 1 the default's choice, 3 the warp kernel (f32 32 < n <= 64);
+     * other_paths: those checked against the default (the one it does not take, and 3) */
     static int other_paths(int n, int *p) {
-        if (n <= 32) return p[0] = 3, 1;
         p[0] = TILE__CHOL_OTHER_PATH(f32, n);
         p[1] = 3;
         return n <= 64 ? 2 : 1;
@@ -313,7 +311,7 @@ template <> struct ops<double> {
         return tile_chol_batched_eps_f64(ex, a, n, batch, eps, info);
     }
     static int other_paths(int n, int *p) {
-        p[0] = n <= 32 ? 3 : TILE__CHOL_OTHER_PATH(f64, n);
+        p[0] = TILE__CHOL_OTHER_PATH(f64, n);
         return 1;
     }
     static int factor_path(tile_exec ex, double *a, int n, int batch, double eps, int *info, int path) {
@@ -523,13 +521,13 @@ static void batch_run(const target *t, const char *sfx, int n, int batch, int ki
         free(c);
         free(cb);
     }
-    /* on the GPU, the other factor paths (rows vs blocked kernels, n > 32; one
-     * warp a matrix at n <= 32 and f32 n <= 64) on the same input: L equal within tol (NaN
+    /* on the GPU, the other factor paths (rows vs blocked kernels, n > 32; the
+     * warp kernel at f32 n <= 64) on the same input: L equal within tol (NaN
      * where the default has NaN), the same info; for NaN in the lower
      * triangle the info only */
     int paths[2];
     const int npaths = ops<T>::other_paths(n, paths);
-    for (int pi = 0; t->gpu && kind != K_ILL && pi < npaths; ++pi) {
+    for (int pi = 0; t->gpu && n > 32 && kind != K_ILL && pi < npaths; ++pi) {
         T *h3 = HALLOC(T, tot);
         int *info3 = HALLOC(int, batch + 1);
         UP(d, h0, sizeof(T) * tot);
