@@ -250,6 +250,32 @@ MMB_ACC_B(mmv_f32_128_k32s3_bar1_b2, float, 256, 128, 128, 32, 3, 2, 1)
 MMB_ACC_B(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 128, 64, 32, 2, 4, 1)
 /* f32 s = 128 one block a product with 3 stages (2 blocks an SM), A k-major */
 MMB_ACC_X(mmv_f32_128_k32s3_bar1_b2_akm, float, 256, 128, 128, 32, 3, 2, 1, 1)
+/* bf16 s = 64 as the default (tile_matmul_ab into shared C, 16-byte stores)
+ * with C made in two 32-row halves through one 32-row shared tile: 27 KiB
+ * instead of 36, so 7 (padded C rows) or 8 (dense) blocks an SM instead of
+ * 6; the second product's leading barrier orders it after the first store */
+#define MMB_BF16_64_HALVES(name, CW)                                               \
+    TILE_KERNEL_SMEM(name, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, 32, CW), \
+                     const tile_bf16 *A, const tile_bf16 *B, float *C) {           \
+        const size_t o = (size_t)tile_block(0) * 64 * 64;                          \
+        tile_shared(tile_bf16, ap, 64, 72);                                        \
+        tile_shared(tile_bf16, bp, 64, 72);                                        \
+        tile_shared(float, cp, 32, CW);                                            \
+        tile_view(b, bp, (64, 64), (0, 0));                                        \
+        tile_view(c, cp, (32, 64), (0, 0));                                        \
+        (void)tile_load_async_ex(ap, mmb_padded_rows(A + o, 64), TILE_ASYNC_NO_BULK, 0, 0); \
+        (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, 64), TILE_ASYNC_NO_BULK, 0, 0); \
+        tile_async_commit();                                                       \
+        tile_async_wait(0);                                                        \
+        tile_view(a0, ap, (32, 64), (0, 0));                                       \
+        tile_matmul_ab(c, a0, b, 1.0f, 0.0f);                                      \
+        tile_store(tile_array2(C + o, 64, 64), c, 0, 0);                           \
+        tile_view(a1, ap, (32, 64), (32, 0));                                      \
+        tile_matmul_ab(c, a1, b, 1.0f, 0.0f);                                      \
+        tile_store(tile_array2(C + o, 64, 64), c, 32, 0);                          \
+    }
+MMB_BF16_64_HALVES(mmv_bf16_64_halves_pad, 72)
+MMB_BF16_64_HALVES(mmv_bf16_64_halves_dense, 64)
 /* bf16 with the accumulator in one shot (all of K in one window: one
  * cp.async group, one barrier), then C staged through the same shared bytes
  * that held A and B (padded rows of s + 8 floats: conflict-free float2 stores
@@ -330,6 +356,8 @@ MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2, float)
 MMB_EXTRA_FN_M(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 2)
 MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2_akm, float)
 MMB_EXTRA_FN(mmv_f32_128_one_block, float)
+MMB_EXTRA_FN(mmv_bf16_64_halves_pad, tile_bf16)
+MMB_EXTRA_FN(mmv_bf16_64_halves_dense, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_accs, tile_bf16)
 MMB_EXTRA_FN_T(mmv_bf16_64_accs_128t, tile_bf16, 128)
 MMB_EXTRA_FN(mmv_bf16_128_accs, tile_bf16)
@@ -341,6 +369,8 @@ static const MmbExtra mmb_extras[] = {
     {128, 0, "acc 2 blocks of 64 rows k32 2st 128thr minb4 VST BAR1", mmv_f32_128_m64_k32s2_bar1_b4_run},
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1 AKM", mmv_f32_128_k32s3_bar1_b2_akm_run},
     {128, 0, "one block a product: acc k32 2st 256thr VST BAR1 AKM (previous default)", mmv_f32_128_one_block_run},
+    {64, 1, "C in two 32-row halves, padded C rows (7 blocks an SM)", mmv_bf16_64_halves_pad_run},
+    {64, 1, "C in two 32-row halves, dense C rows (8 blocks an SM)", mmv_bf16_64_halves_dense_run},
     {64, 1, "acc one shot, C staged in A/B's shared bytes, 256thr", mmv_bf16_64_accs_run},
     {64, 1, "acc one shot, C staged in A/B's shared bytes, 128thr", mmv_bf16_64_accs_128t_run},
     {128, 1, "acc one shot, C staged in A/B's shared bytes, 256thr", mmv_bf16_128_accs_run},
