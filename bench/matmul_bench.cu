@@ -276,6 +276,77 @@ MMB_ACC_X(mmv_f32_128_k32s3_bar1_b2_akm, float, 256, 128, 128, 32, 3, 2, 1, 1)
     }
 MMB_BF16_64_HALVES(mmv_bf16_64_halves_pad, 72)
 MMB_BF16_64_HALVES(mmv_bf16_64_halves_dense, 64)
+/* the bf16 defaults with each operand row read as its own s elements
+ * (tile_matmul_load_async into the padded rows: 16-byte cp.async a chunk)
+ * instead of rows of s + 8 that overlap the next row (mmb_padded_rows: 9 /
+ * 17 chunks a row where 8 / 16 carry data; no slack after the operands) */
+TILE_KERNEL_SMEM(mmv_bf16_64_mml, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, 64, 72),
+                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
+    const size_t o = (size_t)tile_block(0) * 64 * 64;
+    tile_shared(tile_bf16, ap, 64, 72);
+    tile_shared(tile_bf16, bp, 64, 72);
+    tile_shared(float, cp, 64, 72);
+    tile_view(a, ap, (64, 64), (0, 0));
+    tile_view(b, bp, (64, 64), (0, 0));
+    tile_view(c, cp, (64, 64), (0, 0));
+    tile_matmul_load_async_nosync(a, tile_array2(A + o, 64, 64), 0, 0);
+    tile_matmul_load_async_nosync(b, tile_array2(B + o, 64, 64), 0, 0);
+    tile_async_commit();
+    tile_async_wait(0);
+    tile_matmul_ab(c, a, b, 1.0f, 0.0f);
+    tile_store(tile_array2(C + o, 64, 64), c, 0, 0);
+}
+/* diagnostic (not library code): the bf16 s = 64 default with C's global
+ * stores marked streaming (st.global.cs: evict-first in L2), 16 bytes a
+ * thread from the shared C tile */
+TILE_KERNEL_SMEM(mmv_bf16_64_cs, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, 64, 72),
+                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
+    const size_t o = (size_t)tile_block(0) * 64 * 64;
+    tile_shared(tile_bf16, ap, 64, 72);
+    tile_shared(tile_bf16, bp, 64, 72);
+    tile_shared(float, cp, 64, 72);
+    tile_view(a, ap, (64, 64), (0, 0));
+    tile_view(b, bp, (64, 64), (0, 0));
+    tile_view(c, cp, (64, 64), (0, 0));
+    (void)tile_load_async_ex(ap, mmb_padded_rows(A + o, 64), TILE_ASYNC_NO_BULK, 0, 0);
+    (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, 64), TILE_ASYNC_NO_BULK, 0, 0);
+    tile_async_commit();
+    tile_async_wait(0);
+    tile_matmul_ab(c, a, b, 1.0f, 0.0f);
+    tile_barrier();
+#if TILE_ON_DEVICE
+    for (int i = tile_thread(); i < 64 * 16; i += 256) {
+        const int r = i / 16, q = i % 16;
+        __stcs((float4 *)(C + o + (size_t)r * 64) + q, *(const float4 *)(cp.v + r * 72 + 4 * q));
+    }
+#else
+    tile_store(tile_array2(C + o, 64, 64), c, 0, 0);
+#endif
+}
+TILE_KERNEL_SMEM(mmv_bf16_128_mml, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136) +
+                     TILE_SMEM_BYTES(float, 64, 128),
+                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
+    const size_t o = (size_t)tile_block(0) * 128 * 128;
+    tile_shared(tile_bf16, ap0, 64, 136);
+    tile_shared(tile_bf16, ap1, 64, 136);
+    tile_shared(tile_bf16, bp, 128, 136);
+    tile_shared(float, c, 64, 128);
+    tile_view(b, bp, (128, 128), (0, 0));
+    tile_view(a0, ap0, (64, 128), (0, 0));
+    tile_view(a1, ap1, (64, 128), (0, 0));
+    const tile_array ga = tile_array2(A + o, 128, 128);
+    tile_matmul_load_async_nosync(a0, ga, 0, 0);
+    tile_matmul_load_async_nosync(b, tile_array2(B + o, 128, 128), 0, 0);
+    tile_async_commit();
+    tile_matmul_load_async_nosync(a1, ga, 64, 0);
+    tile_async_commit();
+    tile_async_wait(1);
+    tile_matmul_ab(c, a0, b, 1.0f, 0.0f);
+    tile_store(tile_array2(C + o, 128, 128), c, 0, 0);
+    tile_async_wait(0);
+    tile_matmul_ab(c, a1, b, 1.0f, 0.0f);
+    tile_store(tile_array2(C + o, 128, 128), c, 64, 0);
+}
 /* bf16 with the accumulator in one shot (all of K in one window: one
  * cp.async group, one barrier), then C staged through the same shared bytes
  * that held A and B (padded rows of s + 8 floats: conflict-free float2 stores
@@ -356,6 +427,9 @@ MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2, float)
 MMB_EXTRA_FN_M(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 2)
 MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2_akm, float)
 MMB_EXTRA_FN(mmv_f32_128_one_block, float)
+MMB_EXTRA_FN(mmv_bf16_64_mml, tile_bf16)
+MMB_EXTRA_FN(mmv_bf16_128_mml, tile_bf16)
+MMB_EXTRA_FN(mmv_bf16_64_cs, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_halves_pad, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_halves_dense, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_accs, tile_bf16)
@@ -369,10 +443,13 @@ static const MmbExtra mmb_extras[] = {
     {128, 0, "acc 2 blocks of 64 rows k32 2st 128thr minb4 VST BAR1", mmv_f32_128_m64_k32s2_bar1_b4_run},
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1 AKM", mmv_f32_128_k32s3_bar1_b2_akm_run},
     {128, 0, "one block a product: acc k32 2st 256thr VST BAR1 AKM (previous default)", mmv_f32_128_one_block_run},
+    {64, 1, "operand rows read as s elements (tile_matmul_load_async)", mmv_bf16_64_mml_run},
+    {64, 1, "diagnostic: C stored st.global.cs (evict-first)", mmv_bf16_64_cs_run},
     {64, 1, "C in two 32-row halves, padded C rows (7 blocks an SM)", mmv_bf16_64_halves_pad_run},
     {64, 1, "C in two 32-row halves, dense C rows (8 blocks an SM)", mmv_bf16_64_halves_dense_run},
     {64, 1, "acc one shot, C staged in A/B's shared bytes, 256thr", mmv_bf16_64_accs_run},
     {64, 1, "acc one shot, C staged in A/B's shared bytes, 128thr", mmv_bf16_64_accs_128t_run},
+    {128, 1, "operand rows read as s elements (tile_matmul_load_async)", mmv_bf16_128_mml_run},
     {128, 1, "acc one shot, C staged in A/B's shared bytes, 256thr", mmv_bf16_128_accs_run},
     {128, 1, "2 blocks of 64 rows, C staged in A/B's shared bytes, 256thr", mmv_bf16_128_m64_run},
     {128, 1, "2 blocks of 64 rows, C staged, 128thr", mmv_bf16_128_m64_128t_run},
