@@ -15,20 +15,17 @@
  *    tiles, staged by tile_matmul into the arena with padded rows (no bank
  *    conflicts in the fragment loads), tensor cores (mma.sync m16n8k16,
  *    ldmatrix); s = 64, 128: padded shared tiles filled by cp.async
- *    (tile_load_async; s = 128: C in two halves, A's second half lands while
- *    the first half of C is made);
+ *    (tile_matmul_load_async, 16 bytes a chunk of each row; s = 128: C in
+ *    two halves, A's second half lands while the first half of C is made);
  *    peer cublasGemmStridedBatchedEx (CUDA_R_16BF, CUBLAS_COMPUTE_32F).
  *  - candidates (mmb_extras), each checked (every element against cuBLAS)
  *    and printed after its row as
  *      "  <type> s=<s> variant [<name>]: X ms, Y TFLOP/s, tile / cuBLAS = R, ..."
- *    (no target): the candidates left from the H200 run at
- *    bbcd86d (bench/results/2026-11-28-h200-linalg-bbcd86d-bench.txt; it
- *    made VST + BAR1 + AKM the f32 s = 128 default, 0.98 of cuBLAS against
- *    0.85; the losers are in docs/matmul.md): f32 s = 128 with 3 stages,
- *    and as two 128-thread blocks a product, each with A row-major and
- *    k-major; bf16 s = 64 / 128 with the accumulator in one shot and C
- *    staged through A's and B's shared bytes, and s = 128 as two blocks of
- *    64 rows a product.
+ *    (no target): f32 s = 128 with 3 stages, as two 128-thread blocks a
+ *    product with A row-major, and one block a product (the previous
+ *    default); bf16 s = 64 / 128 with the previous defaults' overlapping row
+ *    loads, and s = 64 with C in two halves. The candidates that lost at
+ *    bbcd86d, 967ebec and a5306f3 are in docs/matmul.md.
  * Recorded peer (not measured here): Warp 1.19's MathDx tile_matmul, f32 on an
  * H100: 5.7 / 12.9 / 22.4 / 7.0 TFLOP/s at s = 16 / 32 / 64 / 128.
  *
@@ -89,61 +86,74 @@ TILE_API tile_array mmb_padded_rows(const tile_bf16 *p, int s) {
     const int64_t sh[2] = {s, s + 8}, st[2] = {s, 1};
     return tile_array_strided(p, 2, sh, st);
 }
+/* A bf16 operand's rows r0 .. r0 + R - 1 into shared rows of s + 8 (pad:
+ * the padded tile, view: its R x s view): MML 1 (the defaults since the
+ * H200 run at a5306f3: 0.99 / 0.90 of cuBLAS at s = 64 / 128 against 0.93 /
+ * 0.87) each row as its own s elements, 16-byte cp.async a chunk
+ * (tile_matmul_load_async); MML 0 (the previous defaults, candidates)
+ * rows of s + 8 overlapping the next row (mmb_padded_rows: 9 / 17 chunks a
+ * row where 8 / 16 carry data). No leading barrier: fresh buffers. */
+#define MMB_BF16_LD(MML, pad, view, src, S, r0) MMB_BF16_LD_##MML(pad, view, src, S, r0)
+#define MMB_BF16_LD_1(pad, view, src, S, r0) tile_matmul_load_async_nosync(view, tile_array2(src, S, S), r0, 0)
+#define MMB_BF16_LD_0(pad, view, src, S, r0) (void)tile_load_async_ex(pad, mmb_padded_rows(src, S), TILE_ASYNC_NO_BULK, r0, 0)
 /* bf16 s = 64: as s = 128 below, in one piece: A, B and C in shared views of
  * padded rows (72 elements: conflict-free ldmatrix and float2 stores), no
- * register tiles and no staging pass; 36 KiB. */
-TILE_KERNEL_SMEM(mm_bf16_64, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, 64, 72),
-                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
-    const size_t o = (size_t)tile_block(0) * 64 * 64;
-    tile_shared(tile_bf16, ap, 64, 72);
-    tile_shared(tile_bf16, bp, 64, 72);
-    tile_shared(float, cp, 64, 72);
-    tile_view(a, ap, (64, 64), (0, 0));
-    tile_view(b, bp, (64, 64), (0, 0));
-    tile_view(c, cp, (64, 64), (0, 0));
-    /* cp.async (16-byte chunks, no register round trip): A's and B's copies
-     * are all in flight at once (the synchronous loads waited for A before
-     * issuing B), twice the bytes in flight per block */
-    (void)tile_load_async_ex(ap, mmb_padded_rows(A + o, 64), TILE_ASYNC_NO_BULK, 0, 0);
-    (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, 64), TILE_ASYNC_NO_BULK, 0, 0);
-    tile_async_commit();
-    tile_async_wait(0); /* and a block barrier */
-    tile_matmul_ab(c, a, b, 1.0f, 0.0f);
-    tile_store(tile_array2(C + o, 64, 64), c, 0, 0);
-}
+ * register tiles and no staging pass; 36 KiB. A's and B's cp.async copies
+ * are all in flight at once. */
+#define MMB_BF16_64(name, MML)                                                     \
+    TILE_KERNEL_SMEM(name, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, 64, 72), \
+                     const tile_bf16 *A, const tile_bf16 *B, float *C) {           \
+        const size_t o = (size_t)tile_block(0) * 64 * 64;                          \
+        tile_shared(tile_bf16, ap, 64, 72);                                        \
+        tile_shared(tile_bf16, bp, 64, 72);                                        \
+        tile_shared(float, cp, 64, 72);                                            \
+        tile_view(a, ap, (64, 64), (0, 0));                                        \
+        tile_view(b, bp, (64, 64), (0, 0));                                        \
+        tile_view(c, cp, (64, 64), (0, 0));                                        \
+        MMB_BF16_LD(MML, ap, a, A + o, 64, 0);                                     \
+        MMB_BF16_LD(MML, bp, b, B + o, 64, 0);                                     \
+        tile_async_commit();                                                       \
+        tile_async_wait(0); /* and a block barrier */                              \
+        tile_matmul_ab(c, a, b, 1.0f, 0.0f);                                       \
+        tile_store(tile_array2(C + o, 64, 64), c, 0, 0);                           \
+    }
+MMB_BF16_64(mm_bf16_64, 1)
+MMB_BF16_64(mmv_bf16_64_overlap, 0)
 /* bf16 s = 128: A and B go straight into shared tiles with rows 8 elements
  * longer (views of 128 x 136: ldmatrix rows 272 bytes apart hit all 32 banks)
- * loaded in 16-byte cp.async copies (mmb_padded_rows), and C is made in two
- * 64-row halves through one 64 x 128 shared tile: 2 x 34 + 32 KiB = 100 KiB
- * and 104 registers (the staged version took 132 KiB and 219), so 2 blocks fit on an
- * SM and one block's loads overlap the other's mma. */
-TILE_KERNEL_SMEM(mm_bf16_128, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136) +
-                     TILE_SMEM_BYTES(float, 64, 128),
-                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
-    const size_t o = (size_t)tile_block(0) * 128 * 128;
-    tile_shared(tile_bf16, ap0, 64, 136); /* A's rows 0..63 */
-    tile_shared(tile_bf16, ap1, 64, 136); /* A's rows 64..127 */
-    tile_shared(tile_bf16, bp, 128, 136);
-    tile_shared(float, c, 64, 128); /* dense: a padded view (conflict-free mma stores) took 134 registers, 1 block/SM */
-    tile_view(b, bp, (128, 128), (0, 0));
-    /* cp.async in two groups: A's top half and B, then A's bottom half, which
-     * lands while the top half of C is made (and all copies of the block are
-     * in flight at once, without a register round trip) */
-    const tile_array ga = mmb_padded_rows(A + o, 128);
-    (void)tile_load_async_ex(ap0, ga, TILE_ASYNC_NO_BULK, 0, 0);
-    (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, 128), TILE_ASYNC_NO_BULK, 0, 0);
-    tile_async_commit();
-    (void)tile_load_async_ex(ap1, ga, TILE_ASYNC_NO_BULK, 64, 0);
-    tile_async_commit();
-    tile_async_wait(1); /* the first group is in (and a block barrier) */
-    tile_view(a0, ap0, (64, 128), (0, 0));
-    tile_matmul_ab(c, a0, b, 1.0f, 0.0f);
-    tile_store(tile_array2(C + o, 128, 128), c, 0, 0);
-    tile_async_wait(0); /* the second group is in */
-    tile_view(a1, ap1, (64, 128), (0, 0));
-    tile_matmul_ab(c, a1, b, 1.0f, 0.0f); /* its first barrier: the store above has read c */
-    tile_store(tile_array2(C + o, 128, 128), c, 64, 0);
-}
+ * in 16-byte cp.async copies, and C is made in two 64-row halves through one
+ * 64 x 128 shared tile: 2 x 34 + 32 KiB = 100 KiB and 104 registers (the
+ * staged version took 132 KiB and 219), so 2 blocks fit on an SM and one
+ * block's loads overlap the other's mma. cp.async in two groups: A's top
+ * half and B, then A's bottom half, which lands while the top half of C is
+ * made. C dense: a padded view (conflict-free mma stores) took 134
+ * registers, 1 block an SM. */
+#define MMB_BF16_128(name, MML)                                                    \
+    TILE_KERNEL_SMEM(name, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136) + \
+                                    TILE_SMEM_BYTES(float, 64, 128),               \
+                     const tile_bf16 *A, const tile_bf16 *B, float *C) {           \
+        const size_t o = (size_t)tile_block(0) * 128 * 128;                        \
+        tile_shared(tile_bf16, ap0, 64, 136); /* A's rows 0..63 */                 \
+        tile_shared(tile_bf16, ap1, 64, 136); /* A's rows 64..127 */               \
+        tile_shared(tile_bf16, bp, 128, 136);                                      \
+        tile_shared(float, c, 64, 128);                                            \
+        tile_view(b, bp, (128, 128), (0, 0));                                      \
+        tile_view(a0, ap0, (64, 128), (0, 0));                                     \
+        tile_view(a1, ap1, (64, 128), (0, 0));                                     \
+        MMB_BF16_LD(MML, ap0, a0, A + o, 128, 0);                                  \
+        MMB_BF16_LD(MML, bp, b, B + o, 128, 0);                                    \
+        tile_async_commit();                                                       \
+        MMB_BF16_LD(MML, ap1, a1, A + o, 128, 64);                                 \
+        tile_async_commit();                                                       \
+        tile_async_wait(1); /* the first group is in (and a block barrier) */      \
+        tile_matmul_ab(c, a0, b, 1.0f, 0.0f);                                      \
+        tile_store(tile_array2(C + o, 128, 128), c, 0, 0);                         \
+        tile_async_wait(0); /* the second group is in */                           \
+        tile_matmul_ab(c, a1, b, 1.0f, 0.0f); /* its first barrier: the store above has read c */ \
+        tile_store(tile_array2(C + o, 128, 128), c, 64, 0);                        \
+    }
+MMB_BF16_128(mm_bf16_128, 1)
+MMB_BF16_128(mmv_bf16_128_overlap, 0)
 
 /* The accumulator path (tile_matmul_acc: C's s x s block in registers, k
  * windows of BK through STAGES cp.async stages, tile_matmul_load_async into
@@ -250,166 +260,31 @@ MMB_ACC_B(mmv_f32_128_k32s3_bar1_b2, float, 256, 128, 128, 32, 3, 2, 1)
 MMB_ACC_B(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 128, 64, 32, 2, 4, 1)
 /* f32 s = 128 one block a product with 3 stages (2 blocks an SM), A k-major */
 MMB_ACC_X(mmv_f32_128_k32s3_bar1_b2_akm, float, 256, 128, 128, 32, 3, 2, 1, 1)
-/* bf16 s = 64 as the default (tile_matmul_ab into shared C, 16-byte stores)
- * with C made in two 32-row halves through one 32-row shared tile: 27 KiB
- * instead of 36, so 7 (padded C rows) or 8 (dense) blocks an SM instead of
- * 6; the second product's leading barrier orders it after the first store */
-#define MMB_BF16_64_HALVES(name, CW)                                               \
-    TILE_KERNEL_SMEM(name, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, 32, CW), \
-                     const tile_bf16 *A, const tile_bf16 *B, float *C) {           \
-        const size_t o = (size_t)tile_block(0) * 64 * 64;                          \
-        tile_shared(tile_bf16, ap, 64, 72);                                        \
-        tile_shared(tile_bf16, bp, 64, 72);                                        \
-        tile_shared(float, cp, 32, CW);                                            \
-        tile_view(b, bp, (64, 64), (0, 0));                                        \
-        tile_view(c, cp, (32, 64), (0, 0));                                        \
-        (void)tile_load_async_ex(ap, mmb_padded_rows(A + o, 64), TILE_ASYNC_NO_BULK, 0, 0); \
-        (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, 64), TILE_ASYNC_NO_BULK, 0, 0); \
-        tile_async_commit();                                                       \
-        tile_async_wait(0);                                                        \
-        tile_view(a0, ap, (32, 64), (0, 0));                                       \
-        tile_matmul_ab(c, a0, b, 1.0f, 0.0f);                                      \
-        tile_store(tile_array2(C + o, 64, 64), c, 0, 0);                           \
-        tile_view(a1, ap, (32, 64), (32, 0));                                      \
-        tile_matmul_ab(c, a1, b, 1.0f, 0.0f);                                      \
-        tile_store(tile_array2(C + o, 64, 64), c, 32, 0);                          \
-    }
-MMB_BF16_64_HALVES(mmv_bf16_64_halves_pad, 72)
-MMB_BF16_64_HALVES(mmv_bf16_64_halves_dense, 64)
-/* the bf16 defaults with each operand row read as its own s elements
- * (tile_matmul_load_async into the padded rows: 16-byte cp.async a chunk)
- * instead of rows of s + 8 that overlap the next row (mmb_padded_rows: 9 /
- * 17 chunks a row where 8 / 16 carry data; no slack after the operands) */
-TILE_KERNEL_SMEM(mmv_bf16_64_mml, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, 64, 72),
+/* bf16 s = 64 as the default with C made in two 32-row halves through one
+ * 32-row shared tile (padded rows): 27 KiB instead of 36, 7 blocks an SM
+ * instead of 6 (at a5306f3, with the overlapping row loads: 0.94 against
+ * the default's 0.93, and 0.93 with dense C rows, 8 an SM); the second
+ * product's leading barrier orders it after the first store */
+TILE_KERNEL_SMEM(mmv_bf16_64_halves, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, 32, 72),
                  const tile_bf16 *A, const tile_bf16 *B, float *C) {
     const size_t o = (size_t)tile_block(0) * 64 * 64;
     tile_shared(tile_bf16, ap, 64, 72);
     tile_shared(tile_bf16, bp, 64, 72);
-    tile_shared(float, cp, 64, 72);
+    tile_shared(float, cp, 32, 72);
     tile_view(a, ap, (64, 64), (0, 0));
     tile_view(b, bp, (64, 64), (0, 0));
-    tile_view(c, cp, (64, 64), (0, 0));
-    tile_matmul_load_async_nosync(a, tile_array2(A + o, 64, 64), 0, 0);
-    tile_matmul_load_async_nosync(b, tile_array2(B + o, 64, 64), 0, 0);
+    tile_view(c, cp, (32, 64), (0, 0));
+    MMB_BF16_LD(1, ap, a, A + o, 64, 0);
+    MMB_BF16_LD(1, bp, b, B + o, 64, 0);
     tile_async_commit();
     tile_async_wait(0);
-    tile_matmul_ab(c, a, b, 1.0f, 0.0f);
-    tile_store(tile_array2(C + o, 64, 64), c, 0, 0);
-}
-/* diagnostic (not library code): the bf16 s = 64 default with C's global
- * stores marked streaming (st.global.cs: evict-first in L2), 16 bytes a
- * thread from the shared C tile */
-TILE_KERNEL_SMEM(mmv_bf16_64_cs, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, 64, 72),
-                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
-    const size_t o = (size_t)tile_block(0) * 64 * 64;
-    tile_shared(tile_bf16, ap, 64, 72);
-    tile_shared(tile_bf16, bp, 64, 72);
-    tile_shared(float, cp, 64, 72);
-    tile_view(a, ap, (64, 64), (0, 0));
-    tile_view(b, bp, (64, 64), (0, 0));
-    tile_view(c, cp, (64, 64), (0, 0));
-    (void)tile_load_async_ex(ap, mmb_padded_rows(A + o, 64), TILE_ASYNC_NO_BULK, 0, 0);
-    (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, 64), TILE_ASYNC_NO_BULK, 0, 0);
-    tile_async_commit();
-    tile_async_wait(0);
-    tile_matmul_ab(c, a, b, 1.0f, 0.0f);
-    tile_barrier();
-#if TILE_ON_DEVICE
-    for (int i = tile_thread(); i < 64 * 16; i += 256) {
-        const int r = i / 16, q = i % 16;
-        __stcs((float4 *)(C + o + (size_t)r * 64) + q, *(const float4 *)(cp.v + r * 72 + 4 * q));
-    }
-#else
-    tile_store(tile_array2(C + o, 64, 64), c, 0, 0);
-#endif
-}
-TILE_KERNEL_SMEM(mmv_bf16_128_mml, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136) +
-                     TILE_SMEM_BYTES(float, 64, 128),
-                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
-    const size_t o = (size_t)tile_block(0) * 128 * 128;
-    tile_shared(tile_bf16, ap0, 64, 136);
-    tile_shared(tile_bf16, ap1, 64, 136);
-    tile_shared(tile_bf16, bp, 128, 136);
-    tile_shared(float, c, 64, 128);
-    tile_view(b, bp, (128, 128), (0, 0));
-    tile_view(a0, ap0, (64, 128), (0, 0));
-    tile_view(a1, ap1, (64, 128), (0, 0));
-    const tile_array ga = tile_array2(A + o, 128, 128);
-    tile_matmul_load_async_nosync(a0, ga, 0, 0);
-    tile_matmul_load_async_nosync(b, tile_array2(B + o, 128, 128), 0, 0);
-    tile_async_commit();
-    tile_matmul_load_async_nosync(a1, ga, 64, 0);
-    tile_async_commit();
-    tile_async_wait(1);
+    tile_view(a0, ap, (32, 64), (0, 0));
     tile_matmul_ab(c, a0, b, 1.0f, 0.0f);
-    tile_store(tile_array2(C + o, 128, 128), c, 0, 0);
-    tile_async_wait(0);
+    tile_store(tile_array2(C + o, 64, 64), c, 0, 0);
+    tile_view(a1, ap, (32, 64), (32, 0));
     tile_matmul_ab(c, a1, b, 1.0f, 0.0f);
-    tile_store(tile_array2(C + o, 128, 128), c, 64, 0);
+    tile_store(tile_array2(C + o, 64, 64), c, 32, 0);
 }
-/* bf16 with the accumulator in one shot (all of K in one window: one
- * cp.async group, one barrier), then C staged through the same shared bytes
- * that held A and B (padded rows of s + 8 floats: conflict-free float2 stores
- * of the mma fragments, exactly the bytes of A's and B's padded bf16 rows)
- * and stored in 16-byte runs: half the default's shared memory (s = 64: 18
- * KiB, 8 blocks an SM at 256 threads; s = 128: 68 KiB) and no second product
- * pass. (The bbcd86d candidates stored C from registers as float2 pairs:
- * 0.84 / 0.77 of cuBLAS against the defaults' 0.95 / 0.88.) */
-#define MMB_BF16_ACCS(name, S, THREADS, MINB)                                      \
-    TILE_KERNEL_SMEM_BOUNDS(name, THREADS, TILE_SMEM_BYTES(float, S, (S) + 8), MINB, const tile_bf16 *A, \
-                            const tile_bf16 *B, float *C) {                        \
-        const size_t o = (size_t)tile_block(0) * (S) * (S);                        \
-        tile_shared(float, cp, S, (S) + 8); /* C; before the product A's and B's rows */ \
-        TILE_SHARED_T(tile_bf16, TILE_BLOCK_DIM, S, (S) + 8)                       \
-        ap = {(tile_bf16 *)(void *)cp.v, 0, 0}, bp = {(tile_bf16 *)(void *)cp.v + (S) * ((S) + 8), 0, 0}; \
-        tile_view(a, ap, (S, S), (0, 0));                                          \
-        tile_view(b, bp, (S, S), (0, 0));                                          \
-        (void)tile_load_async_ex(ap, mmb_padded_rows(A + o, S), TILE_ASYNC_NO_BULK, 0, 0); \
-        (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, S), TILE_ASYNC_NO_BULK, 0, 0); \
-        tile_async_commit();                                                       \
-        tile_matmul_acc(acc, a, b);                                                \
-        tile_async_wait(0); /* and a block barrier */                              \
-        tile_matmul_acc_add(acc, a, b);                                            \
-        tile_barrier(); /* every warp has read A and B */                             \
-        const int64_t csh[2] = {S, S}, cst[2] = {(S) + 8, 1};                      \
-        tile_matmul_acc_store(tile_array_strided(cp.v, 2, csh, cst), acc, 0, 0);   \
-        tile_barrier();                                                             \
-        tile_view(c, cp, (S, S), (0, 0));                                          \
-        tile_store(tile_array2(C + o, S, S), c, 0, 0);                             \
-    }
-MMB_BF16_ACCS(mmv_bf16_64_accs, 64, 256, 0)
-MMB_BF16_ACCS(mmv_bf16_64_accs_128t, 64, 128, 0)
-MMB_BF16_ACCS(mmv_bf16_128_accs, 128, 256, 0)
-/* bf16 s = 128 as two blocks a product (BM = 64 rows of C each; B read
- * twice, the second time from L2 while both blocks of a product run at
- * once): A's half and B in one cp.async group (51 KiB), the half of C
- * (one accumulator) staged through those bytes as above, 16-byte stores */
-#define MMB_BF16_M64(name, THREADS, MINB)                                          \
-    TILE_KERNEL_SMEM_BOUNDS(name, THREADS, TILE_SMEM_BYTES(tile_bf16, 192, 136), MINB, const tile_bf16 *A, \
-                            const tile_bf16 *B, float *C) {                        \
-        const size_t o = (size_t)(tile_block(0) >> 1) * 128 * 128;                 \
-        const int m0 = (int)(tile_block(0) & 1) * 64;                              \
-        tile_shared(tile_bf16, abp, 192, 136); /* A's 64 rows, then B's 128 */    \
-        TILE_SHARED_T(tile_bf16, TILE_BLOCK_DIM, 64, 136) ap = {abp.v, 0, 0};      \
-        TILE_SHARED_T(tile_bf16, TILE_BLOCK_DIM, 128, 136) bp = {abp.v + 64 * 136, 0, 0}; \
-        TILE_SHARED_T(float, TILE_BLOCK_DIM, 64, 136) cp = {(float *)(void *)abp.v, 0, 0}; \
-        tile_view(a, ap, (64, 128), (0, 0));                                       \
-        tile_view(b, bp, (128, 128), (0, 0));                                      \
-        (void)tile_load_async_ex(ap, mmb_padded_rows(A + o, 128), TILE_ASYNC_NO_BULK, m0, 0); \
-        (void)tile_load_async_ex(bp, mmb_padded_rows(B + o, 128), TILE_ASYNC_NO_BULK, 0, 0); \
-        tile_async_commit();                                                       \
-        tile_matmul_acc(acc, a, b);                                                \
-        tile_async_wait(0);                                                        \
-        tile_matmul_acc_add(acc, a, b);                                            \
-        tile_barrier();                                                             \
-        const int64_t csh[2] = {64, 128}, cst[2] = {136, 1};                       \
-        tile_matmul_acc_store(tile_array_strided(cp.v, 2, csh, cst), acc, 0, 0);   \
-        tile_barrier();                                                             \
-        tile_view(c, cp, (64, 128), (0, 0));                                       \
-        tile_store(tile_array2(C + o, 128, 128), c, m0, 0);                        \
-    }
-MMB_BF16_M64(mmv_bf16_128_m64, 256, 0)
-MMB_BF16_M64(mmv_bf16_128_m64_128t, 128, 0)
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 0
 struct MmbExtra {
@@ -427,32 +302,18 @@ MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2, float)
 MMB_EXTRA_FN_M(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 2)
 MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2_akm, float)
 MMB_EXTRA_FN(mmv_f32_128_one_block, float)
-MMB_EXTRA_FN(mmv_bf16_64_mml, tile_bf16)
-MMB_EXTRA_FN(mmv_bf16_128_mml, tile_bf16)
-MMB_EXTRA_FN(mmv_bf16_64_cs, tile_bf16)
-MMB_EXTRA_FN(mmv_bf16_64_halves_pad, tile_bf16)
-MMB_EXTRA_FN(mmv_bf16_64_halves_dense, tile_bf16)
-MMB_EXTRA_FN(mmv_bf16_64_accs, tile_bf16)
-MMB_EXTRA_FN_T(mmv_bf16_64_accs_128t, tile_bf16, 128)
-MMB_EXTRA_FN(mmv_bf16_128_accs, tile_bf16)
-MMB_EXTRA_FN_M(mmv_bf16_128_m64, tile_bf16, 256, 2)
-MMB_EXTRA_FN_M(mmv_bf16_128_m64_128t, tile_bf16, 128, 2)
+MMB_EXTRA_FN(mmv_bf16_64_overlap, tile_bf16)
+MMB_EXTRA_FN(mmv_bf16_64_halves, tile_bf16)
+MMB_EXTRA_FN(mmv_bf16_128_overlap, tile_bf16)
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
     {128, 0, "acc 2 blocks of 64 rows k32 2st 128thr minb4 VST BAR1", mmv_f32_128_m64_k32s2_bar1_b4_run},
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1 AKM", mmv_f32_128_k32s3_bar1_b2_akm_run},
     {128, 0, "one block a product: acc k32 2st 256thr VST BAR1 AKM (previous default)", mmv_f32_128_one_block_run},
-    {64, 1, "operand rows read as s elements (tile_matmul_load_async)", mmv_bf16_64_mml_run},
-    {64, 1, "diagnostic: C stored st.global.cs (evict-first)", mmv_bf16_64_cs_run},
-    {64, 1, "C in two 32-row halves, padded C rows (7 blocks an SM)", mmv_bf16_64_halves_pad_run},
-    {64, 1, "C in two 32-row halves, dense C rows (8 blocks an SM)", mmv_bf16_64_halves_dense_run},
-    {64, 1, "acc one shot, C staged in A/B's shared bytes, 256thr", mmv_bf16_64_accs_run},
-    {64, 1, "acc one shot, C staged in A/B's shared bytes, 128thr", mmv_bf16_64_accs_128t_run},
-    {128, 1, "operand rows read as s elements (tile_matmul_load_async)", mmv_bf16_128_mml_run},
-    {128, 1, "acc one shot, C staged in A/B's shared bytes, 256thr", mmv_bf16_128_accs_run},
-    {128, 1, "2 blocks of 64 rows, C staged in A/B's shared bytes, 256thr", mmv_bf16_128_m64_run},
-    {128, 1, "2 blocks of 64 rows, C staged, 128thr", mmv_bf16_128_m64_128t_run},
+    {64, 1, "rows of s + 8 read overlapping (previous default)", mmv_bf16_64_overlap_run},
+    {64, 1, "C in two 32-row halves (7 blocks an SM)", mmv_bf16_64_halves_run},
+    {128, 1, "rows of s + 8 read overlapping (previous default)", mmv_bf16_128_overlap_run},
 };
 
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
