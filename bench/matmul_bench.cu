@@ -285,6 +285,80 @@ TILE_KERNEL_SMEM(mmv_bf16_64_halves, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72)
     tile_matmul_ab(c, a1, b, 1.0f, 0.0f);
     tile_store(tile_array2(C + o, 64, 64), c, 32, 0);
 }
+/* bf16 with the accumulator in one shot (all of K in one window: one
+ * cp.async group, one barrier), then C staged through the same shared bytes
+ * that held A and B (padded rows of s + 8 floats: conflict-free float2 stores
+ * of the mma fragments, exactly the bytes of A's and B's padded bf16 rows)
+ * and stored in 16-byte runs; s = 128 as two blocks of 64 rows a product
+ * (B read twice, the second time from L2). */
+#define MMB_BF16_ACCS(name, S, THREADS, MINB)                                      \
+    TILE_KERNEL_SMEM_BOUNDS(name, THREADS, TILE_SMEM_BYTES(float, S, (S) + 8), MINB, const tile_bf16 *A, \
+                            const tile_bf16 *B, float *C) {                        \
+        const size_t o = (size_t)tile_block(0) * (S) * (S);                        \
+        tile_shared(float, cp, S, (S) + 8); /* C; before the product A's and B's rows */ \
+        TILE_SHARED_T(tile_bf16, TILE_BLOCK_DIM, S, (S) + 8)                       \
+        ap = {(tile_bf16 *)(void *)cp.v, 0, 0}, bp = {(tile_bf16 *)(void *)cp.v + (S) * ((S) + 8), 0, 0}; \
+        tile_view(a, ap, (S, S), (0, 0));                                          \
+        tile_view(b, bp, (S, S), (0, 0));                                          \
+        MMB_BF16_LD(1, ap, a, A + o, S, 0);                                        \
+        MMB_BF16_LD(1, bp, b, B + o, S, 0);                                        \
+        tile_async_commit();                                                       \
+        tile_matmul_acc(acc, a, b);                                                \
+        tile_async_wait(0); /* and a block barrier */                              \
+        tile_matmul_acc_add(acc, a, b);                                            \
+        tile_barrier(); /* every warp has read A and B */                             \
+        const int64_t csh[2] = {S, S}, cst[2] = {(S) + 8, 1};                      \
+        tile_matmul_acc_store(tile_array_strided(cp.v, 2, csh, cst), acc, 0, 0);   \
+        tile_barrier();                                                             \
+        tile_view(c, cp, (S, S), (0, 0));                                          \
+        tile_store(tile_array2(C + o, S, S), c, 0, 0);                             \
+    }
+/* bf16 s = 128 as two blocks a product (BM = 64 rows of C each; B read
+ * twice, the second time from L2 while both blocks of a product run at
+ * once): A's half and B in one cp.async group (51 KiB), the half of C
+ * (one accumulator) staged through those bytes as above, 16-byte stores */
+#define MMB_BF16_M64(name, THREADS, MINB)                                          \
+    TILE_KERNEL_SMEM_BOUNDS(name, THREADS, TILE_SMEM_BYTES(tile_bf16, 192, 136), MINB, const tile_bf16 *A, \
+                            const tile_bf16 *B, float *C) {                        \
+        const size_t o = (size_t)(tile_block(0) >> 1) * 128 * 128;                 \
+        const int m0 = (int)(tile_block(0) & 1) * 64;                              \
+        tile_shared(tile_bf16, abp, 192, 136); /* A's 64 rows, then B's 128 */    \
+        TILE_SHARED_T(tile_bf16, TILE_BLOCK_DIM, 64, 136) ap = {abp.v, 0, 0};      \
+        TILE_SHARED_T(tile_bf16, TILE_BLOCK_DIM, 128, 136) bp = {abp.v + 64 * 136, 0, 0}; \
+        TILE_SHARED_T(float, TILE_BLOCK_DIM, 64, 136) cp = {(float *)(void *)abp.v, 0, 0}; \
+        tile_view(a, ap, (64, 128), (0, 0));                                       \
+        tile_view(b, bp, (128, 128), (0, 0));                                      \
+        MMB_BF16_LD(1, ap, a, A + o, 128, m0);                                     \
+        MMB_BF16_LD(1, bp, b, B + o, 128, 0);                                      \
+        tile_async_commit();                                                       \
+        tile_matmul_acc(acc, a, b);                                                \
+        tile_async_wait(0);                                                        \
+        tile_matmul_acc_add(acc, a, b);                                            \
+        tile_barrier();                                                             \
+        const int64_t csh[2] = {64, 128}, cst[2] = {136, 1};                       \
+        tile_matmul_acc_store(tile_array_strided(cp.v, 2, csh, cst), acc, 0, 0);   \
+        tile_barrier();                                                             \
+        tile_view(c, cp, (64, 128), (0, 0));                                       \
+        tile_store(tile_array2(C + o, 128, 128), c, m0, 0);                        \
+    }
+
+/* the accumulator's k loop unrolled 4 k16 steps (TILE_MATMUL_ACC_UNROLL) or
+ * its fragments double-buffered (TILE_MATMUL_ACC_PREFETCH): the bbcd86d and
+ * 967ebec accumulator candidates ran with both off (one k16 step at a time:
+ * 0.46-0.84 of cuBLAS) */
+#undef TILE_MATMUL_ACC_UNROLL
+#define TILE_MATMUL_ACC_UNROLL 4
+MMB_BF16_ACCS(mmv_bf16_64_accs_u4, 64, 256, 0)
+MMB_BF16_M64(mmv_bf16_128_m64_u4, 256, 0)
+#undef TILE_MATMUL_ACC_UNROLL
+#define TILE_MATMUL_ACC_UNROLL 1
+#undef TILE_MATMUL_ACC_PREFETCH
+#define TILE_MATMUL_ACC_PREFETCH 1
+MMB_BF16_ACCS(mmv_bf16_64_accs_pf, 64, 256, 0)
+MMB_BF16_M64(mmv_bf16_128_m64_pf, 256, 0)
+#undef TILE_MATMUL_ACC_PREFETCH
+#define TILE_MATMUL_ACC_PREFETCH 0
+
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 0
 struct MmbExtra {
@@ -305,6 +379,10 @@ MMB_EXTRA_FN(mmv_f32_128_one_block, float)
 MMB_EXTRA_FN(mmv_bf16_64_overlap, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_halves, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_128_overlap, tile_bf16)
+MMB_EXTRA_FN(mmv_bf16_64_accs_u4, tile_bf16)
+MMB_EXTRA_FN(mmv_bf16_64_accs_pf, tile_bf16)
+MMB_EXTRA_FN_M(mmv_bf16_128_m64_u4, tile_bf16, 256, 2)
+MMB_EXTRA_FN_M(mmv_bf16_128_m64_pf, tile_bf16, 256, 2)
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
@@ -314,6 +392,10 @@ static const MmbExtra mmb_extras[] = {
     {64, 1, "rows of s + 8 read overlapping (previous default)", mmv_bf16_64_overlap_run},
     {64, 1, "C in two 32-row halves (7 blocks an SM)", mmv_bf16_64_halves_run},
     {128, 1, "rows of s + 8 read overlapping (previous default)", mmv_bf16_128_overlap_run},
+    {64, 1, "acc one shot, C staged in A/B's shared bytes, k loop unrolled 4", mmv_bf16_64_accs_u4_run},
+    {64, 1, "acc one shot, C staged in A/B's shared bytes, fragments prefetched", mmv_bf16_64_accs_pf_run},
+    {128, 1, "2 blocks of 64 rows, acc, C staged, k loop unrolled 4", mmv_bf16_128_m64_u4_run},
+    {128, 1, "2 blocks of 64 rows, acc, C staged, fragments prefetched", mmv_bf16_128_m64_pf_run},
 };
 
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
