@@ -356,6 +356,57 @@ MMB_BF16_M64(mmv_bf16_128_m64_u4, 256, 0)
 #define TILE_MATMUL_ACC_PREFETCH 1
 MMB_BF16_ACCS(mmv_bf16_64_accs_pf, 64, 256, 0)
 MMB_BF16_M64(mmv_bf16_128_m64_pf, 256, 0)
+#ifndef MMB_ACCH_MINB
+#define MMB_ACCH_MINB 3
+#endif
+/* with fragments prefetched: bf16 s = 128 as the default splits it (A's
+ * top half and B in one cp.async group, A's bottom half in a second that
+ * lands while the top half is made), each half an accumulator (32 x 32 a
+ * warp) stored from registers as float2 pairs: no shared C, 68 KiB, 3
+ * blocks an SM (0.81 of cuBLAS at bbcd86d without the prefetch and with
+ * the overlapping row loads); s = 64 the same in one piece (18 KiB) */
+TILE_KERNEL_SMEM_BOUNDS(mmv_bf16_128_acch_pf, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136),
+                        MMB_ACCH_MINB, const tile_bf16 *A, const tile_bf16 *B, float *C) {
+    const size_t o = (size_t)tile_block(0) * 128 * 128;
+    tile_shared(tile_bf16, ap0, 64, 136);
+    tile_shared(tile_bf16, ap1, 64, 136);
+    tile_shared(tile_bf16, bp, 128, 136);
+    tile_view(b, bp, (128, 128), (0, 0));
+    tile_view(a0, ap0, (64, 128), (0, 0));
+    tile_view(a1, ap1, (64, 128), (0, 0));
+    MMB_BF16_LD(1, ap0, a0, A + o, 128, 0);
+    MMB_BF16_LD(1, bp, b, B + o, 128, 0);
+    tile_async_commit();
+    MMB_BF16_LD(1, ap1, a1, A + o, 128, 64);
+    tile_async_commit();
+    tile_async_wait(1); /* the first group is in (and a block barrier) */
+    {
+        tile_matmul_acc(acc, a0, b);
+        tile_matmul_acc_add(acc, a0, b);
+        tile_matmul_acc_store(tile_array2(C + o, 128, 128), acc, 0, 0);
+    }
+    tile_async_wait(0); /* the second group is in */
+    {
+        tile_matmul_acc(acc, a1, b);
+        tile_matmul_acc_add(acc, a1, b);
+        tile_matmul_acc_store(tile_array2(C + o, 128, 128), acc, 64, 0);
+    }
+}
+TILE_KERNEL_SMEM(mmv_bf16_64_acc1_pf, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72), const tile_bf16 *A,
+                 const tile_bf16 *B, float *C) {
+    const size_t o = (size_t)tile_block(0) * 64 * 64;
+    tile_shared(tile_bf16, ap, 64, 72);
+    tile_shared(tile_bf16, bp, 64, 72);
+    tile_view(a, ap, (64, 64), (0, 0));
+    tile_view(b, bp, (64, 64), (0, 0));
+    MMB_BF16_LD(1, ap, a, A + o, 64, 0);
+    MMB_BF16_LD(1, bp, b, B + o, 64, 0);
+    tile_async_commit();
+    tile_matmul_acc(acc, a, b);
+    tile_async_wait(0);
+    tile_matmul_acc_add(acc, a, b);
+    tile_matmul_acc_store(tile_array2(C + o, 64, 64), acc, 0, 0);
+}
 #undef TILE_MATMUL_ACC_PREFETCH
 #define TILE_MATMUL_ACC_PREFETCH 0
 
@@ -383,6 +434,8 @@ MMB_EXTRA_FN(mmv_bf16_64_accs_u4, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_accs_pf, tile_bf16)
 MMB_EXTRA_FN_M(mmv_bf16_128_m64_u4, tile_bf16, 256, 2)
 MMB_EXTRA_FN_M(mmv_bf16_128_m64_pf, tile_bf16, 256, 2)
+MMB_EXTRA_FN(mmv_bf16_128_acch_pf, tile_bf16)
+MMB_EXTRA_FN(mmv_bf16_64_acc1_pf, tile_bf16)
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
@@ -396,6 +449,8 @@ static const MmbExtra mmb_extras[] = {
     {64, 1, "acc one shot, C staged in A/B's shared bytes, fragments prefetched", mmv_bf16_64_accs_pf_run},
     {128, 1, "2 blocks of 64 rows, acc, C staged, k loop unrolled 4", mmv_bf16_128_m64_u4_run},
     {128, 1, "2 blocks of 64 rows, acc, C staged, fragments prefetched", mmv_bf16_128_m64_pf_run},
+    {128, 1, "acc halves as the default, C from registers, fragments prefetched (3 blocks an SM)", mmv_bf16_128_acch_pf_run},
+    {64, 1, "acc one shot, C from registers, fragments prefetched (8 blocks an SM)", mmv_bf16_64_acc1_pf_run},
 };
 
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
