@@ -392,6 +392,50 @@ TILE_KERNEL_SMEM_BOUNDS(mmv_bf16_128_acch_pf, 256, 2 * TILE_SMEM_BYTES(tile_bf16
         tile_matmul_acc_store(tile_array2(C + o, 128, 128), acc, 64, 0);
     }
 }
+/* ... and C staged after all: each half's accumulator goes out in two
+ * 32-row passes through the bytes of that half's A rows (free once the half
+ * is made: 32 x 132 floats in 64 x 136 bf16), then 16-byte stores; still
+ * 68 KiB and 3 blocks an SM. acc_store drops the rows outside the 32-row
+ * view (offset 0, then -32). */
+#define MMB_ACCH_OUT(acc, apx, r0)                                                 \
+    do {                                                                           \
+        TILE_SHARED_T(float, TILE_BLOCK_DIM, 32, 132) cs = {(float *)(void *)(apx).v, 0, 0}; \
+        tile_view(cv, cs, (32, 128), (0, 0));                                      \
+        const int64_t csh[2] = {32, 128}, cst[2] = {132, 1};                       \
+        _Pragma("unroll 1") for (int h = 0; h < 2; ++h) {                          \
+            tile_barrier(); /* the half's A rows, or the last pass, are read */    \
+            tile_matmul_acc_store(tile_array_strided(cs.v, 2, csh, cst), acc, -32 * h, 0); \
+            tile_barrier();                                                        \
+            tile_store(tile_array2(C + o, 128, 128), cv, (r0) + 32 * h, 0);        \
+        }                                                                          \
+    } while (0)
+TILE_KERNEL_SMEM_BOUNDS(mmv_bf16_128_acch_st, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136),
+                        MMB_ACCH_MINB, const tile_bf16 *A, const tile_bf16 *B, float *C) {
+    const size_t o = (size_t)tile_block(0) * 128 * 128;
+    tile_shared(tile_bf16, ap0, 64, 136);
+    tile_shared(tile_bf16, ap1, 64, 136);
+    tile_shared(tile_bf16, bp, 128, 136);
+    tile_view(b, bp, (128, 128), (0, 0));
+    tile_view(a0, ap0, (64, 128), (0, 0));
+    tile_view(a1, ap1, (64, 128), (0, 0));
+    MMB_BF16_LD(1, ap0, a0, A + o, 128, 0);
+    MMB_BF16_LD(1, bp, b, B + o, 128, 0);
+    tile_async_commit();
+    MMB_BF16_LD(1, ap1, a1, A + o, 128, 64);
+    tile_async_commit();
+    tile_async_wait(1);
+    {
+        tile_matmul_acc(acc, a0, b);
+        tile_matmul_acc_add(acc, a0, b);
+        MMB_ACCH_OUT(acc, ap0, 0);
+    }
+    tile_async_wait(0);
+    {
+        tile_matmul_acc(acc, a1, b);
+        tile_matmul_acc_add(acc, a1, b);
+        MMB_ACCH_OUT(acc, ap1, 64);
+    }
+}
 TILE_KERNEL_SMEM(mmv_bf16_64_acc1_pf, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72), const tile_bf16 *A,
                  const tile_bf16 *B, float *C) {
     const size_t o = (size_t)tile_block(0) * 64 * 64;
@@ -435,6 +479,7 @@ MMB_EXTRA_FN(mmv_bf16_64_accs_pf, tile_bf16)
 MMB_EXTRA_FN_M(mmv_bf16_128_m64_u4, tile_bf16, 256, 2)
 MMB_EXTRA_FN_M(mmv_bf16_128_m64_pf, tile_bf16, 256, 2)
 MMB_EXTRA_FN(mmv_bf16_128_acch_pf, tile_bf16)
+MMB_EXTRA_FN(mmv_bf16_128_acch_st, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_acc1_pf, tile_bf16)
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
@@ -450,6 +495,7 @@ static const MmbExtra mmb_extras[] = {
     {128, 1, "2 blocks of 64 rows, acc, C staged, k loop unrolled 4", mmv_bf16_128_m64_u4_run},
     {128, 1, "2 blocks of 64 rows, acc, C staged, fragments prefetched", mmv_bf16_128_m64_pf_run},
     {128, 1, "acc halves as the default, C from registers, fragments prefetched (3 blocks an SM)", mmv_bf16_128_acch_pf_run},
+    {128, 1, "acc halves, prefetched, C staged in 32-row passes through A's bytes (3 blocks an SM)", mmv_bf16_128_acch_st_run},
     {64, 1, "acc one shot, C from registers, fragments prefetched (8 blocks an SM)", mmv_bf16_64_acc1_pf_run},
 };
 
