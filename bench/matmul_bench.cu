@@ -402,7 +402,7 @@ TILE_KERNEL_SMEM_BOUNDS(mmv_bf16_128_acch_pf, 256, 2 * TILE_SMEM_BYTES(tile_bf16
         TILE_SHARED_T(float, TILE_BLOCK_DIM, 32, 132) cs = {(float *)(void *)(apx).v, 0, 0}; \
         tile_view(cv, cs, (32, 128), (0, 0));                                      \
         const int64_t csh[2] = {32, 128}, cst[2] = {132, 1};                       \
-        _Pragma("unroll 1") for (int h = 0; h < 2; ++h) {                          \
+        TILE__MM_NOUNROLL for (int h = 0; h < 2; ++h) {                            \
             tile_barrier(); /* the half's A rows, or the last pass, are read */    \
             tile_matmul_acc_store(tile_array_strided(cs.v, 2, csh, cst), acc, -32 * h, 0); \
             tile_barrier();                                                        \
