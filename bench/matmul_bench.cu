@@ -289,8 +289,7 @@ TILE_KERNEL_SMEM(mmv_bf16_64_halves, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72)
  * cp.async group, one barrier), then C staged through the same shared bytes
  * that held A and B (padded rows of s + 8 floats: conflict-free float2 stores
  * of the mma fragments, exactly the bytes of A's and B's padded bf16 rows)
- * and stored in 16-byte runs; s = 128 as two blocks of 64 rows a product
- * (B read twice, the second time from L2). */
+ * and stored in 16-byte runs. */
 #define MMB_BF16_ACCS(name, S, THREADS, MINB)                                      \
     TILE_KERNEL_SMEM_BOUNDS(name, THREADS, TILE_SMEM_BYTES(float, S, (S) + 8), MINB, const tile_bf16 *A, \
                             const tile_bf16 *B, float *C) {                        \
@@ -313,49 +312,14 @@ TILE_KERNEL_SMEM(mmv_bf16_64_halves, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72)
         tile_view(c, cp, (S, S), (0, 0));                                          \
         tile_store(tile_array2(C + o, S, S), c, 0, 0);                             \
     }
-/* bf16 s = 128 as two blocks a product (BM = 64 rows of C each; B read
- * twice, the second time from L2 while both blocks of a product run at
- * once): A's half and B in one cp.async group (51 KiB), the half of C
- * (one accumulator) staged through those bytes as above, 16-byte stores */
-#define MMB_BF16_M64(name, THREADS, MINB)                                          \
-    TILE_KERNEL_SMEM_BOUNDS(name, THREADS, TILE_SMEM_BYTES(tile_bf16, 192, 136), MINB, const tile_bf16 *A, \
-                            const tile_bf16 *B, float *C) {                        \
-        const size_t o = (size_t)(tile_block(0) >> 1) * 128 * 128;                 \
-        const int m0 = (int)(tile_block(0) & 1) * 64;                              \
-        tile_shared(tile_bf16, abp, 192, 136); /* A's 64 rows, then B's 128 */    \
-        TILE_SHARED_T(tile_bf16, TILE_BLOCK_DIM, 64, 136) ap = {abp.v, 0, 0};      \
-        TILE_SHARED_T(tile_bf16, TILE_BLOCK_DIM, 128, 136) bp = {abp.v + 64 * 136, 0, 0}; \
-        TILE_SHARED_T(float, TILE_BLOCK_DIM, 64, 136) cp = {(float *)(void *)abp.v, 0, 0}; \
-        tile_view(a, ap, (64, 128), (0, 0));                                       \
-        tile_view(b, bp, (128, 128), (0, 0));                                      \
-        MMB_BF16_LD(1, ap, a, A + o, 128, m0);                                     \
-        MMB_BF16_LD(1, bp, b, B + o, 128, 0);                                      \
-        tile_async_commit();                                                       \
-        tile_matmul_acc(acc, a, b);                                                \
-        tile_async_wait(0);                                                        \
-        tile_matmul_acc_add(acc, a, b);                                            \
-        tile_barrier();                                                             \
-        const int64_t csh[2] = {64, 128}, cst[2] = {136, 1};                       \
-        tile_matmul_acc_store(tile_array_strided(cp.v, 2, csh, cst), acc, 0, 0);   \
-        tile_barrier();                                                             \
-        tile_view(c, cp, (64, 128), (0, 0));                                       \
-        tile_store(tile_array2(C + o, 128, 128), c, m0, 0);                        \
-    }
-
-/* the accumulator's k loop unrolled 4 k16 steps (TILE_MATMUL_ACC_UNROLL) or
- * its fragments double-buffered (TILE_MATMUL_ACC_PREFETCH): the bbcd86d and
- * 967ebec accumulator candidates ran with both off (one k16 step at a time:
- * 0.46-0.84 of cuBLAS) */
-#undef TILE_MATMUL_ACC_UNROLL
-#define TILE_MATMUL_ACC_UNROLL 4
-MMB_BF16_ACCS(mmv_bf16_64_accs_u4, 64, 256, 0)
-MMB_BF16_M64(mmv_bf16_128_m64_u4, 256, 0)
-#undef TILE_MATMUL_ACC_UNROLL
-#define TILE_MATMUL_ACC_UNROLL 1
+/* with the accumulator's fragments double-buffered (TILE_MATMUL_ACC_PREFETCH
+ * 1): the bbcd86d and 967ebec accumulator candidates ran with it off (one
+ * k16 step at a time: 0.46-0.84 of cuBLAS; the k loop unrolled 4 instead,
+ * TILE_MATMUL_ACC_UNROLL 4, measured 0.89 at s = 64 and 0.75 at s = 128 as
+ * two blocks a product, prefetched 0.97-0.98 / 0.77-0.78) */
 #undef TILE_MATMUL_ACC_PREFETCH
 #define TILE_MATMUL_ACC_PREFETCH 1
 MMB_BF16_ACCS(mmv_bf16_64_accs_pf, 64, 256, 0)
-MMB_BF16_M64(mmv_bf16_128_m64_pf, 256, 0)
 #ifndef MMB_ACCH_MINB
 #define MMB_ACCH_MINB 3
 #endif
@@ -363,8 +327,8 @@ MMB_BF16_M64(mmv_bf16_128_m64_pf, 256, 0)
  * top half and B in one cp.async group, A's bottom half in a second that
  * lands while the top half is made), each half an accumulator (32 x 32 a
  * warp) stored from registers as float2 pairs: no shared C, 68 KiB, 3
- * blocks an SM (0.81 of cuBLAS at bbcd86d without the prefetch and with
- * the overlapping row loads); s = 64 the same in one piece (18 KiB) */
+ * blocks an SM, registers capped for them (0.81 of cuBLAS at bbcd86d
+ * without the prefetch and with the overlapping row loads, 0.88 with) */
 TILE_KERNEL_SMEM_BOUNDS(mmv_bf16_128_acch_pf, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136),
                         MMB_ACCH_MINB, const tile_bf16 *A, const tile_bf16 *B, float *C) {
     const size_t o = (size_t)tile_block(0) * 128 * 128;
@@ -392,65 +356,6 @@ TILE_KERNEL_SMEM_BOUNDS(mmv_bf16_128_acch_pf, 256, 2 * TILE_SMEM_BYTES(tile_bf16
         tile_matmul_acc_store(tile_array2(C + o, 128, 128), acc, 64, 0);
     }
 }
-/* ... and C staged after all: each half's accumulator goes out in two
- * 32-row passes through the bytes of that half's A rows (free once the half
- * is made: 32 x 132 floats in 64 x 136 bf16), then 16-byte stores; still
- * 68 KiB and 3 blocks an SM. acc_store drops the rows outside the 32-row
- * view (offset 0, then -32). */
-#define MMB_ACCH_OUT(acc, apx, r0)                                                 \
-    do {                                                                           \
-        TILE_SHARED_T(float, TILE_BLOCK_DIM, 32, 132) cs = {(float *)(void *)(apx).v, 0, 0}; \
-        tile_view(cv, cs, (32, 128), (0, 0));                                      \
-        const int64_t csh[2] = {32, 128}, cst[2] = {132, 1};                       \
-        TILE__MM_NOUNROLL for (int h = 0; h < 2; ++h) {                            \
-            tile_barrier(); /* the half's A rows, or the last pass, are read */    \
-            tile_matmul_acc_store(tile_array_strided(cs.v, 2, csh, cst), acc, -32 * h, 0); \
-            tile_barrier();                                                        \
-            tile_store(tile_array2(C + o, 128, 128), cv, (r0) + 32 * h, 0);        \
-        }                                                                          \
-    } while (0)
-TILE_KERNEL_SMEM_BOUNDS(mmv_bf16_128_acch_st, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136),
-                        MMB_ACCH_MINB, const tile_bf16 *A, const tile_bf16 *B, float *C) {
-    const size_t o = (size_t)tile_block(0) * 128 * 128;
-    tile_shared(tile_bf16, ap0, 64, 136);
-    tile_shared(tile_bf16, ap1, 64, 136);
-    tile_shared(tile_bf16, bp, 128, 136);
-    tile_view(b, bp, (128, 128), (0, 0));
-    tile_view(a0, ap0, (64, 128), (0, 0));
-    tile_view(a1, ap1, (64, 128), (0, 0));
-    MMB_BF16_LD(1, ap0, a0, A + o, 128, 0);
-    MMB_BF16_LD(1, bp, b, B + o, 128, 0);
-    tile_async_commit();
-    MMB_BF16_LD(1, ap1, a1, A + o, 128, 64);
-    tile_async_commit();
-    tile_async_wait(1);
-    {
-        tile_matmul_acc(acc, a0, b);
-        tile_matmul_acc_add(acc, a0, b);
-        MMB_ACCH_OUT(acc, ap0, 0);
-    }
-    tile_async_wait(0);
-    {
-        tile_matmul_acc(acc, a1, b);
-        tile_matmul_acc_add(acc, a1, b);
-        MMB_ACCH_OUT(acc, ap1, 64);
-    }
-}
-TILE_KERNEL_SMEM(mmv_bf16_64_acc1_pf, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72), const tile_bf16 *A,
-                 const tile_bf16 *B, float *C) {
-    const size_t o = (size_t)tile_block(0) * 64 * 64;
-    tile_shared(tile_bf16, ap, 64, 72);
-    tile_shared(tile_bf16, bp, 64, 72);
-    tile_view(a, ap, (64, 64), (0, 0));
-    tile_view(b, bp, (64, 64), (0, 0));
-    MMB_BF16_LD(1, ap, a, A + o, 64, 0);
-    MMB_BF16_LD(1, bp, b, B + o, 64, 0);
-    tile_async_commit();
-    tile_matmul_acc(acc, a, b);
-    tile_async_wait(0);
-    tile_matmul_acc_add(acc, a, b);
-    tile_matmul_acc_store(tile_array2(C + o, 64, 64), acc, 0, 0);
-}
 #undef TILE_MATMUL_ACC_PREFETCH
 #define TILE_MATMUL_ACC_PREFETCH 0
 
@@ -474,13 +379,8 @@ MMB_EXTRA_FN(mmv_f32_128_one_block, float)
 MMB_EXTRA_FN(mmv_bf16_64_overlap, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_halves, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_128_overlap, tile_bf16)
-MMB_EXTRA_FN(mmv_bf16_64_accs_u4, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_accs_pf, tile_bf16)
-MMB_EXTRA_FN_M(mmv_bf16_128_m64_u4, tile_bf16, 256, 2)
-MMB_EXTRA_FN_M(mmv_bf16_128_m64_pf, tile_bf16, 256, 2)
 MMB_EXTRA_FN(mmv_bf16_128_acch_pf, tile_bf16)
-MMB_EXTRA_FN(mmv_bf16_128_acch_st, tile_bf16)
-MMB_EXTRA_FN(mmv_bf16_64_acc1_pf, tile_bf16)
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
@@ -490,13 +390,8 @@ static const MmbExtra mmb_extras[] = {
     {64, 1, "rows of s + 8 read overlapping (previous default)", mmv_bf16_64_overlap_run},
     {64, 1, "C in two 32-row halves (7 blocks an SM)", mmv_bf16_64_halves_run},
     {128, 1, "rows of s + 8 read overlapping (previous default)", mmv_bf16_128_overlap_run},
-    {64, 1, "acc one shot, C staged in A/B's shared bytes, k loop unrolled 4", mmv_bf16_64_accs_u4_run},
     {64, 1, "acc one shot, C staged in A/B's shared bytes, fragments prefetched", mmv_bf16_64_accs_pf_run},
-    {128, 1, "2 blocks of 64 rows, acc, C staged, k loop unrolled 4", mmv_bf16_128_m64_u4_run},
-    {128, 1, "2 blocks of 64 rows, acc, C staged, fragments prefetched", mmv_bf16_128_m64_pf_run},
     {128, 1, "acc halves as the default, C from registers, fragments prefetched (3 blocks an SM)", mmv_bf16_128_acch_pf_run},
-    {128, 1, "acc halves, prefetched, C staged in 32-row passes through A's bytes (3 blocks an SM)", mmv_bf16_128_acch_st_run},
-    {64, 1, "acc one shot, C from registers, fragments prefetched (8 blocks an SM)", mmv_bf16_64_acc1_pf_run},
 };
 
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
