@@ -1,4 +1,8 @@
-/* matmul_bench - batched small matrix products, one product per block
+/* nvcc-arch: 90a (scripts/nvcc-one.sh and gpu-check.sh build this file for
+ * sm_90a: the bf16 s = 128 wgmma candidate; its other archs compile the
+ * fallback)
+ *
+ * matmul_bench - batched small matrix products, one product per block
  * (f32 s = 128: two blocks a product, 64 rows of C each; see below):
  * C_i = A_i @ B_i with s x s x s for s in {16, 32, 64, 128}, batch
  * 8192 * (64 / s)^2 (131072 .. 2048 products; --small: / 16).
@@ -37,6 +41,7 @@
  *   "f32 s=N tile / cuBLAS = X (target >= 1.00)" and the same for bf16.
  */
 #include <cublas_v2.h>
+#include <tile/wgmma.h>
 #include <cmath>
 #include "bench_util.h"
 
@@ -359,6 +364,54 @@ TILE_KERNEL_SMEM_BOUNDS(mmv_bf16_128_acch_pf, 256, 2 * TILE_SMEM_BYTES(tile_bf16
 #undef TILE_MATMUL_ACC_PREFETCH
 #define TILE_MATMUL_ACC_PREFETCH 0
 
+/* bf16 s = 128 on wgmma (sm_90a; include/tile/wgmma.h): both 64-deep K
+ * windows of A and B in flight at once in the swizzled layouts (no padding:
+ * 66 KiB; 90 registers: 2 blocks an SM, and ptxas cannot fit the m64n128
+ * product in the 80 that 3 would allow), two asynchronous warpgroup
+ * products, the accumulator (64 floats a thread) stored from registers;
+ * and as two 128-thread blocks a product (one warpgroup, 64 rows of C each,
+ * B read twice: 51 KiB, 4 blocks an SM) */
+TILE_KERNEL_SMEM(mmv_bf16_128_wgmma, 256, TILE_WGMMA_SMEM(128, 128, 2), const tile_bf16 *A, const tile_bf16 *B,
+                 float *C) {
+    const size_t o = (size_t)tile_block(0) * 128 * 128;
+    tile_wgmma_window_a_bf16(aw, 128, 2);
+    tile_wgmma_window_b_bf16(bw, 128, 2);
+    tile_wgmma_acc(acc, 128, 128);
+    const tile_array a = tile_array2(A + o, 128, 128), b = tile_array2(B + o, 128, 128);
+    tile_wgmma_load_a(aw, 0, a, 0, 0);
+    tile_wgmma_load_b(bw, 0, b, 0, 0);
+    tile_async_commit();
+    tile_wgmma_load_a(aw, 1, a, 0, 64);
+    tile_wgmma_load_b(bw, 1, b, 64, 0);
+    tile_async_commit();
+    tile_wgmma_wait(1);
+    tile_wgmma_mma_async(acc, aw, 0, bw, 0);
+    tile_wgmma_wait(0);
+    tile_wgmma_mma_async(acc, aw, 1, bw, 1);
+    tile_wgmma_mma_wait(acc, 0);
+    tile_wgmma_store(tile_array2(C + o, 128, 128), acc, 0, 0);
+}
+TILE_KERNEL_SMEM(mmv_bf16_128_wgmma_m64, 128, TILE_WGMMA_SMEM(64, 128, 2), const tile_bf16 *A, const tile_bf16 *B,
+                 float *C) {
+    const size_t o = (size_t)(tile_block(0) >> 1) * 128 * 128;
+    const int m0 = (int)(tile_block(0) & 1) * 64;
+    tile_wgmma_window_a_bf16(aw, 64, 2);
+    tile_wgmma_window_b_bf16(bw, 128, 2);
+    tile_wgmma_acc(acc, 64, 128);
+    const tile_array a = tile_array2(A + o, 128, 128), b = tile_array2(B + o, 128, 128);
+    tile_wgmma_load_a(aw, 0, a, m0, 0);
+    tile_wgmma_load_b(bw, 0, b, 0, 0);
+    tile_async_commit();
+    tile_wgmma_load_a(aw, 1, a, m0, 64);
+    tile_wgmma_load_b(bw, 1, b, 64, 0);
+    tile_async_commit();
+    tile_wgmma_wait(1);
+    tile_wgmma_mma_async(acc, aw, 0, bw, 0);
+    tile_wgmma_wait(0);
+    tile_wgmma_mma_async(acc, aw, 1, bw, 1);
+    tile_wgmma_mma_wait(acc, 0);
+    tile_wgmma_store(tile_array2(C + o, 128, 128), acc, m0, 0);
+}
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 0
 struct MmbExtra {
@@ -381,6 +434,8 @@ MMB_EXTRA_FN(mmv_bf16_64_halves, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_128_overlap, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_accs_pf, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_128_acch_pf, tile_bf16)
+MMB_EXTRA_FN(mmv_bf16_128_wgmma, tile_bf16)
+MMB_EXTRA_FN_M(mmv_bf16_128_wgmma_m64, tile_bf16, 128, 2)
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
@@ -392,6 +447,8 @@ static const MmbExtra mmb_extras[] = {
     {128, 1, "rows of s + 8 read overlapping (previous default)", mmv_bf16_128_overlap_run},
     {64, 1, "acc one shot, C staged in A/B's shared bytes, fragments prefetched", mmv_bf16_64_accs_pf_run},
     {128, 1, "acc halves as the default, C from registers, fragments prefetched (3 blocks an SM)", mmv_bf16_128_acch_pf_run},
+    {128, 1, "wgmma (sm_90a): both K windows at once, swizzled, C from registers (2 blocks an SM)", mmv_bf16_128_wgmma_run},
+    {128, 1, "wgmma (sm_90a) as two 128-thread blocks of 64 rows a product (4 blocks an SM)", mmv_bf16_128_wgmma_m64_run},
 };
 
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
