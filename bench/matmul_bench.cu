@@ -412,6 +412,45 @@ TILE_KERNEL_SMEM(mmv_bf16_128_wgmma_m64, 128, TILE_WGMMA_SMEM(64, 128, 2), const
     tile_wgmma_mma_wait(acc, 0);
     tile_wgmma_store(tile_array2(C + o, 128, 128), acc, m0, 0);
 }
+/* ... with C staged: once the products are done, the accumulator goes
+ * through the windows' bytes (64-row passes of 64 x 132 floats: 16-byte
+ * rows) and out in 16-byte stores; one pass for the 64-row blocks, two for
+ * the 128-row one (rows outside a pass are dropped by the store) */
+#define MMB_WG_STAGED_OUT(acc, aw, NPASS, r0)                                      \
+    do {                                                                           \
+        TILE_SHARED_T(float, TILE_BLOCK_DIM, 64, 132) cs = {(float *)(void *)tile_wgmma_window_data(aw, 0), 0, 0}; \
+        tile_view(cv, cs, (64, 128), (0, 0));                                      \
+        const int64_t csh[2] = {64, 128}, cst[2] = {132, 1};                       \
+        for (int h = 0; h < (NPASS); ++h) {                                        \
+            tile_barrier(); /* the products (or the last pass's store) are done */ \
+            tile_wgmma_store(tile_array_strided(cs.v, 2, csh, cst), acc, -64 * h, 0); \
+            tile_barrier();                                                        \
+            tile_store(tile_array2(C + o, 128, 128), cv, (r0) + 64 * h, 0);        \
+        }                                                                          \
+    } while (0)
+#define MMB_WG(name, THREADS, BM)                                                  \
+    TILE_KERNEL_SMEM(name, THREADS, TILE_WGMMA_SMEM(BM, 128, 2), const tile_bf16 *A, const tile_bf16 *B, float *C) { \
+        const size_t o = (size_t)(tile_block(0) / (128 / (BM))) * 128 * 128;       \
+        const int m0 = (int)(tile_block(0) % (128 / (BM))) * (BM);                 \
+        tile_wgmma_window_a_bf16(aw, BM, 2);                                       \
+        tile_wgmma_window_b_bf16(bw, 128, 2);                                      \
+        tile_wgmma_acc(acc, BM, 128);                                              \
+        const tile_array a = tile_array2(A + o, 128, 128), b = tile_array2(B + o, 128, 128); \
+        tile_wgmma_load_a(aw, 0, a, m0, 0);                                        \
+        tile_wgmma_load_b(bw, 0, b, 0, 0);                                         \
+        tile_async_commit();                                                       \
+        tile_wgmma_load_a(aw, 1, a, m0, 64);                                       \
+        tile_wgmma_load_b(bw, 1, b, 64, 0);                                        \
+        tile_async_commit();                                                       \
+        tile_wgmma_wait(1);                                                        \
+        tile_wgmma_mma_async(acc, aw, 0, bw, 0);                                   \
+        tile_wgmma_wait(0);                                                        \
+        tile_wgmma_mma_async(acc, aw, 1, bw, 1);                                   \
+        tile_wgmma_mma_wait(acc, 0);                                               \
+        MMB_WG_STAGED_OUT(acc, aw, (BM) / 64, m0);                                 \
+    }
+MMB_WG(mmv_bf16_128_wgmma_st, 256, 128)
+MMB_WG(mmv_bf16_128_wgmma_m64_st, 128, 64)
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 0
 struct MmbExtra {
@@ -436,6 +475,8 @@ MMB_EXTRA_FN(mmv_bf16_64_accs_pf, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_128_acch_pf, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_128_wgmma, tile_bf16)
 MMB_EXTRA_FN_M(mmv_bf16_128_wgmma_m64, tile_bf16, 128, 2)
+MMB_EXTRA_FN(mmv_bf16_128_wgmma_st, tile_bf16)
+MMB_EXTRA_FN_M(mmv_bf16_128_wgmma_m64_st, tile_bf16, 128, 2)
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
@@ -449,6 +490,8 @@ static const MmbExtra mmb_extras[] = {
     {128, 1, "acc halves as the default, C from registers, fragments prefetched (3 blocks an SM)", mmv_bf16_128_acch_pf_run},
     {128, 1, "wgmma (sm_90a): both K windows at once, swizzled, C from registers (2 blocks an SM)", mmv_bf16_128_wgmma_run},
     {128, 1, "wgmma (sm_90a) as two 128-thread blocks of 64 rows a product (4 blocks an SM)", mmv_bf16_128_wgmma_m64_run},
+    {128, 1, "wgmma (sm_90a), C staged through the windows in two 64-row passes", mmv_bf16_128_wgmma_st_run},
+    {128, 1, "wgmma (sm_90a) two blocks of 64 rows a product, C staged through the windows", mmv_bf16_128_wgmma_m64_st_run},
 };
 
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
