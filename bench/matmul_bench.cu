@@ -1,9 +1,9 @@
 /* nvcc-arch: 90a (scripts/nvcc-one.sh and gpu-check.sh build this file for
- * sm_90a: the bf16 s = 128 wgmma candidate; its other archs compile the
- * fallback)
+ * sm_90a: the bf16 s = 128 default is wgmma; its other archs compile
+ * wgmma.h's fallback)
  *
  * matmul_bench - batched small matrix products, one product per block
- * (f32 s = 128: two blocks a product, 64 rows of C each; see below):
+ * (s = 128: two blocks a product, 64 rows of C each; see below):
  * C_i = A_i @ B_i with s x s x s for s in {16, 32, 64, 128}, batch
  * 8192 * (64 / s)^2 (131072 .. 2048 products; --small: / 16).
  *
@@ -15,21 +15,29 @@
  *    one barrier a window, 16-byte stores of C; one block a product, the
  *    previous default, is a candidate line); peer
  *    cublasSgemmStridedBatched.
- *  - bf16 in, f32 accumulate and out, tile.h: A and B loaded into register
- *    tiles, staged by tile_matmul into the arena with padded rows (no bank
- *    conflicts in the fragment loads), tensor cores (mma.sync m16n8k16,
- *    ldmatrix); s = 64, 128: padded shared tiles filled by cp.async
- *    (tile_matmul_load_async, 16 bytes a chunk of each row; s = 128: C in
- *    two halves, A's second half lands while the first half of C is made);
- *    peer cublasGemmStridedBatchedEx (CUDA_R_16BF, CUBLAS_COMPUTE_32F).
+ *  - bf16 in, f32 accumulate and out, tile.h: s = 16, 32: A and B loaded
+ *    into register tiles, staged by tile_matmul into the arena with padded
+ *    rows, tensor cores (mma.sync m16n8k16, ldmatrix); s = 64: padded
+ *    shared tiles filled by cp.async (tile_matmul_load_async, 16 bytes a
+ *    chunk of each row), tile_matmul_ab into a padded shared C; s = 128:
+ *    wgmma (include/tile/wgmma.h, sm_90a), two 128-thread blocks (one
+ *    warpgroup) a product, each 64 rows of C: both 64-deep K windows of A's
+ *    rows and of B in flight at once in wgmma's swizzled layouts, two
+ *    asynchronous products, C staged through the windows' bytes and stored
+ *    in 16-byte runs (mma.sync in one block a product, the previous
+ *    default, is a candidate line); peer cublasGemmStridedBatchedEx
+ *    (CUDA_R_16BF, CUBLAS_COMPUTE_32F).
  *  - candidates (mmb_extras), each checked (every element against cuBLAS)
  *    and printed after its row as
  *      "  <type> s=<s> variant [<name>]: X ms, Y TFLOP/s, tile / cuBLAS = R, ..."
  *    (no target): f32 s = 128 with 3 stages, as two 128-thread blocks a
  *    product with A row-major, and one block a product (the previous
- *    default); bf16 s = 64 / 128 with the previous defaults' overlapping row
- *    loads, and s = 64 with C in two halves. The candidates that lost at
- *    bbcd86d, 967ebec and a5306f3 are in docs/matmul.md.
+ *    default); bf16 s = 64 with the previous default's overlapping row
+ *    loads, with C in two halves and with a prefetched accumulator; s = 128
+ *    on mma.sync (the previous default) and on wgmma with C stored from
+ *    registers (one and two blocks a product). The candidates that lost at
+ *    bbcd86d, 967ebec, a5306f3, 2725f7f, 355da85 and d7ddde5 are in
+ *    docs/matmul.md.
  * Recorded peer (not measured here): Warp 1.19's MathDx tile_matmul, f32 on an
  * H100: 5.7 / 12.9 / 22.4 / 7.0 TFLOP/s at s = 16 / 32 / 64 / 128.
  *
@@ -157,8 +165,7 @@ MMB_BF16_64(mmv_bf16_64_overlap, 0)
         tile_matmul_ab(c, a1, b, 1.0f, 0.0f); /* its first barrier: the store above has read c */ \
         tile_store(tile_array2(C + o, 128, 128), c, 64, 0);                        \
     }
-MMB_BF16_128(mm_bf16_128, 1)
-MMB_BF16_128(mmv_bf16_128_overlap, 0)
+MMB_BF16_128(mmv_bf16_128_mma, 1)
 
 /* The accumulator path (tile_matmul_acc: C's s x s block in registers, k
  * windows of BK through STAGES cp.async stages, tile_matmul_load_async into
@@ -325,42 +332,6 @@ TILE_KERNEL_SMEM(mmv_bf16_64_halves, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72)
 #undef TILE_MATMUL_ACC_PREFETCH
 #define TILE_MATMUL_ACC_PREFETCH 1
 MMB_BF16_ACCS(mmv_bf16_64_accs_pf, 64, 256, 0)
-#ifndef MMB_ACCH_MINB
-#define MMB_ACCH_MINB 3
-#endif
-/* with fragments prefetched: bf16 s = 128 as the default splits it (A's
- * top half and B in one cp.async group, A's bottom half in a second that
- * lands while the top half is made), each half an accumulator (32 x 32 a
- * warp) stored from registers as float2 pairs: no shared C, 68 KiB, 3
- * blocks an SM, registers capped for them (0.81 of cuBLAS at bbcd86d
- * without the prefetch and with the overlapping row loads, 0.88 with) */
-TILE_KERNEL_SMEM_BOUNDS(mmv_bf16_128_acch_pf, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136),
-                        MMB_ACCH_MINB, const tile_bf16 *A, const tile_bf16 *B, float *C) {
-    const size_t o = (size_t)tile_block(0) * 128 * 128;
-    tile_shared(tile_bf16, ap0, 64, 136);
-    tile_shared(tile_bf16, ap1, 64, 136);
-    tile_shared(tile_bf16, bp, 128, 136);
-    tile_view(b, bp, (128, 128), (0, 0));
-    tile_view(a0, ap0, (64, 128), (0, 0));
-    tile_view(a1, ap1, (64, 128), (0, 0));
-    MMB_BF16_LD(1, ap0, a0, A + o, 128, 0);
-    MMB_BF16_LD(1, bp, b, B + o, 128, 0);
-    tile_async_commit();
-    MMB_BF16_LD(1, ap1, a1, A + o, 128, 64);
-    tile_async_commit();
-    tile_async_wait(1); /* the first group is in (and a block barrier) */
-    {
-        tile_matmul_acc(acc, a0, b);
-        tile_matmul_acc_add(acc, a0, b);
-        tile_matmul_acc_store(tile_array2(C + o, 128, 128), acc, 0, 0);
-    }
-    tile_async_wait(0); /* the second group is in */
-    {
-        tile_matmul_acc(acc, a1, b);
-        tile_matmul_acc_add(acc, a1, b);
-        tile_matmul_acc_store(tile_array2(C + o, 128, 128), acc, 64, 0);
-    }
-}
 #undef TILE_MATMUL_ACC_PREFETCH
 #define TILE_MATMUL_ACC_PREFETCH 0
 
@@ -449,8 +420,10 @@ TILE_KERNEL_SMEM(mmv_bf16_128_wgmma_m64, 128, TILE_WGMMA_SMEM(64, 128, 2), const
         tile_wgmma_mma_wait(acc, 0);                                               \
         MMB_WG_STAGED_OUT(acc, aw, (BM) / 64, m0);                                 \
     }
-MMB_WG(mmv_bf16_128_wgmma_st, 256, 128)
-MMB_WG(mmv_bf16_128_wgmma_m64_st, 128, 64)
+/* the bf16 s = 128 default since d7ddde5's H200 run (1.00 of cuBLAS against
+ * mma.sync's 0.91; bench/results/2026-11-29-h200-matmul-d7ddde5-bench.txt):
+ * two 128-thread blocks a product, C staged */
+MMB_WG(mm_bf16_128, 128, 64)
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 0
 struct MmbExtra {
@@ -470,13 +443,10 @@ MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2_akm, float)
 MMB_EXTRA_FN(mmv_f32_128_one_block, float)
 MMB_EXTRA_FN(mmv_bf16_64_overlap, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_halves, tile_bf16)
-MMB_EXTRA_FN(mmv_bf16_128_overlap, tile_bf16)
+MMB_EXTRA_FN(mmv_bf16_128_mma, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_accs_pf, tile_bf16)
-MMB_EXTRA_FN(mmv_bf16_128_acch_pf, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_128_wgmma, tile_bf16)
 MMB_EXTRA_FN_M(mmv_bf16_128_wgmma_m64, tile_bf16, 128, 2)
-MMB_EXTRA_FN(mmv_bf16_128_wgmma_st, tile_bf16)
-MMB_EXTRA_FN_M(mmv_bf16_128_wgmma_m64_st, tile_bf16, 128, 2)
 /* printed as "<type> s=<s> variant <name>: ..." after the default's line */
 static const MmbExtra mmb_extras[] = {
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1", mmv_f32_128_k32s3_bar1_b2_run},
@@ -485,13 +455,10 @@ static const MmbExtra mmb_extras[] = {
     {128, 0, "one block a product: acc k32 2st 256thr VST BAR1 AKM (previous default)", mmv_f32_128_one_block_run},
     {64, 1, "rows of s + 8 read overlapping (previous default)", mmv_bf16_64_overlap_run},
     {64, 1, "C in two 32-row halves (7 blocks an SM)", mmv_bf16_64_halves_run},
-    {128, 1, "rows of s + 8 read overlapping (previous default)", mmv_bf16_128_overlap_run},
+    {128, 1, "mma.sync, one block a product, C in two halves (previous default)", mmv_bf16_128_mma_run},
     {64, 1, "acc one shot, C staged in A/B's shared bytes, fragments prefetched", mmv_bf16_64_accs_pf_run},
-    {128, 1, "acc halves as the default, C from registers, fragments prefetched (3 blocks an SM)", mmv_bf16_128_acch_pf_run},
-    {128, 1, "wgmma (sm_90a): both K windows at once, swizzled, C from registers (2 blocks an SM)", mmv_bf16_128_wgmma_run},
+    {128, 1, "wgmma (sm_90a) one block a product, C from registers (2 blocks an SM)", mmv_bf16_128_wgmma_run},
     {128, 1, "wgmma (sm_90a) as two 128-thread blocks of 64 rows a product (4 blocks an SM)", mmv_bf16_128_wgmma_m64_run},
-    {128, 1, "wgmma (sm_90a), C staged through the windows in two 64-row passes", mmv_bf16_128_wgmma_st_run},
-    {128, 1, "wgmma (sm_90a) two blocks of 64 rows a product, C staged through the windows", mmv_bf16_128_wgmma_m64_st_run},
 };
 
 __global__ void fill(float *a, tile_bf16 *h, size_t n, uint32_t seed) {
@@ -522,7 +489,7 @@ static int launch_tile(tile_exec ex, int s, int bf, long batch, const void *A, c
     case 128: e = tile_launch(ex, mm_f32_64, g, 256, (const float *)A, (const float *)B, C); break;
     case 129: e = tile_launch(ex, mm_bf16_64, g, 256, (const tile_bf16 *)A, (const tile_bf16 *)B, C); break;
     case 256: e = tile_launch(ex, mm_f32_128, tile_grid1(batch * 2), 128, (const float *)A, (const float *)B, C); break;
-    default: e = tile_launch(ex, mm_bf16_128, g, 256, (const tile_bf16 *)A, (const tile_bf16 *)B, C); break;
+    default: e = tile_launch(ex, mm_bf16_128, tile_grid1(batch * 2), 128, (const tile_bf16 *)A, (const tile_bf16 *)B, C); break;
     }
     TK(e);
     return 0;
