@@ -32,8 +32,8 @@
  *      "  <type> s=<s> variant [<name>]: X ms, Y TFLOP/s, tile / cuBLAS = R, ..."
  *    (no target): f32 s = 128 with 3 stages, as two 128-thread blocks a
  *    product with A row-major, and one block a product (the previous
- *    default); bf16 s = 64 with the previous default's overlapping row
- *    loads, with C in two halves and with a prefetched accumulator; s = 128
+ *    default); bf16 s = 64 with C in two halves and with a prefetched
+ *    accumulator; s = 128
  *    on mma.sync (the previous default) and on wgmma with C stored from
  *    registers (one and two blocks a product). The candidates that lost at
  *    bbcd86d, 967ebec, a5306f3, 2725f7f, 355da85 and d7ddde5 are in
@@ -91,48 +91,43 @@
 MMB_KERNELS(16, 64)
 MMB_KERNELS(32, 128)
 MMB_F32(64, 256, MMB_LOAD_ASYNC)
-/* s rows of s bf16 elements read as rows of s + 8 (stride s): a padded shared
- * tile loads in 16-byte copies (the vector tier) instead of 2-byte ones; the
- * 8 extra elements of each row are the next row's (the last row's: 16 bytes
- * of allocation slack after the operands) and never read by the product. */
-TILE_API tile_array mmb_padded_rows(const tile_bf16 *p, int s) {
-    const int64_t sh[2] = {s, s + 8}, st[2] = {s, 1};
-    return tile_array_strided(p, 2, sh, st);
-}
-/* A bf16 operand's rows r0 .. r0 + R - 1 into shared rows of s + 8 (pad:
- * the padded tile, view: its R x s view): MML 1 (the defaults since the
- * H200 run at a5306f3: 0.99 / 0.90 of cuBLAS at s = 64 / 128 against 0.93 /
- * 0.87) each row as its own s elements, 16-byte cp.async a chunk
- * (tile_matmul_load_async); MML 0 (the previous defaults, candidates)
- * rows of s + 8 overlapping the next row (mmb_padded_rows: 9 / 17 chunks a
- * row where 8 / 16 carry data). No leading barrier: fresh buffers. */
-#define MMB_BF16_LD(MML, pad, view, src, S, r0) MMB_BF16_LD_##MML(pad, view, src, S, r0)
-#define MMB_BF16_LD_1(pad, view, src, S, r0) tile_matmul_load_async_nosync(view, tile_array2(src, S, S), r0, 0)
-#define MMB_BF16_LD_0(pad, view, src, S, r0) (void)tile_load_async_ex(pad, mmb_padded_rows(src, S), TILE_ASYNC_NO_BULK, r0, 0)
-/* bf16 s = 64: as s = 128 below, in one piece: A, B and C in shared views of
- * padded rows (72 elements: conflict-free ldmatrix and float2 stores), no
- * register tiles and no staging pass; 36 KiB. A's and B's cp.async copies
- * are all in flight at once. */
-#define MMB_BF16_64(name, MML)                                                     \
-    TILE_KERNEL_SMEM(name, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, 64, 72), \
+/* A bf16 operand's rows r0 .. r0 + R - 1 into the R x s view of a padded
+ * shared tile (rows of s + 8), each row as its own s elements, 16-byte
+ * cp.async a chunk (tile_matmul_load_async; no leading barrier: fresh
+ * buffers). Until a5306f3 the bench read rows of s + 8 that overlap the next
+ * row instead (9 / 17 chunks a row where 8 / 16 carry data): 0.93 / 0.87 of
+ * cuBLAS at s = 64 / 128 against 0.99 / 0.90 this way, same run. */
+#define MMB_BF16_LD(view, src, S, r0) tile_matmul_load_async_nosync(view, tile_array2(src, S, S), r0, 0)
+/* bf16 s = 64: A, B and C in shared views of padded rows (72 elements:
+ * conflict-free ldmatrix and float2 stores), no register tiles and no
+ * staging pass; A's and B's cp.async copies all in flight at once. C is made
+ * CR rows at a time through one CR-row shared tile: CR = 64 (the default,
+ * 36 KiB) or 32 (two halves, 27 KiB: 7 blocks an SM instead of 6; the second
+ * product's leading barrier orders it after the first store). */
+#define MMB_BF16_64(name, CR)                                                      \
+    TILE_KERNEL_SMEM(name, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, CR, 72), \
                      const tile_bf16 *A, const tile_bf16 *B, float *C) {           \
         const size_t o = (size_t)tile_block(0) * 64 * 64;                          \
         tile_shared(tile_bf16, ap, 64, 72);                                        \
         tile_shared(tile_bf16, bp, 64, 72);                                        \
-        tile_shared(float, cp, 64, 72);                                            \
+        tile_shared(float, cp, CR, 72);                                            \
         tile_view(a, ap, (64, 64), (0, 0));                                        \
         tile_view(b, bp, (64, 64), (0, 0));                                        \
-        tile_view(c, cp, (64, 64), (0, 0));                                        \
-        MMB_BF16_LD(MML, ap, a, A + o, 64, 0);                                     \
-        MMB_BF16_LD(MML, bp, b, B + o, 64, 0);                                     \
+        tile_view(c, cp, (CR, 64), (0, 0));                                        \
+        MMB_BF16_LD(a, A + o, 64, 0);                                     \
+        MMB_BF16_LD(b, B + o, 64, 0);                                     \
         tile_async_commit();                                                       \
         tile_async_wait(0); /* and a block barrier */                              \
-        tile_matmul_ab(c, a, b, 1.0f, 0.0f);                                       \
-        tile_store(tile_array2(C + o, 64, 64), c, 0, 0);                           \
+        TILE__UNROLL for (int h = 0; h < 64 / (CR); ++h) {                         \
+            tile_view(ah, ap, (CR, 64), ((CR) * h, 0));                            \
+            tile_matmul_ab(c, ah, b, 1.0f, 0.0f);                                  \
+            tile_store(tile_array2(C + o, 64, 64), c, (CR) * h, 0);                \
+        }                                                                          \
     }
-MMB_BF16_64(mm_bf16_64, 1)
-MMB_BF16_64(mmv_bf16_64_overlap, 0)
-/* bf16 s = 128: A and B go straight into shared tiles with rows 8 elements
+MMB_BF16_64(mm_bf16_64, 64)
+MMB_BF16_64(mmv_bf16_64_halves, 32)
+/* bf16 s = 128 on mma.sync (the default until d7ddde5; a candidate since):
+ * A and B go straight into shared tiles with rows 8 elements
  * longer (views of 128 x 136: ldmatrix rows 272 bytes apart hit all 32 banks)
  * in 16-byte cp.async copies, and C is made in two 64-row halves through one
  * 64 x 128 shared tile: 2 x 34 + 32 KiB = 100 KiB and 104 registers (the
@@ -141,31 +136,29 @@ MMB_BF16_64(mmv_bf16_64_overlap, 0)
  * half and B, then A's bottom half, which lands while the top half of C is
  * made. C dense: a padded view (conflict-free mma stores) took 134
  * registers, 1 block an SM. */
-#define MMB_BF16_128(name, MML)                                                    \
-    TILE_KERNEL_SMEM(name, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136) + \
-                                    TILE_SMEM_BYTES(float, 64, 128),               \
-                     const tile_bf16 *A, const tile_bf16 *B, float *C) {           \
-        const size_t o = (size_t)tile_block(0) * 128 * 128;                        \
-        tile_shared(tile_bf16, ap0, 64, 136); /* A's rows 0..63 */                 \
-        tile_shared(tile_bf16, ap1, 64, 136); /* A's rows 64..127 */               \
-        tile_shared(tile_bf16, bp, 128, 136);                                      \
-        tile_shared(float, c, 64, 128);                                            \
-        tile_view(b, bp, (128, 128), (0, 0));                                      \
-        tile_view(a0, ap0, (64, 128), (0, 0));                                     \
-        tile_view(a1, ap1, (64, 128), (0, 0));                                     \
-        MMB_BF16_LD(MML, ap0, a0, A + o, 128, 0);                                  \
-        MMB_BF16_LD(MML, bp, b, B + o, 128, 0);                                    \
-        tile_async_commit();                                                       \
-        MMB_BF16_LD(MML, ap1, a1, A + o, 128, 64);                                 \
-        tile_async_commit();                                                       \
-        tile_async_wait(1); /* the first group is in (and a block barrier) */      \
-        tile_matmul_ab(c, a0, b, 1.0f, 0.0f);                                      \
-        tile_store(tile_array2(C + o, 128, 128), c, 0, 0);                         \
-        tile_async_wait(0); /* the second group is in */                           \
-        tile_matmul_ab(c, a1, b, 1.0f, 0.0f); /* its first barrier: the store above has read c */ \
-        tile_store(tile_array2(C + o, 128, 128), c, 64, 0);                        \
-    }
-MMB_BF16_128(mmv_bf16_128_mma, 1)
+TILE_KERNEL_SMEM(mmv_bf16_128_mma, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136) +
+                 TILE_SMEM_BYTES(float, 64, 128),
+             const tile_bf16 *A, const tile_bf16 *B, float *C) {
+    const size_t o = (size_t)tile_block(0) * 128 * 128;
+    tile_shared(tile_bf16, ap0, 64, 136); /* A's rows 0..63 */
+    tile_shared(tile_bf16, ap1, 64, 136); /* A's rows 64..127 */
+    tile_shared(tile_bf16, bp, 128, 136);
+    tile_shared(float, c, 64, 128);
+    tile_view(b, bp, (128, 128), (0, 0));
+    tile_view(a0, ap0, (64, 128), (0, 0));
+    tile_view(a1, ap1, (64, 128), (0, 0));
+    MMB_BF16_LD(a0, A + o, 128, 0);
+    MMB_BF16_LD(b, B + o, 128, 0);
+    tile_async_commit();
+    MMB_BF16_LD(a1, A + o, 128, 64);
+    tile_async_commit();
+    tile_async_wait(1); /* the first group is in (and a block barrier) */
+    tile_matmul_ab(c, a0, b, 1.0f, 0.0f);
+    tile_store(tile_array2(C + o, 128, 128), c, 0, 0);
+    tile_async_wait(0); /* the second group is in */
+    tile_matmul_ab(c, a1, b, 1.0f, 0.0f); /* its first barrier: the store above has read c */
+    tile_store(tile_array2(C + o, 128, 128), c, 64, 0);
+}
 
 /* The accumulator path (tile_matmul_acc: C's s x s block in registers, k
  * windows of BK through STAGES cp.async stages, tile_matmul_load_async into
@@ -272,31 +265,6 @@ MMB_ACC_B(mmv_f32_128_k32s3_bar1_b2, float, 256, 128, 128, 32, 3, 2, 1)
 MMB_ACC_B(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 128, 64, 32, 2, 4, 1)
 /* f32 s = 128 one block a product with 3 stages (2 blocks an SM), A k-major */
 MMB_ACC_X(mmv_f32_128_k32s3_bar1_b2_akm, float, 256, 128, 128, 32, 3, 2, 1, 1)
-/* bf16 s = 64 as the default with C made in two 32-row halves through one
- * 32-row shared tile (padded rows): 27 KiB instead of 36, 7 blocks an SM
- * instead of 6 (at a5306f3, with the overlapping row loads: 0.94 against
- * the default's 0.93, and 0.93 with dense C rows, 8 an SM); the second
- * product's leading barrier orders it after the first store */
-TILE_KERNEL_SMEM(mmv_bf16_64_halves, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72) + TILE_SMEM_BYTES(float, 32, 72),
-                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
-    const size_t o = (size_t)tile_block(0) * 64 * 64;
-    tile_shared(tile_bf16, ap, 64, 72);
-    tile_shared(tile_bf16, bp, 64, 72);
-    tile_shared(float, cp, 32, 72);
-    tile_view(a, ap, (64, 64), (0, 0));
-    tile_view(b, bp, (64, 64), (0, 0));
-    tile_view(c, cp, (32, 64), (0, 0));
-    MMB_BF16_LD(1, ap, a, A + o, 64, 0);
-    MMB_BF16_LD(1, bp, b, B + o, 64, 0);
-    tile_async_commit();
-    tile_async_wait(0);
-    tile_view(a0, ap, (32, 64), (0, 0));
-    tile_matmul_ab(c, a0, b, 1.0f, 0.0f);
-    tile_store(tile_array2(C + o, 64, 64), c, 0, 0);
-    tile_view(a1, ap, (32, 64), (32, 0));
-    tile_matmul_ab(c, a1, b, 1.0f, 0.0f);
-    tile_store(tile_array2(C + o, 64, 64), c, 32, 0);
-}
 /* bf16 with the accumulator in one shot (all of K in one window: one
  * cp.async group, one barrier), then C staged through the same shared bytes
  * that held A and B (padded rows of s + 8 floats: conflict-free float2 stores
@@ -311,8 +279,8 @@ TILE_KERNEL_SMEM(mmv_bf16_64_halves, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 72)
         ap = {(tile_bf16 *)(void *)cp.v, 0, 0}, bp = {(tile_bf16 *)(void *)cp.v + (S) * ((S) + 8), 0, 0}; \
         tile_view(a, ap, (S, S), (0, 0));                                          \
         tile_view(b, bp, (S, S), (0, 0));                                          \
-        MMB_BF16_LD(1, ap, a, A + o, S, 0);                                        \
-        MMB_BF16_LD(1, bp, b, B + o, S, 0);                                        \
+        MMB_BF16_LD(a, A + o, S, 0);                                        \
+        MMB_BF16_LD(b, B + o, S, 0);                                        \
         tile_async_commit();                                                       \
         tile_matmul_acc(acc, a, b);                                                \
         tile_async_wait(0); /* and a block barrier */                              \
@@ -441,7 +409,6 @@ MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2, float)
 MMB_EXTRA_FN_M(mmv_f32_128_m64_k32s2_bar1_b4, float, 128, 2)
 MMB_EXTRA_FN(mmv_f32_128_k32s3_bar1_b2_akm, float)
 MMB_EXTRA_FN(mmv_f32_128_one_block, float)
-MMB_EXTRA_FN(mmv_bf16_64_overlap, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_halves, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_128_mma, tile_bf16)
 MMB_EXTRA_FN(mmv_bf16_64_accs_pf, tile_bf16)
@@ -453,7 +420,6 @@ static const MmbExtra mmb_extras[] = {
     {128, 0, "acc 2 blocks of 64 rows k32 2st 128thr minb4 VST BAR1", mmv_f32_128_m64_k32s2_bar1_b4_run},
     {128, 0, "acc k32 3st 256thr minb2 VST BAR1 AKM", mmv_f32_128_k32s3_bar1_b2_akm_run},
     {128, 0, "one block a product: acc k32 2st 256thr VST BAR1 AKM (previous default)", mmv_f32_128_one_block_run},
-    {64, 1, "rows of s + 8 read overlapping (previous default)", mmv_bf16_64_overlap_run},
     {64, 1, "C in two 32-row halves (7 blocks an SM)", mmv_bf16_64_halves_run},
     {128, 1, "mma.sync, one block a product, C in two halves (previous default)", mmv_bf16_128_mma_run},
     {64, 1, "acc one shot, C staged in A/B's shared bytes, fragments prefetched", mmv_bf16_64_accs_pf_run},
@@ -524,10 +490,8 @@ static int run(const Opts &o) {
     CK(cudaMalloc(&Ct, maxn * 4));
     CK(cudaMalloc(&Cc, maxn * 4));
     CK(cudaMalloc(&Co, maxn * 4));
-    CK(cudaMalloc(&Ah, maxn * 2 + 16)); /* + 16: mmb_padded_rows' slack */
-    CK(cudaMalloc(&Bh, maxn * 2 + 16));
-    CK(cudaMemset(Ah + maxn, 0, 16));
-    CK(cudaMemset(Bh + maxn, 0, 16));
+    CK(cudaMalloc(&Ah, maxn * 2));
+    CK(cudaMalloc(&Bh, maxn * 2));
     fill<<<1024, 256>>>(A, Ah, maxn, 11);
     fill<<<1024, 256>>>(B, Bh, maxn, 12);
     CK(cudaGetLastError());
