@@ -303,58 +303,16 @@ MMB_BF16_ACCS(mmv_bf16_64_accs_pf, 64, 256, 0)
 #undef TILE_MATMUL_ACC_PREFETCH
 #define TILE_MATMUL_ACC_PREFETCH 0
 
-/* bf16 s = 128 on wgmma (sm_90a; include/tile/wgmma.h): both 64-deep K
- * windows of A and B in flight at once in the swizzled layouts (no padding:
- * 66 KiB; 90 registers: 2 blocks an SM, and ptxas cannot fit the m64n128
- * product in the 80 that 3 would allow), two asynchronous warpgroup
- * products, the accumulator (64 floats a thread) stored from registers;
- * and as two 128-thread blocks a product (one warpgroup, 64 rows of C each,
- * B read twice: 51 KiB, 4 blocks an SM) */
-TILE_KERNEL_SMEM(mmv_bf16_128_wgmma, 256, TILE_WGMMA_SMEM(128, 128, 2), const tile_bf16 *A, const tile_bf16 *B,
-                 float *C) {
-    const size_t o = (size_t)tile_block(0) * 128 * 128;
-    tile_wgmma_window_a_bf16(aw, 128, 2);
-    tile_wgmma_window_b_bf16(bw, 128, 2);
-    tile_wgmma_acc(acc, 128, 128);
-    const tile_array a = tile_array2(A + o, 128, 128), b = tile_array2(B + o, 128, 128);
-    tile_wgmma_load_a(aw, 0, a, 0, 0);
-    tile_wgmma_load_b(bw, 0, b, 0, 0);
-    tile_async_commit();
-    tile_wgmma_load_a(aw, 1, a, 0, 64);
-    tile_wgmma_load_b(bw, 1, b, 64, 0);
-    tile_async_commit();
-    tile_wgmma_wait(1);
-    tile_wgmma_mma_async(acc, aw, 0, bw, 0);
-    tile_wgmma_wait(0);
-    tile_wgmma_mma_async(acc, aw, 1, bw, 1);
-    tile_wgmma_mma_wait(acc, 0);
-    tile_wgmma_store(tile_array2(C + o, 128, 128), acc, 0, 0);
-}
-TILE_KERNEL_SMEM(mmv_bf16_128_wgmma_m64, 128, TILE_WGMMA_SMEM(64, 128, 2), const tile_bf16 *A, const tile_bf16 *B,
-                 float *C) {
-    const size_t o = (size_t)(tile_block(0) >> 1) * 128 * 128;
-    const int m0 = (int)(tile_block(0) & 1) * 64;
-    tile_wgmma_window_a_bf16(aw, 64, 2);
-    tile_wgmma_window_b_bf16(bw, 128, 2);
-    tile_wgmma_acc(acc, 64, 128);
-    const tile_array a = tile_array2(A + o, 128, 128), b = tile_array2(B + o, 128, 128);
-    tile_wgmma_load_a(aw, 0, a, m0, 0);
-    tile_wgmma_load_b(bw, 0, b, 0, 0);
-    tile_async_commit();
-    tile_wgmma_load_a(aw, 1, a, m0, 64);
-    tile_wgmma_load_b(bw, 1, b, 64, 0);
-    tile_async_commit();
-    tile_wgmma_wait(1);
-    tile_wgmma_mma_async(acc, aw, 0, bw, 0);
-    tile_wgmma_wait(0);
-    tile_wgmma_mma_async(acc, aw, 1, bw, 1);
-    tile_wgmma_mma_wait(acc, 0);
-    tile_wgmma_store(tile_array2(C + o, 128, 128), acc, m0, 0);
-}
-/* ... with C staged: once the products are done, the accumulator goes
- * through the windows' bytes (64-row passes of 64 x 132 floats: 16-byte
- * rows) and out in 16-byte stores; one pass for the 64-row blocks, two for
- * the 128-row one (rows outside a pass are dropped by the store) */
+/* bf16 s = 128 on wgmma (sm_90a; include/tile/wgmma.h): a block of BM / 64
+ * warpgroups makes BM rows of C (BM = 128: one block a product, 66 KiB, 90
+ * registers: 2 blocks an SM, ptxas cannot fit the m64n128 product in the 80
+ * that 3 would allow; BM = 64: two 128-thread blocks a product, B read
+ * twice, 51 KiB, 4 blocks an SM). Both 64-deep K windows of A's rows and of B
+ * are in flight at once in the swizzled layouts (no padding), then two
+ * asynchronous warpgroup products. C goes out from registers (float2 pairs),
+ * or STAGED: once the products are done, through the windows' bytes
+ * (64-row passes of 64 x 132 floats, 16-byte rows; rows outside a pass are
+ * dropped by the store) and out in 16-byte stores. */
 #define MMB_WG_STAGED_OUT(acc, aw, NPASS, r0)                                      \
     do {                                                                           \
         TILE_SHARED_T(float, TILE_BLOCK_DIM, 64, 132) cs = {(float *)(void *)tile_wgmma_window_data(aw, 0), 0, 0}; \
@@ -367,7 +325,7 @@ TILE_KERNEL_SMEM(mmv_bf16_128_wgmma_m64, 128, TILE_WGMMA_SMEM(64, 128, 2), const
             tile_store(tile_array2(C + o, 128, 128), cv, (r0) + 64 * h, 0);        \
         }                                                                          \
     } while (0)
-#define MMB_WG(name, THREADS, BM)                                                  \
+#define MMB_WG(name, THREADS, BM, STAGED)                                          \
     TILE_KERNEL_SMEM(name, THREADS, TILE_WGMMA_SMEM(BM, 128, 2), const tile_bf16 *A, const tile_bf16 *B, float *C) { \
         const size_t o = (size_t)(tile_block(0) / (128 / (BM))) * 128 * 128;       \
         const int m0 = (int)(tile_block(0) % (128 / (BM))) * (BM);                 \
@@ -386,12 +344,15 @@ TILE_KERNEL_SMEM(mmv_bf16_128_wgmma_m64, 128, TILE_WGMMA_SMEM(64, 128, 2), const
         tile_wgmma_wait(0);                                                        \
         tile_wgmma_mma_async(acc, aw, 1, bw, 1);                                   \
         tile_wgmma_mma_wait(acc, 0);                                               \
-        MMB_WG_STAGED_OUT(acc, aw, (BM) / 64, m0);                                 \
+        if (STAGED) MMB_WG_STAGED_OUT(acc, aw, (BM) / 64, m0);                     \
+        else tile_wgmma_store(tile_array2(C + o, 128, 128), acc, m0, 0);           \
     }
 /* the bf16 s = 128 default since d7ddde5's H200 run (1.00 of cuBLAS against
  * mma.sync's 0.91; bench/results/2026-11-29-h200-matmul-d7ddde5-bench.txt):
  * two 128-thread blocks a product, C staged */
-MMB_WG(mm_bf16_128, 128, 64)
+MMB_WG(mm_bf16_128, 128, 64, 1)
+MMB_WG(mmv_bf16_128_wgmma, 256, 128, 0)
+MMB_WG(mmv_bf16_128_wgmma_m64, 128, 64, 0)
 #undef TILE_MATMUL_ACC_VST
 #define TILE_MATMUL_ACC_VST 0
 struct MmbExtra {
