@@ -114,8 +114,8 @@ MMB_F32(64, 256, MMB_LOAD_ASYNC)
         tile_view(a, ap, (64, 64), (0, 0));                                        \
         tile_view(b, bp, (64, 64), (0, 0));                                        \
         tile_view(c, cp, (CR, 64), (0, 0));                                        \
-        MMB_BF16_LD(a, A + o, 64, 0);                                     \
-        MMB_BF16_LD(b, B + o, 64, 0);                                     \
+        MMB_BF16_LD(a, A + o, 64, 0);                                              \
+        MMB_BF16_LD(b, B + o, 64, 0);                                              \
         tile_async_commit();                                                       \
         tile_async_wait(0); /* and a block barrier */                              \
         TILE__UNROLL for (int h = 0; h < 64 / (CR); ++h) {                         \
@@ -137,8 +137,8 @@ MMB_BF16_64(mmv_bf16_64_halves, 32)
  * made. C dense: a padded view (conflict-free mma stores) took 134
  * registers, 1 block an SM. */
 TILE_KERNEL_SMEM(mmv_bf16_128_mma, 256, 2 * TILE_SMEM_BYTES(tile_bf16, 64, 136) + TILE_SMEM_BYTES(tile_bf16, 128, 136) +
-                 TILE_SMEM_BYTES(float, 64, 128),
-             const tile_bf16 *A, const tile_bf16 *B, float *C) {
+                     TILE_SMEM_BYTES(float, 64, 128),
+                 const tile_bf16 *A, const tile_bf16 *B, float *C) {
     const size_t o = (size_t)tile_block(0) * 128 * 128;
     tile_shared(tile_bf16, ap0, 64, 136); /* A's rows 0..63 */
     tile_shared(tile_bf16, ap1, 64, 136); /* A's rows 64..127 */
@@ -279,8 +279,8 @@ MMB_ACC_X(mmv_f32_128_k32s3_bar1_b2_akm, float, 256, 128, 128, 32, 3, 2, 1, 1)
         ap = {(tile_bf16 *)(void *)cp.v, 0, 0}, bp = {(tile_bf16 *)(void *)cp.v + (S) * ((S) + 8), 0, 0}; \
         tile_view(a, ap, (S, S), (0, 0));                                          \
         tile_view(b, bp, (S, S), (0, 0));                                          \
-        MMB_BF16_LD(a, A + o, S, 0);                                        \
-        MMB_BF16_LD(b, B + o, S, 0);                                        \
+        MMB_BF16_LD(a, A + o, S, 0);                                               \
+        MMB_BF16_LD(b, B + o, S, 0);                                               \
         tile_async_commit();                                                       \
         tile_matmul_acc(acc, a, b);                                                \
         tile_async_wait(0); /* and a block barrier */                              \
