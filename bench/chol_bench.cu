@@ -120,7 +120,7 @@ struct Row {
     const char *type;
     int n;
     double tile_us, cus_us, floor_us, tile_fs_us, cus_fs_us, warp_us;
-    double alt_us; /* the non-default path (n > 32 only; 0 otherwise) */
+    double alt_us; /* the candidate path (n > 32 only; 0 otherwise) */
     const char *alt_name; /* "rows", "blocked" or "warp" */
     bool ok, alt_ok;
 };
@@ -251,6 +251,7 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     /* the candidate path's output (variant 4): info, residual, upper triangle, and
      * equal to the default path's L within the tolerance */
     r->alt_ok = true;
+    r->alt_name = path_name(lib<T>::alt_path(n));
     if (nv == 5) {
         std::vector<int> hi(batch);
         CK(cudaMemcpy(hi.data(), ainfo, sizeof(int) * batch, cudaMemcpyDeviceToHost));
@@ -284,11 +285,10 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
         r->alt_ok = nz == 0 && worst <= tol && diff <= tol * 10 && upper == 0;
         printf("check %s n=%-3d %s path: info != 0: %ld; residual LL^T %.2e (tol %.0e); max |L - L_default| / (1 + |L|) "
                "%.2e; upper != 0: %ld: %s\n",
-               lib<T>::name(), n, path_name(lib<T>::alt_path(n)), nz, worst, tol, diff, upper, r->alt_ok ? "ok" : "FAIL");
+               lib<T>::name(), n, r->alt_name, nz, worst, tol, diff, upper, r->alt_ok ? "ok" : "FAIL");
     }
     r->alt_us = nv == 5 ? stats(ms[4]).median * 1e3 : 0;
     r->type = lib<T>::name();
-    r->alt_name = path_name(lib<T>::alt_path(n));
     r->n = n;
     r->tile_us = stats(ms[0]).median * 1e3;
     r->cus_us = stats(ms[1]).median * 1e3;

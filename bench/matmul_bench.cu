@@ -285,10 +285,10 @@ MMB_ACC_X(mmv_f32_128_k32s3_bar1_b2_akm, float, 256, 128, 128, 32, 3, 2, 1, 1)
         tile_matmul_acc(acc, a, b);                                                \
         tile_async_wait(0); /* and a block barrier */                              \
         tile_matmul_acc_add(acc, a, b);                                            \
-        tile_barrier(); /* every warp has read A and B */                             \
+        tile_barrier(); /* every warp has read A and B */                          \
         const int64_t csh[2] = {S, S}, cst[2] = {(S) + 8, 1};                      \
         tile_matmul_acc_store(tile_array_strided(cp.v, 2, csh, cst), acc, 0, 0);   \
-        tile_barrier();                                                             \
+        tile_barrier();                                                            \
         tile_view(c, cp, (S, S), (0, 0));                                          \
         tile_store(tile_array2(C + o, S, S), c, 0, 0);                             \
     }

@@ -1001,8 +1001,7 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #if TILE_ON_DEVICE
     tile__chol_warp64_f32(tile__chol_w64_smem(), a + (size_t)m * (size_t)n * (size_t)n, n, eps, info ? info + m : (int *)0);
 #else
-    const int r = tile__chol_rows_host_f32(a + (size_t)m * (size_t)n * (size_t)n, n, eps);
-    if (info) info[m] = r;
+    TILE__CHOL_ROWS_CALL(f32, 64, a + (size_t)m * (size_t)n * (size_t)n, n, eps, info ? info + m : (int *)0);
 #endif
 }
 /* path 3 (the warp kernel) where it applies: f32, 32 < n <= 64, the GPU */
