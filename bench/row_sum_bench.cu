@@ -132,10 +132,11 @@ static int run(const Opts &o) {
            in_bytes / 1048576.0, out_bytes / 1048576.0, o.warmup, o.iters);
 
     /* the variants, launched on the default stream */
-    enum { V_TILE, V_TILEP, V_CUB, V_CUBS, V_CUBL, V_COPY, V };
+    enum { V_TILE, V_TILEP, V_CUB, V_CUBS, V_CUBL, V_TILEP16, V_TILEP24, V_COPY, V };
     const char *names[V] = {"tile row_sum",       "tile row_sum persistent", "cub vectorize (peer)",
-                            "cub striped (diag)", "cub loop (diag)",         "cudaMemcpy d2d"};
-    const double bytes[V] = {moved, moved, moved, moved, moved, 2.0 * in_bytes};
+                            "cub striped (diag)", "cub loop (diag)",         "persistent 16/SM (cand)",
+                            "persistent 24/SM (cand)", "cudaMemcpy d2d"};
+    const double bytes[V] = {moved, moved, moved, moved, moved, moved, moved, 2.0 * in_bytes};
     float *d_in = nullptr, *d_copy = nullptr, *d_out[V] = {nullptr};
     CK(cudaMalloc(&d_in, in_bytes));
     CK(cudaMalloc(&d_copy, in_bytes));
@@ -155,9 +156,11 @@ static int run(const Opts &o) {
     auto launch = [&](int v) -> int {
         if (v == V_TILE) {
             TK(tile_launch(ex, row_sum, tile_grid1(rows), THREADS, (const float *)d_in, d_out[v], (int64_t)rows));
-        } else if (v == V_TILEP) {
-            TK(tile_launch_persistent(ex, row_sum, tile_grid1(rows), THREADS, (const float *)d_in, d_out[v],
-                                      (int64_t)rows));
+        } else if (v == V_TILEP || v == V_TILEP16 || v == V_TILEP24) {
+            /* candidates: fewer resident blocks an SM than fit (tile_exec_persistent) */
+            const int per_sm = v == V_TILEP16 ? 16 : v == V_TILEP24 ? 24 : 0;
+            TK(tile_launch_persistent(tile_exec_persistent(ex, per_sm), row_sum, tile_grid1(rows), THREADS,
+                                      (const float *)d_in, d_out[v], (int64_t)rows));
         } else if (v == V_CUB) {
             cub_row_sum<cub::BLOCK_LOAD_VECTORIZE><<<(unsigned)rows, THREADS>>>(d_in, d_out[v]);
             CK(cudaGetLastError());
@@ -209,6 +212,8 @@ static int run(const Opts &o) {
     bad += check_rows("cub vs double ref", h_out[V_CUB].data(), ref.data(), rows, 1e-5);
     bad += check_rows("cub striped vs ref", h_out[V_CUBS].data(), ref.data(), rows, 1e-5);
     bad += check_rows("cub loop vs ref", h_out[V_CUBL].data(), ref.data(), rows, 1e-5);
+    bad += check_rows("persistent 16/SM vs ref", h_out[V_TILEP16].data(), ref.data(), rows, 1e-5);
+    bad += check_rows("persistent 24/SM vs ref", h_out[V_TILEP24].data(), ref.data(), rows, 1e-5);
     {
         std::vector<double> cubd(h_out[V_CUB].begin(), h_out[V_CUB].end());
         bad += check_rows("tile vs cub", h_out[V_TILE].data(), cubd.data(), rows, 1e-5);
@@ -261,6 +266,9 @@ static int run(const Opts &o) {
     printf("correctness: %s\n", bad ? "FAIL" : "PASS");
     const bool pass = print_target("tile/CUB", ratio, ">=", 0.95, 2, !bad);
     const bool ppass = print_target("persistent row sum / memcpy", pratio, ">=", 0.95, 3, !bad);
+    for (int v = V_TILEP16; v < V_COPY; ++v)
+        printf("%s row sum / memcpy = %.3f (no target: tile_exec_persistent(ex, %d))\n", names[v],
+               gbs[v] / gbs[V_COPY], v == V_TILEP16 ? 16 : 24);
 
     if (o.csv) {
         FILE *f = csv_open(o.csv);

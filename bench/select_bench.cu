@@ -200,7 +200,8 @@ static uint64_t hash_words(const void *p, size_t n) {
 
 enum {
     V_PART_TILE, V_PART_CUB, V_HEADS_TILE, V_HEADS_CUB, V_DIFF_TILE, V_DIFF_CUB, V_COPY, V_HEADS_STG, V_DIFF_STG,
-    V_HEADS_SH, V_DIFF_SH, V_HEADS_DEF, V_DIFF_DEF, V_HEADS_R6, V_DIFF_R6, V
+    V_HEADS_SH, V_DIFF_SH, V_HEADS_DEF, V_DIFF_DEF, V_HEADS_R6, V_DIFF_R6, V_PART_R4, V_PART_R6, V_HEADS_R3,
+    V_DIFF_R3, V_HEADS_R5, V_DIFF_R5, V
 };
 static const char *const names[V] = {"tile partition_if", "cub scan+scatter partition", "tile flag_heads",
                                      "cub BlockDiscontinuity", "tile adjacent_difference",
@@ -209,7 +210,30 @@ static const char *const names[V] = {"tile partition_if", "cub scan+scatter part
                                      "tile flag_heads shared (cand)", "tile adj_diff shared (cand)",
                                      "tile flag_heads default launch",
                                      "tile adj_diff default launch", "tile flag_heads max 6/SM (cand)",
-                                     "tile adj_diff max 6/SM (cand)"};
+                                     "tile adj_diff max 6/SM (cand)", "tile partition max 4/SM (cand)",
+                                     "tile partition max 6/SM (cand)", "tile flag_heads max 3/SM (cand)",
+                                     "tile adj_diff max 3/SM (cand)", "tile flag_heads max 5/SM (cand)",
+                                     "tile adj_diff max 5/SM (cand)"};
+/* the operation of a variant: 0 partition, 1 flag_heads, 2 adjacent_difference, 3 the copy */
+static int op_of(int v) {
+    switch (v) {
+    case V_PART_TILE: case V_PART_CUB: case V_PART_R4: case V_PART_R6: return 0;
+    case V_HEADS_TILE: case V_HEADS_CUB: case V_HEADS_STG: case V_HEADS_SH: case V_HEADS_DEF: case V_HEADS_R6:
+    case V_HEADS_R3: case V_HEADS_R5: return 1;
+    case V_COPY: return 3;
+    default: return 2;
+    }
+}
+/* tile_exec_max_resident of the capped candidates (0: not one of them) */
+static int cap_of(int v) {
+    switch (v) {
+    case V_HEADS_R6: case V_DIFF_R6: case V_PART_R6: return 6;
+    case V_HEADS_R5: case V_DIFF_R5: return 5;
+    case V_PART_R4: return 4;
+    case V_HEADS_R3: case V_DIFF_R3: return 3;
+    default: return 0;
+    }
+}
 /* flag_heads and adjacent_difference are launched with
  * tile_exec_max_resident(ex, 4) (HEADS_CAP): at most 4 blocks an SM. Their
  * kernels are lean (32 registers, 512 bytes of shared memory), so 8 of 256
@@ -222,9 +246,8 @@ static const char *const names[V] = {"tile partition_if", "cub scan+scatter part
 #define HEADS_CAP 4
 /* the CUB variant of the same operation (memcpy: itself) */
 static int peer_of(int v) {
-    return v == V_COPY                          ? V_COPY
-           : v >= V_HEADS_STG                      ? ((v - V_HEADS_STG) % 2 ? V_DIFF_CUB : V_HEADS_CUB)
-                                                   : (v / 2) * 2 + 1;
+    static const int peer[4] = {V_PART_CUB, V_HEADS_CUB, V_DIFF_CUB, V_COPY};
+    return peer[op_of(v)];
 }
 
 /* host references, every element; returns the number of wrong outputs */
@@ -234,7 +257,7 @@ static long check(int v, const void *out, const int *cnt, const float *fin, cons
     for (size_t t0 = 0; t0 < n; t0 += TILE_N) {
         if (v == V_COPY) {
             bad += memcmp((const float *)out + t0, fin + t0, sizeof(float) * TILE_N) != 0;
-        } else if (v == V_PART_TILE || v == V_PART_CUB) {
+        } else if (op_of(v) == 0) {
             int k = 0;
             for (size_t i = t0; i < t0 + TILE_N; ++i)
                 if (fin[i] > 0) tmp[k++] = fin[i];
@@ -243,14 +266,12 @@ static long check(int v, const void *out, const int *cnt, const float *fin, cons
                 if (!(fin[i] > 0)) tmp[k++] = fin[i];
             bad += cnt[t0 / TILE_N] != kept;
             bad += memcmp(tmp.data(), (const float *)out + t0, sizeof(float) * TILE_N) != 0;
-        } else if (v == V_HEADS_TILE || v == V_HEADS_CUB || (v >= V_HEADS_STG && (v - V_HEADS_STG) % 2 == 0)) {
+        } else if (op_of(v) == 1) {
             for (size_t i = t0; i < t0 + TILE_N; ++i)
                 bad += ((const int *)out)[i] != (i == t0 || iin[i] != iin[i - 1] ? 1 : 0);
-        } else if (v == V_DIFF_TILE || v == V_DIFF_CUB || (v >= V_HEADS_STG && (v - V_HEADS_STG) % 2 == 1)) {
+        } else {
             for (size_t i = t0; i < t0 + TILE_N; ++i)
                 bad += ((const float *)out)[i] != (i == t0 ? fin[i] : fin[i] - fin[i - 1]);
-        } else {
-            bad += memcmp((const float *)out + t0, fin + t0, sizeof(float) * TILE_N) != 0;
         }
     }
     printf("check %-30s %zu values vs host loops: %s", names[v], n, bad ? "FAIL" : "ok");
@@ -274,11 +295,12 @@ static int run(const Opts &o) {
     float *d_f = nullptr;
     int *d_i = nullptr;
     void *d_out[V] = {nullptr};
-    int *d_cnt[2] = {nullptr, nullptr};
+    int *d_cnt[V] = {nullptr}; /* the partition variants' kept counts, one array each */
     CK(cudaMalloc(&d_f, bytes));
     CK(cudaMalloc(&d_i, bytes));
     for (int v = 0; v < V; ++v) CK(cudaMalloc(&d_out[v], bytes));
-    for (int c = 0; c < 2; ++c) CK(cudaMalloc(&d_cnt[c], sizeof(int) * tiles));
+    for (int v = 0; v < V; ++v)
+        if (op_of(v) == 0) CK(cudaMalloc(&d_cnt[v], sizeof(int) * tiles));
     fill_inputs<<<prop.multiProcessorCount * 8, 256>>>(d_f, d_i, (uint32_t)n, seed);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
@@ -288,10 +310,13 @@ static int run(const Opts &o) {
     auto launch = [&](int v) -> int {
         switch (v) {
         case V_PART_TILE:
-            TK(tile_launch(ex, part_tile, tile_grid1(tiles), THREADS, (const float *)d_f, (float *)d_out[v], d_cnt[0]));
+        case V_PART_R4:
+        case V_PART_R6:
+            TK(tile_launch(tile_exec_max_resident(ex, cap_of(v)), part_tile, tile_grid1(tiles), THREADS,
+                           (const float *)d_f, (float *)d_out[v], d_cnt[v]));
             break;
         case V_PART_CUB:
-            part_cub<<<nb, THREADS>>>(d_f, (float *)d_out[v], d_cnt[1]);
+            part_cub<<<nb, THREADS>>>(d_f, (float *)d_out[v], d_cnt[v]);
             CK(cudaGetLastError());
             break;
         case V_HEADS_TILE:
@@ -322,12 +347,16 @@ static int run(const Opts &o) {
             break;
         case V_HEADS_DEF:
         case V_HEADS_R6:
-            TK(tile_launch(tile_exec_max_resident(ex, v == V_HEADS_DEF ? 0 : 6), heads_tile, tile_grid1(tiles), THREADS,
+        case V_HEADS_R3:
+        case V_HEADS_R5:
+            TK(tile_launch(tile_exec_max_resident(ex, cap_of(v)), heads_tile, tile_grid1(tiles), THREADS,
                            (const int *)d_i, (int *)d_out[v]));
             break;
         case V_DIFF_DEF:
         case V_DIFF_R6:
-            TK(tile_launch(tile_exec_max_resident(ex, v == V_DIFF_DEF ? 0 : 6), diff_tile, tile_grid1(tiles), THREADS,
+        case V_DIFF_R3:
+        case V_DIFF_R5:
+            TK(tile_launch(tile_exec_max_resident(ex, cap_of(v)), diff_tile, tile_grid1(tiles), THREADS,
                            (const float *)d_f, (float *)d_out[v]));
             break;
         case V_COPY:
@@ -341,7 +370,8 @@ static int run(const Opts &o) {
 
     /* ---- correctness: poison, one run each, check every element ---- */
     for (int v = 0; v < V; ++v) CK(cudaMemset(d_out[v], 0xff, bytes));
-    for (int c = 0; c < 2; ++c) CK(cudaMemset(d_cnt[c], 0xff, sizeof(int) * tiles));
+    for (int v = 0; v < V; ++v)
+        if (d_cnt[v]) CK(cudaMemset(d_cnt[v], 0xff, sizeof(int) * tiles));
     if (run_rounds(ex, V, 1, [&](int v, int) { return launch(v); })) return 1;
     std::vector<float> h_f(n), h_out(n);
     std::vector<int> h_i(n), h_cnt(tiles);
@@ -357,8 +387,7 @@ static int run(const Opts &o) {
     uint64_t h_checked[V];
     for (int v = 0; v < V; ++v) {
         CK(cudaMemcpy(h_out.data(), d_out[v], bytes, cudaMemcpyDeviceToHost));
-        if (v == V_PART_TILE || v == V_PART_CUB)
-            CK(cudaMemcpy(h_cnt.data(), d_cnt[v == V_PART_CUB], sizeof(int) * tiles, cudaMemcpyDeviceToHost));
+        if (d_cnt[v]) CK(cudaMemcpy(h_cnt.data(), d_cnt[v], sizeof(int) * tiles, cudaMemcpyDeviceToHost));
         h_checked[v] = hash_words(h_out.data(), n);
         bad += check(v, h_out.data(), h_cnt.data(), h_f.data(), h_i.data(), n);
     }
@@ -406,9 +435,11 @@ static int run(const Opts &o) {
            gbs[V_HEADS_SH] / gbs[V_HEADS_CUB]);
     printf("tile adjacent_difference shared / CUB = %.2f (no target: candidate, shared 16 x 256 tile, vector tier)\n",
            gbs[V_DIFF_SH] / gbs[V_DIFF_CUB]);
-    for (int v = V_HEADS_DEF; v < V; ++v)
-        printf("%s / CUB = %.3f (no target: %s)\n", names[v], gbs[v] / gbs[peer_of(v)],
-               v < V_HEADS_R6 ? "the default launch, 8 blocks an SM" : "candidate, at most 6 blocks an SM");
+    for (int v = V_HEADS_DEF; v < V; ++v) {
+        printf("%s / CUB = %.3f (no target: ", names[v], gbs[v] / gbs[peer_of(v)]);
+        if (cap_of(v)) printf("candidate, at most %d blocks an SM)\n", cap_of(v));
+        else printf("the default launch, 8 blocks an SM)\n");
+    }
 
     if (o.csv) {
         FILE *f = csv_open(o.csv);
@@ -427,7 +458,7 @@ static int run(const Opts &o) {
     CK(cudaFree(d_f));
     CK(cudaFree(d_i));
     for (int v = 0; v < V; ++v) CK(cudaFree(d_out[v]));
-    for (int c = 0; c < 2; ++c) CK(cudaFree(d_cnt[c]));
+    for (int v = 0; v < V; ++v) CK(cudaFree(d_cnt[v]));
     if (bad) return 1;
     if (o.strict && !pass) return 3;
     return 0;
