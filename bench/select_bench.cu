@@ -7,8 +7,8 @@
  *   heads      tile_flag_heads (i32) vs BlockDiscontinuity::FlagHeads
  *   difference tile_adjacent_difference (f32) vs
  *              BlockAdjacentDifference::SubtractLeft
- * heads and difference run with tile_exec_max_resident(ex, 4) (see
- * HEADS_CAP), and also as the default launch, with a cap of 6, and as
+ * heads and difference run with tile_exec_max_resident(ex, 3) (see
+ * HEADS_CAP), and also as the default launch, with caps of 4 and 6, and as
  * candidates with TILE_NEIGHBOR_SHFL 0 (the
  * whole tile staged through shared memory in place of the warp shuffles),
  * and on shared 16 x 256 tiles (2 dims: 16-byte vector loads and stores,
@@ -200,8 +200,8 @@ static uint64_t hash_words(const void *p, size_t n) {
 
 enum {
     V_PART_TILE, V_PART_CUB, V_HEADS_TILE, V_HEADS_CUB, V_DIFF_TILE, V_DIFF_CUB, V_COPY, V_HEADS_STG, V_DIFF_STG,
-    V_HEADS_SH, V_DIFF_SH, V_HEADS_DEF, V_DIFF_DEF, V_HEADS_R6, V_DIFF_R6, V_PART_R4, V_PART_R6, V_HEADS_R3,
-    V_DIFF_R3, V_HEADS_R5, V_DIFF_R5, V
+    V_HEADS_SH, V_DIFF_SH, V_HEADS_DEF, V_DIFF_DEF, V_HEADS_R6, V_DIFF_R6, V_PART_R3, V_PART_R2, V_HEADS_R4,
+    V_DIFF_R4, V
 };
 static const char *const names[V] = {"tile partition_if", "cub scan+scatter partition", "tile flag_heads",
                                      "cub BlockDiscontinuity", "tile adjacent_difference",
@@ -210,16 +210,15 @@ static const char *const names[V] = {"tile partition_if", "cub scan+scatter part
                                      "tile flag_heads shared (cand)", "tile adj_diff shared (cand)",
                                      "tile flag_heads default launch",
                                      "tile adj_diff default launch", "tile flag_heads max 6/SM (cand)",
-                                     "tile adj_diff max 6/SM (cand)", "tile partition max 4/SM (cand)",
-                                     "tile partition max 6/SM (cand)", "tile flag_heads max 3/SM (cand)",
-                                     "tile adj_diff max 3/SM (cand)", "tile flag_heads max 5/SM (cand)",
-                                     "tile adj_diff max 5/SM (cand)"};
+                                     "tile adj_diff max 6/SM (cand)", "tile partition max 3/SM (cand)",
+                                     "tile partition max 2/SM (cand)", "tile flag_heads max 4/SM (cand)",
+                                     "tile adj_diff max 4/SM (cand)"};
 /* the operation of a variant: 0 partition, 1 flag_heads, 2 adjacent_difference, 3 the copy */
 static int op_of(int v) {
     switch (v) {
-    case V_PART_TILE: case V_PART_CUB: case V_PART_R4: case V_PART_R6: return 0;
+    case V_PART_TILE: case V_PART_CUB: case V_PART_R3: case V_PART_R2: return 0;
     case V_HEADS_TILE: case V_HEADS_CUB: case V_HEADS_STG: case V_HEADS_SH: case V_HEADS_DEF: case V_HEADS_R6:
-    case V_HEADS_R3: case V_HEADS_R5: return 1;
+    case V_HEADS_R4: return 1;
     case V_COPY: return 3;
     default: return 2;
     }
@@ -227,23 +226,25 @@ static int op_of(int v) {
 /* tile_exec_max_resident of the capped candidates (0: not one of them) */
 static int cap_of(int v) {
     switch (v) {
-    case V_HEADS_R6: case V_DIFF_R6: case V_PART_R6: return 6;
-    case V_HEADS_R5: case V_DIFF_R5: return 5;
-    case V_PART_R4: return 4;
-    case V_HEADS_R3: case V_DIFF_R3: return 3;
+    case V_HEADS_R6: case V_DIFF_R6: return 6;
+    case V_HEADS_R4: case V_DIFF_R4: return 4;
+    case V_PART_R3: return 3;
+    case V_PART_R2: return 2;
     default: return 0;
     }
 }
 /* flag_heads and adjacent_difference are launched with
- * tile_exec_max_resident(ex, 4) (HEADS_CAP): at most 4 blocks an SM. Their
+ * tile_exec_max_resident(ex, 3) (HEADS_CAP): at most 3 blocks an SM. Their
  * kernels are lean (32 registers, 512 bytes of shared memory), so 8 of 256
- * threads fit an SM, and then the 2^14 blocks' last partial wave (15.5
- * waves; CUB's kernels, 40 registers and 16.9 KiB: 6 an SM, 20.7 waves)
- * drains slower: measured at 689621c, 0.986 / 0.987 of CUB at 8 an SM,
- * 0.997 / 0.998 at 6, 1.003 / 0.999 at 4, 0.92-0.94 with the persistent
- * schedule (bench/results/2026-11-25-h100-select-wgmma-689621c-bench.txt).
- * The default launch (8 an SM) and a cap of 6 are printed beside them. */
-#define HEADS_CAP 4
+ * threads fit an SM; fewer streams an SM drain the batch faster: measured
+ * at 689621c (H100), 0.986 / 0.987 of CUB at 8 an SM, 0.997 / 0.998 at 6,
+ * 1.003 / 0.999 at 4, 0.92-0.94 with the persistent schedule
+ * (bench/results/2026-11-25-h100-select-wgmma-689621c-bench.txt); at
+ * a88a011 (H200) 0.983 / 0.977 at 8, 0.993 / 0.986 at 6, 0.994 / 0.987 at
+ * 5, 1.000 / 0.996 at 4, 1.023 / 1.021 at 3
+ * (bench/results/2026-11-29-h200-select-rowsum-a88a011-bench.txt).
+ * The default launch (8 an SM) and caps of 4 and 6 are printed beside them. */
+#define HEADS_CAP 3
 /* the CUB variant of the same operation (memcpy: itself) */
 static int peer_of(int v) {
     static const int peer[4] = {V_PART_CUB, V_HEADS_CUB, V_DIFF_CUB, V_COPY};
@@ -310,8 +311,8 @@ static int run(const Opts &o) {
     auto launch = [&](int v) -> int {
         switch (v) {
         case V_PART_TILE:
-        case V_PART_R4:
-        case V_PART_R6:
+        case V_PART_R3:
+        case V_PART_R2:
             TK(tile_launch(tile_exec_max_resident(ex, cap_of(v)), part_tile, tile_grid1(tiles), THREADS,
                            (const float *)d_f, (float *)d_out[v], d_cnt[v]));
             break;
@@ -347,15 +348,13 @@ static int run(const Opts &o) {
             break;
         case V_HEADS_DEF:
         case V_HEADS_R6:
-        case V_HEADS_R3:
-        case V_HEADS_R5:
+        case V_HEADS_R4:
             TK(tile_launch(tile_exec_max_resident(ex, cap_of(v)), heads_tile, tile_grid1(tiles), THREADS,
                            (const int *)d_i, (int *)d_out[v]));
             break;
         case V_DIFF_DEF:
         case V_DIFF_R6:
-        case V_DIFF_R3:
-        case V_DIFF_R5:
+        case V_DIFF_R4:
             TK(tile_launch(tile_exec_max_resident(ex, cap_of(v)), diff_tile, tile_grid1(tiles), THREADS,
                            (const float *)d_f, (float *)d_out[v]));
             break;
@@ -423,9 +422,9 @@ static int run(const Opts &o) {
            moved / 1048576.0);
     printf("correctness: %s\n", bad ? "FAIL" : "PASS");
     const bool p1 = print_target("tile partition / CUB", gbs[V_PART_TILE] / gbs[V_PART_CUB], ">=", 1.0);
-    const bool p2 = print_target("tile flag_heads (max 4 blocks an SM) / CUB", gbs[V_HEADS_TILE] / gbs[V_HEADS_CUB], ">=", 1.0);
+    const bool p2 = print_target("tile flag_heads (max 3 blocks an SM) / CUB", gbs[V_HEADS_TILE] / gbs[V_HEADS_CUB], ">=", 1.0);
     const bool p3 =
-        print_target("tile adjacent_difference (max 4 blocks an SM) / CUB", gbs[V_DIFF_TILE] / gbs[V_DIFF_CUB], ">=", 1.0);
+        print_target("tile adjacent_difference (max 3 blocks an SM) / CUB", gbs[V_DIFF_TILE] / gbs[V_DIFF_CUB], ">=", 1.0);
     const bool pass = p1 && p2 && p3;
     printf("tile flag_heads staged / CUB = %.2f (no target: candidate, TILE_NEIGHBOR_SHFL 0)\n",
            gbs[V_HEADS_STG] / gbs[V_HEADS_CUB]);

@@ -415,6 +415,12 @@ TILE_API void tile16_sub_ab_mem_##sfx(tile16_##sfx *c, const tile16_##sfx *a, co
 }                                                                                                                    \
                                                                                                                      \
 /* ---- Cholesky and triangular solves ---- */                                                                       \
+/* Step j updates the trailing rows with the unscaled column: a_ik -= (a_ij / d)                                     \
+ * a_kj (= l_ij l_kj). The chain from one pivot to the next is then a                                                \
+ * reciprocal, a multiply, an FMA and a shuffle: the column's shuffles do                                            \
+ * not wait for the pivot, and the square root and the column's divisions                                            \
+ * (L itself, stored) are off the chain (before: shuffle, sqrt, divide, then                                         \
+ * the scaled column's shuffles, in series). */                                                                      \
 TILE_API int tile16_chol_##sfx(tile16_##sfx *t, T eps) {                                                             \
     int info = 0;                                                                                                    \
     TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                                      \
@@ -422,17 +428,20 @@ TILE_API int tile16_chol_##sfx(tile16_##sfx *t, T eps) {                        
         if (!(d > (T)0) && info == 0) info = j + 1;                                                                  \
         if (eps > (T)0) d = d > eps ? d : eps; /* a NaN pivot is clamped too */                                      \
         else d = d > (T)0 ? d : (T)NAN;                                                                              \
+        const T r = (T)1 / d;                                                                                        \
+        T f[TILE16_ROWS];                                                                                            \
+        TILE16__EACH_ROW(i) f[i] = t->r[i][j] * r;                                                                   \
+        TILE__UNROLL for (int k = j + 1; k < 16; ++k) {                                                              \
+            const T akj = TILE16__GET(t, k, j);                                                                      \
+            TILE16__EACH_ROW(i) {                                                                                    \
+                if (TILE16__ROW(i) >= k) t->r[i][k] -= f[i] * akj;                                                   \
+            }                                                                                                        \
+        }                                                                                                            \
         const T s = sqrtfn(d);                                                                                       \
         TILE16__EACH_ROW(i) {                                                                                        \
             const int row = TILE16__ROW(i);                                                                          \
             if (row == j) t->r[i][j] = s;                                                                            \
             if (row > j) t->r[i][j] = t->r[i][j] / s;                                                                \
-        }                                                                                                            \
-        TILE__UNROLL for (int k = j + 1; k < 16; ++k) {                                                              \
-            const T lkj = TILE16__GET(t, k, j);                                                                      \
-            TILE16__EACH_ROW(i) {                                                                                    \
-                if (TILE16__ROW(i) >= k) t->r[i][k] -= t->r[i][j] * lkj;                                             \
-            }                                                                                                        \
         }                                                                                                            \
     }                                                                                                                \
     return info;                                                                                                     \
