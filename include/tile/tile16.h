@@ -415,45 +415,26 @@ TILE_API void tile16_sub_ab_mem_##sfx(tile16_##sfx *c, const tile16_##sfx *a, co
 }                                                                                                                    \
                                                                                                                      \
 /* ---- Cholesky and triangular solves ---- */                                                                       \
-/* Step j updates the trailing rows with the unscaled column: a_ik -= (a_ij / d)                                     \
- * a_kj (= l_ij l_kj). The chain from one pivot to the next is then a                                                \
- * reciprocal, a multiply, an FMA and a shuffle: the column's shuffles do                                            \
- * not wait for the pivot, and the square root and the column's divisions                                            \
- * (L itself, stored) are off the chain (before: shuffle, sqrt, divide, then                                         \
- * the scaled column's shuffles, in series). */                                                                      \
-TILE_API int tile16__chol_step_##sfx(tile16_##sfx *t, T eps, int j, int info) {                                      \
-    T d = TILE16__GET(t, j, j);                                                                                      \
-    if (!(d > (T)0) && info == 0) info = j + 1;                                                                      \
-    if (eps > (T)0) d = d > eps ? d : eps; /* a NaN pivot is clamped too */                                          \
-    else d = d > (T)0 ? d : (T)NAN;                                                                                  \
-    const T r = (T)1 / d;                                                                                            \
-    TILE__UNROLL for (int k = j + 1; k < 16; ++k) {                                                                  \
-        const T akj = TILE16__GET(t, k, j);                                                                          \
-        TILE16__EACH_ROW(i) {                                                                                        \
-            if (TILE16__ROW(i) >= k) t->r[i][k] -= (t->r[i][j] * r) * akj;                                           \
-        }                                                                                                            \
-    }                                                                                                                \
-    const T s = sqrtfn(d);                                                                                           \
-    TILE16__EACH_ROW(i) {                                                                                            \
-        const int row = TILE16__ROW(i);                                                                              \
-        if (row == j) t->r[i][j] = s;                                                                                \
-        if (row > j) t->r[i][j] = t->r[i][j] / s;                                                                    \
-    }                                                                                                                \
-    return info;                                                                                                     \
-}                                                                                                                    \
-/* the 16 steps written out: each j a constant once the step is inlined (a                                           \
- * loop over j with this body was left rolled by the compiler, the tile in                                           \
- * local memory) */                                                                                                  \
 TILE_API int tile16_chol_##sfx(tile16_##sfx *t, T eps) {                                                             \
     int info = 0;                                                                                                    \
-    info = tile16__chol_step_##sfx(t, eps, 0, info); info = tile16__chol_step_##sfx(t, eps, 1, info);                \
-    info = tile16__chol_step_##sfx(t, eps, 2, info); info = tile16__chol_step_##sfx(t, eps, 3, info);                \
-    info = tile16__chol_step_##sfx(t, eps, 4, info); info = tile16__chol_step_##sfx(t, eps, 5, info);                \
-    info = tile16__chol_step_##sfx(t, eps, 6, info); info = tile16__chol_step_##sfx(t, eps, 7, info);                \
-    info = tile16__chol_step_##sfx(t, eps, 8, info); info = tile16__chol_step_##sfx(t, eps, 9, info);                \
-    info = tile16__chol_step_##sfx(t, eps, 10, info); info = tile16__chol_step_##sfx(t, eps, 11, info);              \
-    info = tile16__chol_step_##sfx(t, eps, 12, info); info = tile16__chol_step_##sfx(t, eps, 13, info);              \
-    info = tile16__chol_step_##sfx(t, eps, 14, info); info = tile16__chol_step_##sfx(t, eps, 15, info);              \
+    TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                                      \
+        T d = TILE16__GET(t, j, j);                                                                                  \
+        if (!(d > (T)0) && info == 0) info = j + 1;                                                                  \
+        if (eps > (T)0) d = d > eps ? d : eps; /* a NaN pivot is clamped too */                                      \
+        else d = d > (T)0 ? d : (T)NAN;                                                                              \
+        const T s = sqrtfn(d);                                                                                       \
+        TILE16__EACH_ROW(i) {                                                                                        \
+            const int row = TILE16__ROW(i);                                                                          \
+            if (row == j) t->r[i][j] = s;                                                                            \
+            if (row > j) t->r[i][j] = t->r[i][j] / s;                                                                \
+        }                                                                                                            \
+        TILE__UNROLL for (int k = j + 1; k < 16; ++k) {                                                              \
+            const T lkj = TILE16__GET(t, k, j);                                                                      \
+            TILE16__EACH_ROW(i) {                                                                                    \
+                if (TILE16__ROW(i) >= k) t->r[i][k] -= t->r[i][j] * lkj;                                             \
+            }                                                                                                        \
+        }                                                                                                            \
+    }                                                                                                                \
     return info;                                                                                                     \
 }                                                                                                                    \
 /* X * L^T = B: B <- B * L^-T (row by row, L lower) */                                                               \
