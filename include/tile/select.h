@@ -50,6 +50,24 @@ TILE_API unsigned char *tile__sel_host(void) {
 #endif
 }
 enum { TILE__TAG_NEIGHBOR = TILE__TAG_SELECT + 1 };
+/* the warp's ballot of p and a population count (the ballot path of
+ * TILE__SELECT, device only: whole warps call it) */
+TILE_API unsigned tile__sel_ballot(int p) {
+#if TILE_ON_DEVICE
+    return __ballot_sync(0xffffffffu, p);
+#else
+    return (unsigned)(p != 0);
+#endif
+}
+TILE_API int tile__sel_popc(unsigned m) {
+#if TILE_ON_DEVICE
+    return __popc(m);
+#else
+    int c = 0;
+    for (; m; m &= m - 1u) ++c;
+    return c;
+#endif
+}
 #if TILE_CUDA
 #define TILE__SEL_BUF(tag, bytes) (TILE_ON_DEVICE ? TILE__SMEM_TAG(tag, bytes) : tile__sel_host())
 #else
@@ -77,13 +95,25 @@ enum { TILE__TAG_NEIGHBOR = TILE__TAG_SELECT + 1 };
 #define TILE__SEL_FLAG(src, f, s) (TILE__AT(f, s) != 0)
 #define TILE__SEL_PRED(src, f, s) (f(TILE__AT(src, s)) != 0)
 
+/* The flags' exclusive scan: on a striped register tile of whole warps (B a
+ * multiple of 32 dividing N, at most 32 slots) from warp ballots, with no
+ * staging of the flags: slot s's prefix is popc(ballot_s & lanes below) +
+ * the counts of warps before it in slot s + every warp's count in slots
+ * before s (one int per warp and slot in shared memory, one barrier; lane s
+ * of each warp sums slot s's counts and a warp scan over the lanes adds the
+ * slots before). Otherwise tile_scan_exclusive_agg. */
 #define TILE__SELECT(dst, src, FLAGF, farg, count, PART)                           \
     do {                                                                           \
         TILE__SAME_SHAPE(dst, src);                                                \
         TILE__CAPTURE(tile__sl, src);                                              \
         enum {                                                                     \
             tile__slN = tile__sl__d0 * tile__sl__d1 * tile__sl__d2 * tile__sl__d3, \
-            tile__slBY = (int)TILE__R16((unsigned long)tile__slN * sizeof(tile__sl__et)) \
+            tile__slK = (tile__slN + tile__sl__bd - 1) / tile__sl__bd, /* slots */ \
+            tile__slW = tile__sl__bd / 32 > 0 ? tile__sl__bd / 32 : 1, /* warps */ \
+            tile__slBAL = TILE_ON_DEVICE && tile__sl__bd > 1 && tile__sl__bd % 32 == 0 && \
+                          tile__slN % tile__sl__bd == 0 && tile__slK <= 32,       \
+            tile__slVB = (int)TILE__R16((unsigned long)tile__slN * sizeof(tile__sl__et)), \
+            tile__slBY = tile__slVB + (tile__slBAL ? (int)TILE__R16((unsigned long)tile__slW * tile__slK * 4u) : 0) \
         };                                                                         \
         TILE__STATIC_ASSERT(tile__slBY <= TILE_STATIC_SMEM_MAX,                    \
                             "tile.h: tile_select/tile_partition: the tile is larger than TILE_STATIC_SMEM_MAX"); \
@@ -91,8 +121,40 @@ enum { TILE__TAG_NEIGHBOR = TILE__TAG_SELECT + 1 };
                         tile__sl__d3) tile__slf, tile__slp;                        \
         TILE__EACH(tile__slf, tile__s) TILE__AT(tile__slf, tile__s) = FLAGF(src, farg, tile__s); \
         int tile__slc = 0;                                                         \
-        /* the scan's barriers also order this buffer after earlier readers */    \
-        tile_scan_exclusive_agg(tile__slp, tile__slf, tile__slc);                  \
+        if (tile__slBAL) {                                                         \
+            int *tile__slq = (int *)(TILE__SEL_BUF(TILE__TAG_SELECT, tile__slBY) + tile__slVB); \
+            const int tile__ln = tile_thread() & 31, tile__wp = tile_thread() >> 5; \
+            tile_barrier(); /* earlier readers of the buffer are done */           \
+            TILE__EACH(tile__slf, tile__s) {                                       \
+                const unsigned tile__m = tile__sel_ballot(TILE__AT(tile__slf, tile__s)); \
+                TILE__AT(tile__slp, tile__s) = tile__sel_popc(tile__m & ((1u << tile__ln) - 1u)); \
+                if (tile__ln == 0) tile__slq[tile__s * tile__slW + tile__wp] = tile__sel_popc(tile__m); \
+            }                                                                      \
+            tile_barrier();                                                        \
+            int tile__st = 0, tile__sx = 0; /* lane s: slot s's total; its warps before this one */ \
+            if (tile__ln < tile__slK)                                              \
+                TILE__UNROLL for (int tile__w = 0; tile__w < tile__slW; ++tile__w) { \
+                    const int tile__c = tile__slq[tile__ln * tile__slW + tile__w]; \
+                    tile__st += tile__c;                                           \
+                    tile__sx += tile__w < tile__wp ? tile__c : 0;                  \
+                }                                                                  \
+            int tile__si = tile__st; /* inclusive scan of the slot totals over the lanes */ \
+            TILE__UNROLL for (int tile__d = 1; tile__d < tile__slK; tile__d <<= 1) { \
+                int tile__y;                                                       \
+                TILE__SCAN_SHFL_UP(tile__y, tile__si, tile__d, 0xffffffffu);       \
+                if (tile__ln >= tile__d) tile__si += tile__y;                      \
+            }                                                                      \
+            const int tile__sp = tile__si - tile__st + tile__sx;                   \
+            TILE__SCAN_SHFL_IDX(tile__slc, tile__si, tile__slK - 1, 0xffffffffu);  \
+            TILE__EACH(tile__slf, tile__s) {                                       \
+                int tile__y;                                                       \
+                TILE__SCAN_SHFL_IDX(tile__y, tile__sp, tile__s, 0xffffffffu);      \
+                TILE__AT(tile__slp, tile__s) += tile__y;                           \
+            }                                                                      \
+        } else {                                                                   \
+            /* the scan's barriers also order this buffer after earlier readers */ \
+            tile_scan_exclusive_agg(tile__slp, tile__slf, tile__slc);              \
+        }                                                                          \
         tile__sl__et *tile__slb = (tile__sl__et *)TILE__SEL_BUF(TILE__TAG_SELECT, tile__slBY); \
         TILE__EACH(tile__slf, tile__s) {                                           \
             const int tile__p = TILE__AT(tile__slp, tile__s);                      \

@@ -10,7 +10,8 @@
  *
  * Kernels: 1D tiles of 1000 (block 96: a partial last warp and a partial
  * last slot), 2D 16x64 (block 256: flattened order across rows), 1D 37
- * (block 64: fewer elements than threads); 14 operations each (register,
+ * (block 64: fewer elements than threads), 1D 2048 (block 64: 32 slots) and
+ * 256 (block 32: one warp); 14 operations each (register,
  * shared, in place, predicate and flag forms, _op forms whose operand order
  * matters, _prev forms across tiles), several tiles a launch; then f32
  * differences, flags into a float tile and a partition, vec3f differences
@@ -46,9 +47,17 @@ enum { SF_D = 128 };
     tile_store(tile_array1(dout + 2 * SF_N, SF_D), g, 0);
 #include "../select_ref.h"
 
+/* the select / partition ballot path at its limits (whole warps, the block
+ * size dividing the tile): 32 slots over 2 warps, and 8 slots in one warp
+ * (sl_2d is 4 slots over 8 warps) */
+SL_KERNEL(sl_wide, 64, 2048)
+SL_KERNEL(sl_warp, 32, 256)
+enum { SL_NK = 5 };
 static int sl_launch(const target *t, int k, const int32_t *in, int32_t *out, int *cnt, int which, int nt) {
     if (k == 0) return tile_launch(t->ex, sl_1d, tile_grid1(nt), 96, in, out, cnt, which);
     if (k == 1) return tile_launch(t->ex, sl_2d, tile_grid1(nt), 256, in, out, cnt, which);
+    if (k == 3) return tile_launch(t->ex, sl_wide, tile_grid1(nt), 64, in, out, cnt, which);
+    if (k == 4) return tile_launch(t->ex, sl_warp, tile_grid1(nt), 32, in, out, cnt, which);
     return tile_launch(t->ex, sl_small, tile_grid1(nt), 64, in, out, cnt, which);
 }
 
@@ -96,9 +105,9 @@ static void run_types(const target *t) {
 }
 
 static void run_all(const target *t) {
-    const int ns[3] = {1000, 1024, 37}, bs[3] = {96, 256, 64};
+    const int ns[SL_NK] = {1000, 1024, 37, 2048, 256}, bs[SL_NK] = {96, 256, 64, 64, 32};
     gc_target_begin(t);
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < SL_NK; ++k) {
         const int n = ns[k], nt = g_quick ? 2 : 9;
         const size_t ib = sizeof(int32_t) * (size_t)n * nt, ob = 2 * ib, cb = sizeof(int) * (size_t)nt;
         int32_t *hin = HALLOC(int32_t, (size_t)n * nt), *hout = HALLOC(int32_t, 2 * (size_t)n * nt),
