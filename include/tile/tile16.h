@@ -116,7 +116,11 @@ TILE_API int tile16_group(void) {
 #if TILE_ON_DEVICE
 /* lanes of the calling warp that exist: all 32, or 16 in a last half warp */
 TILE_API unsigned tile16__mask(void) {
+#if defined(TILE16__MASK_CONST) && TILE16__MASK_CONST /* a measurement only: whole warps assumed */
+    return 0xffffffffu;
+#else
     return blockDim.x - (threadIdx.x & ~31u) >= 32u ? 0xffffffffu : 0x0000ffffu;
+#endif
 }
 /* element (j, k) of tile *tp, delivered to every lane of the half-warp */
 #define TILE16__GET(tp, j, k) __shfl_sync(tile16__mask(), (tp)->r[0][k], (j), 16)
