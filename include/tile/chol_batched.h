@@ -138,7 +138,7 @@
     do {                                                                           \
         tile16_##sfx tile__bb;                                                     \
         tile16_load_row16_##sfx(&tile__bb, (b), TILE__CHOL_LD_##sfx);              \
-        tile16_sub_abt_##sfx((c), (l), &tile__bb);                                 \
+        tile16__w_sub_abt_##sfx((c), (l), &tile__bb);                              \
     } while (0)
 #if TILE_ON_DEVICE && __CUDA_ARCH__ >= 900
 #define TILE__CHOL_UPDATE_f32(c, l, b) tile16_sub_abt_mem_f32((c), (l), (b), TILE__CHOL_LD_f32)
@@ -239,6 +239,56 @@ TILE__CHOL_SYRK_ROWS_DEF(f64, double)
 TILE__CHOL_ZERO_UPPER_DEF(f32, float)
 TILE__CHOL_ZERO_UPPER_DEF(f64, double)
 
+/* the blocked kernel's diagonal factor: the whole-warp (constant mask)
+ * shuffles, except f32, where they made ptxas settle on 64 registers and
+ * spill 16 bytes (sm_90); the run-time mask keeps f32 at 68, no spill */
+#define TILE__CHOL_BLK_CHOL_f32(t, eps) tile16_chol_f32((t), (eps))
+#define TILE__CHOL_BLK_CHOL_f64(t, eps) tile16__w_chol_f64((t), (eps))
+
+/* the blocked solves' two halves, named FWD and BWD, their shuffling tile16
+ * operations from family P (tile16_: any block; tile16__w_: whole warps) */
+#define TILE__CHOL_FB_DEF(FWD, BWD, P, sfx, T) \
+TILE_API void FWD(const T *l, T *b, int n, int nrhs, int c0) {                                                              \
+    const int ok = l && b && n > 0 && n <= TILE_CHOL_MAX_N && nrhs > 0;                                                     \
+    const int rows = ok ? n : 0, nb = (tile16__warp_max(ok ? n : 1) + 15) / 16;                                             \
+    const int c1 = c0 + 16;                                                                                                 \
+    TILE__CHOL_NOUNROLL for (int i = 0; i < nb; ++i) {                                                                      \
+        tile16_##sfx r = tile16_zeros_##sfx();                                                                              \
+        tile16_load_##sfx(&r, b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1);                                                  \
+        TILE__CHOL_NOUNROLL for (int k = 0; k < i; ++k) {                                                                   \
+            tile16_##sfx lt = tile16_zeros_##sfx(), y = tile16_zeros_##sfx();                                               \
+            tile16_load_##sfx(&lt, l, rows, n, 16 * i, 16 * i + 16, 16 * k, 16 * k + 16);                                   \
+            tile16_load_##sfx(&y, b, rows, nrhs, 16 * k, 16 * k + 16, c0, c1);                                              \
+            P##sub_ab_##sfx(&r, &lt, &y);                                                                                   \
+        }                                                                                                                   \
+        tile16_##sfx d = tile16_eye_##sfx();                                                                                \
+        tile16_load_##sfx(&d, l, rows, n, 16 * i, 16 * i + 16, 16 * i, 16 * i + 16);                                        \
+        P##solve_lx_##sfx(&d, &r);                                                                                          \
+        tile16_store_##sfx(b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1, &r);                                                 \
+        tile16__sync();                                                                                                     \
+    }                                                                                                                       \
+}                                                                                                                           \
+TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                                                              \
+    const int ok = l && b && n > 0 && n <= TILE_CHOL_MAX_N && nrhs > 0;                                                     \
+    const int rows = ok ? n : 0, nb = (tile16__warp_max(ok ? n : 1) + 15) / 16;                                             \
+    const int c1 = c0 + 16;                                                                                                 \
+    TILE__CHOL_NOUNROLL for (int i = nb - 1; i >= 0; --i) {                                                                 \
+        tile16_##sfx r = tile16_zeros_##sfx();                                                                              \
+        tile16_load_##sfx(&r, b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1);                                                  \
+        TILE__CHOL_NOUNROLL for (int k = i + 1; k < nb; ++k) {                                                              \
+            tile16_##sfx lt = tile16_zeros_##sfx(), x = tile16_zeros_##sfx();                                               \
+            tile16_load_t_ld_##sfx(&lt, l, n, rows, n, 16 * k, 16 * k + 16, 16 * i, 16 * i + 16);                           \
+            tile16_load_##sfx(&x, b, rows, nrhs, 16 * k, 16 * k + 16, c0, c1);                                              \
+            P##sub_ab_##sfx(&r, &lt, &x);                                                                                   \
+        }                                                                                                                   \
+        tile16_##sfx u = tile16_eye_##sfx();                                                                                \
+        tile16_load_t_ld_##sfx(&u, l, n, rows, n, 16 * i, 16 * i + 16, 16 * i, 16 * i + 16);                                \
+        P##solve_ux_##sfx(&u, &r);                                                                                          \
+        tile16_store_##sfx(b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1, &r);                                                 \
+        tile16__sync();                                                                                                     \
+    }                                                                                                                       \
+}
+
 #define TILE__CHOL_DEF(sfx, T) \
 /* one n x n matrix (n <= 32) per group of 16 lanes, in registers */                                                        \
 TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                                                                    \
@@ -316,14 +366,14 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                 \
             const int task = t0 + (g & 1), valid = task < cnt;                                                              \
             tile16_load_row16_##sfx(&lkk, pkk, TILE__CHOL_LD_##sfx);                                                        \
-            const int ik = tile16_chol_##sfx(&lkk, eps);                                                                    \
+            const int ik = TILE__CHOL_BLK_CHOL_##sfx(&lkk, eps);                                                            \
             if (valid && task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                     \
             if (k + 1 < nb) {                                                                                               \
                 /* an idle group (valid == 0) reads L_kk's tile: nobody writes it now */                                    \
                 tile16_##sfx p;                                                                                             \
                 T *pik = valid ? tile__chol_tile_##sfx(ws, k + 1 + task, k) : pkk;                                          \
                 tile16_load_row16_##sfx(&p, pik, TILE__CHOL_LD_##sfx);                                                      \
-                tile16_solve_xlt_##sfx(&lkk, &p);                                                                           \
+                tile16__w_solve_xlt_##sfx(&lkk, &p);                                                                        \
                 if (valid) tile16_store_row16_##sfx(pik, TILE__CHOL_LD_##sfx, &p);                                          \
             }                                                                                                               \
         }                                                                                                                   \
@@ -381,46 +431,9 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
  * tile_chol_fwd_small: b <- L^-1 b; tile_chol_bwd_small: b <- L^-T b;                                                      \
  * tile_chol_solve_small: both (the library launches them as two kernels:                                                   \
  * smaller kernels, fewer registers) */                                                                                     \
-TILE_API void tile_chol_fwd_small_##sfx(const T *l, T *b, int n, int nrhs, int c0) {                                        \
-    const int ok = l && b && n > 0 && n <= TILE_CHOL_MAX_N && nrhs > 0;                                                     \
-    const int rows = ok ? n : 0, nb = (tile16__warp_max(ok ? n : 1) + 15) / 16;                                             \
-    const int c1 = c0 + 16;                                                                                                 \
-    TILE__CHOL_NOUNROLL for (int i = 0; i < nb; ++i) {                                                                      \
-        tile16_##sfx r = tile16_zeros_##sfx();                                                                              \
-        tile16_load_##sfx(&r, b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1);                                                  \
-        TILE__CHOL_NOUNROLL for (int k = 0; k < i; ++k) {                                                                   \
-            tile16_##sfx lt = tile16_zeros_##sfx(), y = tile16_zeros_##sfx();                                               \
-            tile16_load_##sfx(&lt, l, rows, n, 16 * i, 16 * i + 16, 16 * k, 16 * k + 16);                                   \
-            tile16_load_##sfx(&y, b, rows, nrhs, 16 * k, 16 * k + 16, c0, c1);                                              \
-            tile16_sub_ab_##sfx(&r, &lt, &y);                                                                               \
-        }                                                                                                                   \
-        tile16_##sfx d = tile16_eye_##sfx();                                                                                \
-        tile16_load_##sfx(&d, l, rows, n, 16 * i, 16 * i + 16, 16 * i, 16 * i + 16);                                        \
-        tile16_solve_lx_##sfx(&d, &r);                                                                                      \
-        tile16_store_##sfx(b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1, &r);                                                 \
-        tile16__sync();                                                                                                     \
-    }                                                                                                                       \
-}                                                                                                                           \
-TILE_API void tile_chol_bwd_small_##sfx(const T *l, T *b, int n, int nrhs, int c0) {                                        \
-    const int ok = l && b && n > 0 && n <= TILE_CHOL_MAX_N && nrhs > 0;                                                     \
-    const int rows = ok ? n : 0, nb = (tile16__warp_max(ok ? n : 1) + 15) / 16;                                             \
-    const int c1 = c0 + 16;                                                                                                 \
-    TILE__CHOL_NOUNROLL for (int i = nb - 1; i >= 0; --i) {                                                                 \
-        tile16_##sfx r = tile16_zeros_##sfx();                                                                              \
-        tile16_load_##sfx(&r, b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1);                                                  \
-        TILE__CHOL_NOUNROLL for (int k = i + 1; k < nb; ++k) {                                                              \
-            tile16_##sfx lt = tile16_zeros_##sfx(), x = tile16_zeros_##sfx();                                               \
-            tile16_load_t_ld_##sfx(&lt, l, n, rows, n, 16 * k, 16 * k + 16, 16 * i, 16 * i + 16);                           \
-            tile16_load_##sfx(&x, b, rows, nrhs, 16 * k, 16 * k + 16, c0, c1);                                              \
-            tile16_sub_ab_##sfx(&r, &lt, &x);                                                                               \
-        }                                                                                                                   \
-        tile16_##sfx u = tile16_eye_##sfx();                                                                                \
-        tile16_load_t_ld_##sfx(&u, l, n, rows, n, 16 * i, 16 * i + 16, 16 * i, 16 * i + 16);                                \
-        tile16_solve_ux_##sfx(&u, &r);                                                                                      \
-        tile16_store_##sfx(b, rows, nrhs, 16 * i, 16 * i + 16, c0, c1, &r);                                                 \
-        tile16__sync();                                                                                                     \
-    }                                                                                                                       \
-}                                                                                                                           \
+TILE__CHOL_FB_DEF(tile_chol_fwd_small_##sfx, tile_chol_bwd_small_##sfx, tile16_, sfx, T)                                    \
+/* the same for the library's solve kernel (whole warps) */                                                                 \
+TILE__CHOL_FB_DEF(tile__chol_fwd_w_##sfx, tile__chol_bwd_w_##sfx, tile16__w_, sfx, T)                                       \
 TILE_API void tile_chol_solve_small_##sfx(const T *l, T *b, int n, int nrhs, int c0) {                                      \
     tile_chol_fwd_small_##sfx(l, b, n, nrhs, c0);                                                                           \
     tile_chol_bwd_small_##sfx(l, b, n, nrhs, c0);                                                                           \
@@ -444,9 +457,9 @@ TILE__CHOL_DEF(f64, double)
         T *st = ws + (size_t)tile16_group() * TILE__CHOL_TS_##sfx;                 \
         tile16_##sfx a00 = tile16_eye_##sfx(), a10 = tile16_zeros_##sfx(), a11 = tile16_eye_##sfx(); \
         tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                        \
-        int r = tile16_chol_##sfx(&a00, eps);                                      \
+        int r = tile16__w_chol_##sfx(&a00, eps);                                   \
         tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16);                       \
-        tile16_solve_xlt_##sfx(&a00, &a10);                                        \
+        tile16__w_solve_xlt_##sfx(&a00, &a10);                                     \
         tile__chol_zero_upper_##sfx(&a00);                                         \
         tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
         tile16_store_##sfx(am, rows, n, 16, 32, 0, 16, &a10);                      \
@@ -457,7 +470,7 @@ TILE__CHOL_DEF(f64, double)
         tile16_store_row16_##sfx(st, TILE__CHOL_LD_##sfx, &a10);                   \
         tile16__sync(); /* the group's rows, written, before any lane reads them */ \
         TILE__CHOL_SYRK_##sfx(&a11, &a10, st);                                     \
-        const int i1 = tile16_chol_##sfx(&a11, eps);                               \
+        const int i1 = tile16__w_chol_##sfx(&a11, eps);                            \
         if (!r && i1) r = 16 + i1;                                                 \
         tile__chol_zero_upper_##sfx(&a11);                                         \
         tile16_store_##sfx(am, rows, n, 16, 32, 16, 32, &a11);                     \
@@ -472,7 +485,7 @@ TILE__CHOL_DEF(f64, double)
         T *am = rows ? a + (size_t)m * (size_t)n * (size_t)n : 0;                  \
         tile16_##sfx a00 = tile16_eye_##sfx();                                     \
         tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                        \
-        const int r = tile16_chol_##sfx(&a00, eps);                                \
+        const int r = tile16__w_chol_##sfx(&a00, eps);                             \
         tile__chol_zero_upper_##sfx(&a00);                                         \
         tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
@@ -500,8 +513,8 @@ TILE__CHOL_DEF(f64, double)
         const int m = task / nchunk, c = task % nchunk, valid = m < batch;         \
         const T *lm = valid ? l + (size_t)m * (size_t)n * (size_t)n : 0;          \
         T *bm = valid ? b + (size_t)m * (size_t)n * (size_t)nrhs : 0;             \
-        if (bwd) tile_chol_bwd_small_##sfx(lm, bm, n, nrhs, 16 * c);              \
-        else tile_chol_fwd_small_##sfx(lm, bm, n, nrhs, 16 * c);                  \
+        if (bwd) tile__chol_bwd_w_##sfx(lm, bm, n, nrhs, 16 * c);                 \
+        else tile__chol_fwd_w_##sfx(lm, bm, n, nrhs, 16 * c);                     \
     }
 TILE__CHOL_KERNELS(f32, float)
 TILE__CHOL_KERNELS(f64, double)
