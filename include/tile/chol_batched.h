@@ -239,6 +239,12 @@ TILE__CHOL_SYRK_ROWS_DEF(f64, double)
 TILE__CHOL_ZERO_UPPER_DEF(f32, float)
 TILE__CHOL_ZERO_UPPER_DEF(f64, double)
 
+/* the blocked kernel's diagonal factor: the whole-warp (constant mask)
+ * shuffles, except f32, where they made ptxas settle on 64 registers and
+ * spill 16 bytes (sm_90); the run-time mask keeps f32 at 68, no spill */
+#define TILE__CHOL_BLK_CHOL_f32(t, eps) tile16_chol_f32((t), (eps))
+#define TILE__CHOL_BLK_CHOL_f64(t, eps) tile16__w_chol_f64((t), (eps))
+
 /* the blocked solves' two halves, named FWD and BWD, their shuffling tile16
  * operations from family P (tile16_: any block; tile16__w_: whole warps) */
 #define TILE__CHOL_FB_DEF(FWD, BWD, P, sfx, T) \
@@ -350,38 +356,30 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
     }                                                                                                                       \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
     tile_barrier();                                                                                                         \
-    /* L_00: warp 0 factors A_00 (its second group a copy it drops: the two                                                 \
-     * half-warps of a warp run the same shuffles); later diagonal tiles are                                                \
-     * factored one step ahead, right after their last update */                                                            \
-    if (TILE__CHOL_WARP(g) == 0) {                                                                                          \
-        tile16_##sfx d;                                                                                                     \
-        T *p00 = tile__chol_tile_##sfx(ws, 0, 0);                                                                           \
-        tile16_load_row16_##sfx(&d, p00, TILE__CHOL_LD_##sfx);                                                              \
-        const int i0 = tile16__w_chol_##sfx(&d, eps);                                                                       \
-        if (g == 0 && lane == 0 && i0) *winfo = i0;                                                                         \
-        if (g == 0) tile16_store_row16_##sfx(p00, TILE__CHOL_LD_##sfx, &d);                                                 \
-    }                                                                                                                       \
-    tile_barrier();                                                                                                         \
-    for (int k = 0; k + 1 < nb; ++k) {                                                                                      \
-        /* panel: L_ik = A_ik L_kk^-T, a tile a group; L_kk is final */                                                     \
-        const int cnt = nb - k - 1;                                                                                         \
-        tile16_##sfx lkk;                                                                                                   \
+    for (int k = 0; k < nb; ++k) {                                                                                          \
+        /* panel: every task factors the diagonal tile itself (no barrier                                                   \
+         * between the two); group 0 (task 0) records the info and writes L_kk                                              \
+         * after the barrier, when nobody reads that tile */                                                                \
+        const int cnt = nb - k - 1 > 0 ? nb - k - 1 : 1;                                                                    \
+        tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
         T *pkk = tile__chol_tile_##sfx(ws, k, k);                                                                           \
-        tile16_load_row16_##sfx(&lkk, pkk, TILE__CHOL_LD_##sfx);                                                            \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                 \
             const int task = t0 + (g & 1), valid = task < cnt;                                                              \
-            /* an idle group reads L_kk's tile: nobody writes it now */                                                     \
-            tile16_##sfx p;                                                                                                 \
-            T *pik = valid ? tile__chol_tile_##sfx(ws, k + 1 + task, k) : pkk;                                              \
-            tile16_load_row16_##sfx(&p, pik, TILE__CHOL_LD_##sfx);                                                          \
-            tile16__w_solve_xlt_##sfx(&lkk, &p);                                                                            \
-            if (valid) tile16_store_row16_##sfx(pik, TILE__CHOL_LD_##sfx, &p);                                              \
+            tile16_load_row16_##sfx(&lkk, pkk, TILE__CHOL_LD_##sfx);                                                        \
+            const int ik = TILE__CHOL_BLK_CHOL_##sfx(&lkk, eps);                                                            \
+            if (valid && task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                     \
+            if (k + 1 < nb) {                                                                                               \
+                /* an idle group (valid == 0) reads L_kk's tile: nobody writes it now */                                    \
+                tile16_##sfx p;                                                                                             \
+                T *pik = valid ? tile__chol_tile_##sfx(ws, k + 1 + task, k) : pkk;                                          \
+                tile16_load_row16_##sfx(&p, pik, TILE__CHOL_LD_##sfx);                                                      \
+                tile16__w_solve_xlt_##sfx(&lkk, &p);                                                                        \
+                if (valid) tile16_store_row16_##sfx(pik, TILE__CHOL_LD_##sfx, &p);                                          \
+            }                                                                                                               \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
-        /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T; task 0                                           \
-         * is the next diagonal tile (group 0, in warp 0's first round), which                                              \
-         * warp 0 then factors: L_k+1,k+1 is final for the next step's panel,                                               \
-         * and the factor runs once a step, beside the other groups' updates */                                             \
+        /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
+        if (g == 0) tile16_store_row16_##sfx(pkk, TILE__CHOL_LD_##sfx, &lkk);                                               \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
@@ -394,14 +392,7 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
             tile16_load_row16_##sfx(&c, pij, TILE__CHOL_LD_##sfx);                                                          \
             tile16_load_row16_##sfx(&l, tile__chol_tile_##sfx(ws, i, k), TILE__CHOL_LD_##sfx);                              \
             TILE__CHOL_UPDATE_##sfx(&c, &l, tile__chol_tile_##sfx(ws, j, k));                                               \
-            if (valid && task != 0) tile16_store_row16_##sfx(pij, TILE__CHOL_LD_##sfx, &c);                                 \
-            if (t0 == 0) { /* warp 0's first round (the whole warp: shuffles) */                                            \
-                const int ik = tile16__w_chol_##sfx(&c, eps);                                                               \
-                if (task == 0) {                                                                                            \
-                    if (lane == 0 && ik && !*winfo) *winfo = 16 * (k + 1) + ik;                                             \
-                    tile16_store_row16_##sfx(pij, TILE__CHOL_LD_##sfx, &c);                                                 \
-                }                                                                                                           \
-            }                                                                                                               \
+            if (valid) tile16_store_row16_##sfx(pij, TILE__CHOL_LD_##sfx, &c);                                              \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
     }                                                                                                                       \
