@@ -21,8 +21,9 @@
  * with TILE_FUNC int is_pos(int x) { return x > 0; }.
  *
  * How: selection and partition flag the elements, take an exclusive scan of
- * the flags with its aggregate (scan.h: the kept count), scatter the
- * elements to their places in a staging buffer and read them back striped.
+ * the flags with its aggregate (the kept count: from warp ballots on the GPU
+ * where the block is whole warps and divides the tile, else scan.h's), scatter
+ * the elements to their places in a staging buffer and read them back striped.
  * Discontinuities and differences read each element's neighbour: in a
  * register source it is the same slot of the adjacent thread, taken with a
  * warp shuffle (each warp's edge lane reads the other warp's through 512
