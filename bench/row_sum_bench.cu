@@ -137,6 +137,8 @@ static int run(const Opts &o) {
                             "cub striped (diag)", "cub loop (diag)",         "persistent 16/SM (cand)",
                             "persistent 24/SM (cand)", "cudaMemcpy d2d"};
     const double bytes[V] = {moved, moved, moved, moved, moved, moved, moved, 2.0 * in_bytes};
+    /* resident blocks an SM of the persistent variants (0: as many as fit; the candidates fewer) */
+    auto per_sm_of = [](int v) { return v == V_TILEP16 ? 16 : v == V_TILEP24 ? 24 : 0; };
     float *d_in = nullptr, *d_copy = nullptr, *d_out[V] = {nullptr};
     CK(cudaMalloc(&d_in, in_bytes));
     CK(cudaMalloc(&d_copy, in_bytes));
@@ -157,9 +159,7 @@ static int run(const Opts &o) {
         if (v == V_TILE) {
             TK(tile_launch(ex, row_sum, tile_grid1(rows), THREADS, (const float *)d_in, d_out[v], (int64_t)rows));
         } else if (v == V_TILEP || v == V_TILEP16 || v == V_TILEP24) {
-            /* candidates: fewer resident blocks an SM than fit (tile_exec_persistent) */
-            const int per_sm = v == V_TILEP16 ? 16 : v == V_TILEP24 ? 24 : 0;
-            TK(tile_launch_persistent(tile_exec_persistent(ex, per_sm), row_sum, tile_grid1(rows), THREADS,
+            TK(tile_launch_persistent(tile_exec_persistent(ex, per_sm_of(v)), row_sum, tile_grid1(rows), THREADS,
                                       (const float *)d_in, d_out[v], (int64_t)rows));
         } else if (v == V_CUB) {
             cub_row_sum<cub::BLOCK_LOAD_VECTORIZE><<<(unsigned)rows, THREADS>>>(d_in, d_out[v]);
@@ -268,7 +268,7 @@ static int run(const Opts &o) {
     const bool ppass = print_target("persistent row sum / memcpy", pratio, ">=", 0.95, 3, !bad);
     for (int v = V_TILEP16; v < V_COPY; ++v)
         printf("%s row sum / memcpy = %.3f (no target: tile_exec_persistent(ex, %d))\n", names[v],
-               gbs[v] / gbs[V_COPY], v == V_TILEP16 ? 16 : 24);
+               gbs[v] / gbs[V_COPY], per_sm_of(v));
 
     if (o.csv) {
         FILE *f = csv_open(o.csv);

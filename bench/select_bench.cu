@@ -223,16 +223,6 @@ static int op_of(int v) {
     default: return 2;
     }
 }
-/* tile_exec_max_resident of the capped candidates (0: not one of them) */
-static int cap_of(int v) {
-    switch (v) {
-    case V_HEADS_R6: case V_DIFF_R6: return 6;
-    case V_HEADS_R4: case V_DIFF_R4: return 4;
-    case V_PART_R3: return 3;
-    case V_PART_R2: return 2;
-    default: return 0;
-    }
-}
 /* flag_heads and adjacent_difference are launched with
  * tile_exec_max_resident(ex, 3) (HEADS_CAP): at most 3 blocks an SM. Their
  * kernels are lean (32 registers, 512 bytes of shared memory), so 8 of 256
@@ -245,6 +235,17 @@ static int cap_of(int v) {
  * (bench/results/2026-11-29-h200-select-rowsum-a88a011-bench.txt).
  * The default launch (8 an SM) and caps of 4 and 6 are printed beside them. */
 #define HEADS_CAP 3
+/* tile_exec_max_resident of a variant's launch (0: the default launch) */
+static int cap_of(int v) {
+    switch (v) {
+    case V_HEADS_TILE: case V_DIFF_TILE: return HEADS_CAP;
+    case V_HEADS_R6: case V_DIFF_R6: return 6;
+    case V_HEADS_R4: case V_DIFF_R4: return 4;
+    case V_PART_R3: return 3;
+    case V_PART_R2: return 2;
+    default: return 0;
+    }
+}
 /* the CUB variant of the same operation (memcpy: itself) */
 static int peer_of(int v) {
     static const int peer[4] = {V_PART_CUB, V_HEADS_CUB, V_DIFF_CUB, V_COPY};
@@ -320,15 +321,9 @@ static int run(const Opts &o) {
             part_cub<<<nb, THREADS>>>(d_f, (float *)d_out[v], d_cnt[v]);
             CK(cudaGetLastError());
             break;
-        case V_HEADS_TILE:
-            TK(tile_launch(tile_exec_max_resident(ex, HEADS_CAP), heads_tile, tile_grid1(tiles), THREADS, (const int *)d_i, (int *)d_out[v]));
-            break;
         case V_HEADS_CUB:
             heads_cub<<<nb, THREADS>>>(d_i, (int *)d_out[v]);
             CK(cudaGetLastError());
-            break;
-        case V_DIFF_TILE:
-            TK(tile_launch(tile_exec_max_resident(ex, HEADS_CAP), diff_tile, tile_grid1(tiles), THREADS, (const float *)d_f, (float *)d_out[v]));
             break;
         case V_DIFF_CUB:
             diff_cub<<<nb, THREADS>>>(d_f, (float *)d_out[v]);
@@ -346,12 +341,14 @@ static int run(const Opts &o) {
         case V_DIFF_SH:
             TK(tile_launch(ex, diff_tile_sh, tile_grid1(tiles), THREADS, (const float *)d_f, (float *)d_out[v]));
             break;
+        case V_HEADS_TILE:
         case V_HEADS_DEF:
         case V_HEADS_R6:
         case V_HEADS_R4:
             TK(tile_launch(tile_exec_max_resident(ex, cap_of(v)), heads_tile, tile_grid1(tiles), THREADS,
                            (const int *)d_i, (int *)d_out[v]));
             break;
+        case V_DIFF_TILE:
         case V_DIFF_DEF:
         case V_DIFF_R6:
         case V_DIFF_R4:

@@ -52,7 +52,9 @@ TILE_API unsigned char *tile__sel_host(void) {
 }
 enum { TILE__TAG_NEIGHBOR = TILE__TAG_SELECT + 1 };
 /* the warp's ballot of p and a population count (the ballot path of
- * TILE__SELECT, device only: whole warps call it) */
+ * TILE__SELECT, device only: whole warps call it, so the mask is the
+ * constant full one; warp.h's tile_warp_ballot takes it at run time, which
+ * ptxas turns into the slower collective form) */
 TILE_API unsigned tile__sel_ballot(int p) {
 #if TILE_ON_DEVICE
     return __ballot_sync(0xffffffffu, p);
