@@ -239,12 +239,116 @@ TILE__CHOL_SYRK_ROWS_DEF(f64, double)
 TILE__CHOL_ZERO_UPPER_DEF(f32, float)
 TILE__CHOL_ZERO_UPPER_DEF(f64, double)
 
-/* the blocked kernel's diagonal factor: the whole-warp (constant mask)
- * shuffles, except f32, where they made ptxas settle on 64 registers and
- * spill 16 bytes (sm_90); the run-time mask keeps f32 at 68, no spill */
-#define TILE__CHOL_BLK_CHOL_f32(t, eps) tile16_chol_f32((t), (eps))
-#define TILE__CHOL_BLK_CHOL_f64(t, eps) tile16__w_chol_f64((t), (eps))
+#if TILE_ON_DEVICE
+/* 1 / d and 1 / sqrt(d) without the IEEE division and square root, whose
+ * slow paths are subroutine calls in SASS: a call pins registers (f32 NP =
+ * 128, C = 64 needed 134 registers with them, 112 without). MUFU
+ * approximations refined by Newton steps (f32 one; f64 two cubic steps for
+ * 1 / d, three Newton steps for the rsqrt: full precision from a start of
+ * 7 good bits): within an ulp or two of the IEEE results.
+ * NaN stays NaN; d = +inf gives 0 (as 1 / inf), not the NaN of the step.
+ * tile__chol_rs: the same on both targets (1 / sqrt on the CPU). */
+TILE_API float tile__chol_rcp_f32(float d) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(d));
+    r = fmaf(r, fmaf(-d, r, 1.0f), r);
+    return isinf(d) ? 0.0f : r;
+}
+TILE_API float tile__chol_rsqrt_f32(float d) {
+    float y;
+    asm("rsqrt.approx.f32 %0, %1;" : "=f"(y) : "f"(d)); /* not ftz: a subnormal pivot stays valid */
+    y = fmaf(0.5f * y, fmaf(-d * y, y, 1.0f), y);
+    return isinf(d) ? 0.0f : y;
+}
+TILE_API double tile__chol_rcp_f64(double d) {
+    double r;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
+    double e = fma(-d, r, 1.0); /* r (1 + e + e^2): error e^3, twice */
+    r = fma(r, fma(e, e, e), r);
+    e = fma(-d, r, 1.0);
+    r = fma(r, fma(e, e, e), r);
+    return isinf(d) ? 0.0 : r;
+}
+TILE_API double tile__chol_rsqrt_f64(double d) {
+    double y;
+    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(d));
+    y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
+    y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
+    y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
+    return isinf(d) ? 0.0 : y;
+}
+#endif
+/* the pivot clamp of tile16_chol: eps > 0 clamps d <= eps (and NaN) to eps,
+ * else a pivot not > 0 becomes NaN */
+#define TILE__CHOL_CLAMP(T, dr) (eps > (T)0 ? ((dr) > eps ? (dr) : eps) : ((dr) > (T)0 ? (dr) : (T)NAN))
+#if TILE_ON_DEVICE
+#define TILE__CHOL_RS(sfx, d) tile__chol_rsqrt_##sfx(d)
+#else
+TILE_API float tile__chol_rsh_f32(float d) { return 1.0f / sqrtf(d); }
+TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
+#define TILE__CHOL_RS(sfx, d) tile__chol_rsh_##sfx(d)
+#endif
 
+/* The library kernels' 16 x 16 factor (internal: whole warps only; the
+ * public tile16_chol keeps its exact IEEE square root and division and
+ * leaves the strictly upper triangle alone). t <- L (lower triangle, the
+ * non-SPD contract of tile16_chol), and, with solve (a constant after
+ * inlining), p <- p L^-T in the same pass: the solve's right-looking step j
+ * (x_j = p_j / l_jj, p_c -= x_j l_cj for c > j) needs column j of L, the
+ * values the factor's step j shuffles anyway, so the panel solve costs its
+ * FMAs and no shuffle or division of its own. Per step one reciprocal
+ * square root r (MUFU and a Newton step) scales the column (l_ij = a_ij r,
+ * l_jj = d r; +inf stays +inf), and the updates run unguarded: rows above
+ * a column write their strictly upper triangle, never read (garbage there;
+ * the kernels zero it or store it as L's zeros). Fewer instructions a step
+ * than the IEEE sqrt / division subroutines and the per-row guards. */
+#define TILE__CHOL_FS_DEF(sfx, T, GET)                                                               \
+    TILE_API int tile__chol_fs_##sfx(tile16_##sfx *t, tile16_##sfx *p, T eps, int solve) {        \
+        int info = 0;                                                                             \
+        TILE__UNROLL for (int j = 0; j < 16; ++j) {                                               \
+            const T d0 = GET(t, j, j);                                                            \
+            if (!(d0 > (T)0) && info == 0) info = j + 1;                                          \
+            const T d = TILE__CHOL_CLAMP(T, d0);                                                  \
+            const T r = TILE__CHOL_RS(sfx, d);                                                    \
+            const T sd = r == (T)0 ? d : d * r; /* l_jj: r is 0 for d = +inf only */             \
+            TILE16__EACH_ROW(i) {                                                                 \
+                t->r[i][j] = TILE16__ROW(i) == j ? sd : t->r[i][j] * r;                           \
+                if (solve) p->r[i][j] *= r;                                                       \
+            }                                                                                     \
+            TILE__UNROLL for (int k = j + 1; k < 16; ++k) {                                       \
+                const T lkj = GET(t, k, j);                                                       \
+                TILE16__EACH_ROW(i) {                                                             \
+                    t->r[i][k] -= t->r[i][j] * lkj;                                               \
+                    if (solve) p->r[i][k] -= p->r[i][j] * lkj;                                    \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+        return info;                                                                              \
+    }
+TILE__CHOL_FS_DEF(f32, float, TILE16__GETW)
+#define tile__chol_fs_f32 tile__chol_fsm_f32
+TILE__CHOL_FS_DEF(f32, float, TILE16__GET)
+#undef tile__chol_fs_f32
+TILE__CHOL_FS_DEF(f64, double, TILE16__GETW)
+
+/* the blocked kernels' panel: info <- chol(*t), *p <- (tile at pik) L^-T.
+ * f32 in one pass (the run-time mask: the constant one spilled here, sm_90);
+ * f64 factors first and loads p after, then solves with its own shuffles:
+ * the one pass keeps both tiles live through the factor (152 registers
+ * against 110: 3 blocks an SM instead of 4) */
+#define TILE__CHOL_PANEL_f32(info, t, p, pik, eps)                         \
+    do {                                                                   \
+        tile16_load_row16_f32((p), (pik), TILE__CHOL_LD_f32);              \
+        (info) = tile__chol_fsm_f32((t), (p), (eps), 1);                   \
+    } while (0)
+#define TILE__CHOL_FUSE_f32 1 /* the same choice for tile__chol_small_k (f64: 136 registers against 110) */
+#define TILE__CHOL_FUSE_f64 0
+#define TILE__CHOL_PANEL_f64(info, t, p, pik, eps)                         \
+    do {                                                                   \
+        (info) = tile__chol_fs_f64((t), (t), (eps), 0);                    \
+        tile16_load_row16_f64((p), (pik), TILE__CHOL_LD_f64);              \
+        tile16__w_solve_xlt_f64((t), (p));                                 \
+    } while (0)
 /* the blocked solves' two halves, named FWD and BWD, their shuffling tile16
  * operations from family P (tile16_: any block; tile16__w_: whole warps) */
 #define TILE__CHOL_FB_DEF(FWD, BWD, P, sfx, T) \
@@ -364,18 +468,17 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
         tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
         T *pkk = tile__chol_tile_##sfx(ws, k, k);                                                                           \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                 \
-            const int task = t0 + (g & 1), valid = task < cnt;                                                              \
+            const int task = t0 + (g & 1), valid = task < cnt && k + 1 < nb;                                                \
+            /* factor and panel solve in one pass; a group with no panel tile                                               \
+             * (idle, or the last step) solves a copy of L_kk's tile: nobody                                                \
+             * writes that tile now, and its result is dropped */                                                           \
+            tile16_##sfx p;                                                                                                 \
+            T *pik = valid ? tile__chol_tile_##sfx(ws, k + 1 + task, k) : pkk;                                              \
             tile16_load_row16_##sfx(&lkk, pkk, TILE__CHOL_LD_##sfx);                                                        \
-            const int ik = TILE__CHOL_BLK_CHOL_##sfx(&lkk, eps);                                                            \
-            if (valid && task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                     \
-            if (k + 1 < nb) {                                                                                               \
-                /* an idle group (valid == 0) reads L_kk's tile: nobody writes it now */                                    \
-                tile16_##sfx p;                                                                                             \
-                T *pik = valid ? tile__chol_tile_##sfx(ws, k + 1 + task, k) : pkk;                                          \
-                tile16_load_row16_##sfx(&p, pik, TILE__CHOL_LD_##sfx);                                                      \
-                tile16__w_solve_xlt_##sfx(&lkk, &p);                                                                        \
-                if (valid) tile16_store_row16_##sfx(pik, TILE__CHOL_LD_##sfx, &p);                                          \
-            }                                                                                                               \
+            int ik;                                                                                                         \
+            TILE__CHOL_PANEL_##sfx(ik, &lkk, &p, pik, eps);                                                                 \
+            if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                                 \
+            if (valid) tile16_store_row16_##sfx(pik, TILE__CHOL_LD_##sfx, &p);                                              \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
@@ -457,9 +560,15 @@ TILE__CHOL_DEF(f64, double)
         T *st = ws + (size_t)tile16_group() * TILE__CHOL_TS_##sfx;                 \
         tile16_##sfx a00 = tile16_eye_##sfx(), a10 = tile16_zeros_##sfx(), a11 = tile16_eye_##sfx(); \
         tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                        \
-        int r = tile16__w_chol_##sfx(&a00, eps);                                   \
-        tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16);                       \
-        tile16__w_solve_xlt_##sfx(&a00, &a10);                                     \
+        int r;                                                                     \
+        if (TILE__CHOL_FUSE_##sfx) { /* a constant: a10 <- a10 L00^-T in the factor's pass */ \
+            tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16);                   \
+            r = tile__chol_fs_##sfx(&a00, &a10, eps, 1);                           \
+        } else {                                                                   \
+            r = tile__chol_fs_##sfx(&a00, &a00, eps, 0);                           \
+            tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16);                   \
+            tile16__w_solve_xlt_##sfx(&a00, &a10);                                 \
+        }                                                                          \
         tile__chol_zero_upper_##sfx(&a00);                                         \
         tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
         tile16_store_##sfx(am, rows, n, 16, 32, 0, 16, &a10);                      \
@@ -470,7 +579,7 @@ TILE__CHOL_DEF(f64, double)
         tile16_store_row16_##sfx(st, TILE__CHOL_LD_##sfx, &a10);                   \
         tile16__sync(); /* the group's rows, written, before any lane reads them */ \
         TILE__CHOL_SYRK_##sfx(&a11, &a10, st);                                     \
-        const int i1 = tile16__w_chol_##sfx(&a11, eps);                            \
+        const int i1 = tile__chol_fs_##sfx(&a11, &a11, eps, 0);                    \
         if (!r && i1) r = 16 + i1;                                                 \
         tile__chol_zero_upper_##sfx(&a11);                                         \
         tile16_store_##sfx(am, rows, n, 16, 32, 16, 32, &a11);                     \
@@ -485,7 +594,7 @@ TILE__CHOL_DEF(f64, double)
         T *am = rows ? a + (size_t)m * (size_t)n * (size_t)n : 0;                  \
         tile16_##sfx a00 = tile16_eye_##sfx();                                     \
         tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                        \
-        const int r = tile16__w_chol_##sfx(&a00, eps);                             \
+        const int r = tile__chol_fs_##sfx(&a00, &a00, eps, 0);                     \
         tile__chol_zero_upper_##sfx(&a00);                                         \
         tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
@@ -595,44 +704,6 @@ TILE__CHOL_KERNELS(f64, double)
 #define TILE__CHOL_RMINB_f64_96 3
 #define TILE__CHOL_RMINB_f64_128 2
 
-#if TILE_ON_DEVICE
-/* 1 / d and 1 / sqrt(d) without the IEEE division and square root, whose
- * slow paths are subroutine calls in SASS: a call pins registers (f32 NP =
- * 128, C = 64 needed 134 registers with them, 112 without). MUFU
- * approximations refined by Newton steps (f32 one; f64 two cubic steps for
- * 1 / d, three Newton steps for the rsqrt: full precision from a start of
- * 7 good bits): within an ulp or two of the IEEE results.
- * NaN stays NaN; d = +inf gives 0 (as 1 / inf), not the NaN of the step. */
-TILE_API float tile__chol_rcp_f32(float d) {
-    float r;
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(d));
-    r = fmaf(r, fmaf(-d, r, 1.0f), r);
-    return isinf(d) ? 0.0f : r;
-}
-TILE_API float tile__chol_rsqrt_f32(float d) {
-    float y;
-    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(d));
-    y = fmaf(0.5f * y, fmaf(-d * y, y, 1.0f), y);
-    return isinf(d) ? 0.0f : y;
-}
-TILE_API double tile__chol_rcp_f64(double d) {
-    double r;
-    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
-    double e = fma(-d, r, 1.0); /* r (1 + e + e^2): error e^3, twice */
-    r = fma(r, fma(e, e, e), r);
-    e = fma(-d, r, 1.0);
-    r = fma(r, fma(e, e, e), r);
-    return isinf(d) ? 0.0 : r;
-}
-TILE_API double tile__chol_rsqrt_f64(double d) {
-    double y;
-    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(d));
-    y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
-    y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
-    y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
-    return isinf(d) ? 0.0 : y;
-}
-#endif
 /* The step and kernel-body macros below are defined on both targets (a
  * macro costs nothing until expanded): the library expands them on the
  * device only, and tests/cpu/test_chol_rows_sim.c expands them on the CPU
@@ -677,9 +748,6 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
             }                                                                                      \
         }                                                                                          \
     }
-/* the pivot clamp of tile16_chol: eps > 0 clamps d <= eps (and NaN) to eps,
- * else a pivot not > 0 becomes NaN */
-#define TILE__CHOL_CLAMP(T, dr) (eps > (T)0 ? ((dr) > eps ? (dr) : eps) : ((dr) > (T)0 ? (dr) : (T)NAN))
 /* pivot K1 = k + 1 from step k's values: d_{k+1} = a_{k+1,k+1} - a_{k+1,k}^2 /
  * d_k (dg: a_{k+1,k+1} before step k's update; c = a_{k+1,k}; rr = 1 / d_k),
  * computed by the warp that holds row k+1 (its lane k+1 writes) during step
