@@ -15,9 +15,8 @@
  *             512 MiB copy (2 x bytes / bandwidth).
  *  - factor + solve (nrhs 1): tile_chol_batched + tile_chol_batched_solve vs
  *             potrfBatched + potrsBatched.
- *  - candidate (no target, checked like the default): f32 32 < N <= 64 the
- *             one-warp kernel (path 3); elsewhere for N > 32 the path the
- *             default does not take (rows or blocked kernels).
+ *  - candidate (no target, checked like the default): for N > 32 the path
+ *             the default does not take (rows or blocked kernels).
  *  - recorded peer: NVIDIA Warp 1.19 MathDx tile_cholesky on an H100, batch
  *             4096, f32, one matrix per block: 13.8 / 53.6 / 314 / 285 / 9462 us
  *             at N = 16 / 32 / 64 / 92 / 128 (constants from the issue, not
@@ -77,12 +76,10 @@ template <class T> struct lib;
 template <> struct lib<float> {
     static const char *name() { return "f32"; }
     static int factor(float *a, int n, int batch, int *info) { return tile_chol_batched_f32(TILE_GPU(0), a, n, batch, info); }
-    /* the candidate path timed beside the default: the warp kernel (path 3)
-     * where it applies (32 < n <= 64), else the path the default does not take
-     * (rows or blocked) */
-    static int alt_path(int n) {
-        return n > 32 && n <= 64 ? 3 : TILE__CHOL_OTHER_PATH(f32, n);
-    }
+    /* the candidate path timed beside the default: the path the default does
+     * not take at n (rows or blocked; the warp kernel, path 3, measured a tie
+     * with the rows kernel twice and is checked by chol_test only) */
+    static int alt_path(int n) { return TILE__CHOL_OTHER_PATH(f32, n); }
     static int factor_alt(float *a, int n, int batch, int *info) {
         return tile__chol_batched_path_f32(TILE_GPU(0), a, n, batch, 0.0f, info, alt_path(n));
     }
@@ -114,14 +111,14 @@ template <> struct lib<double> {
     }
 };
 
-static const char *path_name(int path) { return path == 3 ? "warp" : path ? "rows" : "blocked"; }
+static const char *path_name(int path) { return path ? "rows" : "blocked"; }
 
 struct Row {
     const char *type;
     int n;
     double tile_us, cus_us, floor_us, tile_fs_us, cus_fs_us, warp_us;
     double alt_us; /* the candidate path (n > 32 only; 0 otherwise) */
-    const char *alt_name; /* "rows", "blocked" or "warp" */
+    const char *alt_name; /* "rows" or "blocked" */
     bool ok, alt_ok;
 };
 
@@ -154,8 +151,8 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     CK(cudaDeviceSynchronize());
 
     /* variants: 0 tile factor, 1 cuSOLVER potrf, 2 tile factor+solve, 3 potrf+potrs,
-     * 4 the tile factor's candidate path (the warp kernel at f32 32 < n <= 64,
-     *   else rows / blocked kernels, the one the default does not take);
+     * 4 the tile factor's candidate path (rows / blocked kernels, the one the
+     *   default does not take);
      * the restore copies run before the first event of each launch */
     auto launch = [&](int v, cudaEvent_t e0, cudaEvent_t e1) -> int {
         if (v == 4) {
@@ -364,8 +361,8 @@ static int run(const Opts &o) {
     }
     printf("(floor: the batch read and written once at the D2D bandwidth above; WarpMathDx: Warp 1.19 tile_cholesky,\n"
            " recorded on an H100, f32, batch 4096 - not measured here)\n");
-    printf("the candidate path (f32 32 < N <= 64: the warp kernel, path 3; elsewhere the rows or blocked kernels, the one "
-           "the default does not take at N; TILE_CHOL_ROWS = %d), factor only:\n", TILE_CHOL_ROWS);
+    printf("the candidate path (the rows or blocked kernels, the one the default does not take at N; TILE_CHOL_ROWS = %d), "
+           "factor only:\n", TILE_CHOL_ROWS);
     for (int i = 0; i < nr; ++i) {
         const Row &r = rows[i];
         if (r.alt_us > 0)

@@ -289,6 +289,15 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
 #define TILE__CHOL_RS(sfx, d) tile__chol_rsh_##sfx(d)
 #endif
 
+/* dn <- the pivot j + 1 after step j: lane j + 1 forms it from its own row
+ * and broadcasts it; the CPU's one thread has every row */
+#if TILE_ON_DEVICE
+#define TILE__CHOL_NEXT_PIVOT(dn, t, j) \
+    (dn) = __shfl_sync(0xffffffffu, (t)->r[0][(j) + 1] - (t)->r[0][j] * (t)->r[0][j], (j) + 1, 16)
+#else
+#define TILE__CHOL_NEXT_PIVOT(dn, t, j) \
+    (dn) = (t)->r[(j) + 1][(j) + 1] - (t)->r[(j) + 1][j] * (t)->r[(j) + 1][j]
+#endif
 /* The library kernels' 16 x 16 factor (internal: whole warps only; the
  * public tile16_chol keeps its exact IEEE square root and division and
  * leaves the strictly upper triangle alone). t <- L (lower triangle, the
@@ -302,11 +311,12 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
  * a column write their strictly upper triangle, never read (garbage there;
  * the kernels zero it or store it as L's zeros). Fewer instructions a step
  * than the IEEE sqrt / division subroutines and the per-row guards. */
-#define TILE__CHOL_FS_DEF(sfx, T, GET)                                                               \
+#define TILE__CHOL_FS_DEF(sfx, T)                                                                 \
     TILE_API int tile__chol_fs_##sfx(tile16_##sfx *t, tile16_##sfx *p, T eps, int solve) {        \
         int info = 0;                                                                             \
+        T dn = TILE16__GETW(t, 0, 0);                                                             \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                               \
-            const T d0 = GET(t, j, j);                                                            \
+            const T d0 = dn;                                                                      \
             if (!(d0 > (T)0) && info == 0) info = j + 1;                                          \
             const T d = TILE__CHOL_CLAMP(T, d0);                                                  \
             const T r = TILE__CHOL_RS(sfx, d);                                                    \
@@ -315,8 +325,12 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
                 t->r[i][j] = TILE16__ROW(i) == j ? sd : t->r[i][j] * r;                           \
                 if (solve) p->r[i][j] *= r;                                                       \
             }                                                                                     \
+            /* the next pivot first, from the registers of the lane that holds                    \
+             * row j + 1 (the same FMA as its update below): off the chain of                     \
+             * the column's shuffles */                                                           \
+            if (j + 1 < 16) TILE__CHOL_NEXT_PIVOT(dn, t, j);                                      \
             TILE__UNROLL for (int k = j + 1; k < 16; ++k) {                                       \
-                const T lkj = GET(t, k, j);                                                       \
+                const T lkj = TILE16__GETW(t, k, j);                                              \
                 TILE16__EACH_ROW(i) {                                                             \
                     t->r[i][k] -= t->r[i][j] * lkj;                                               \
                     if (solve) p->r[i][k] -= p->r[i][j] * lkj;                                    \
@@ -325,30 +339,32 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
         }                                                                                         \
         return info;                                                                              \
     }
-TILE__CHOL_FS_DEF(f32, float, TILE16__GETW)
-#define tile__chol_fs_f32 tile__chol_fsm_f32
-TILE__CHOL_FS_DEF(f32, float, TILE16__GET)
-#undef tile__chol_fs_f32
-TILE__CHOL_FS_DEF(f64, double, TILE16__GETW)
+TILE__CHOL_FS_DEF(f32, float)
+TILE__CHOL_FS_DEF(f64, double)
 
 /* the blocked kernels' panel: info <- chol(*t), *p <- (tile at pik) L^-T.
- * f32 in one pass (the run-time mask: the constant one spilled here, sm_90);
- * f64 factors first and loads p after, then solves with its own shuffles:
- * the one pass keeps both tiles live through the factor (152 registers
- * against 110: 3 blocks an SM instead of 4) */
-#define TILE__CHOL_PANEL_f32(info, t, p, pik, eps)                         \
-    do {                                                                   \
-        tile16_load_row16_f32((p), (pik), TILE__CHOL_LD_f32);              \
-        (info) = tile__chol_fsm_f32((t), (p), (eps), 1);                   \
+ * f32 in one pass; f64 factors first and loads p after, then solves with
+ * its own shuffles: the one pass keeps both tiles live through the factor
+ * (152 registers against 110: 3 blocks an SM instead of 4) */
+#define TILE__CHOL_PANEL_1(sfx, info, t, p, pik, eps)              \
+    do {                                                               \
+        tile16_load_row16_##sfx((p), (pik), TILE__CHOL_LD_##sfx);      \
+        (info) = tile__chol_fs_##sfx((t), (p), (eps), 1);              \
     } while (0)
+#define TILE__CHOL_PANEL_2(sfx, info, t, p, pik, eps)              \
+    do {                                                               \
+        (info) = tile__chol_fs_##sfx((t), (t), (eps), 0);              \
+        tile16_load_row16_##sfx((p), (pik), TILE__CHOL_LD_##sfx);      \
+        tile16__w_solve_xlt_##sfx((t), (p));                           \
+    } while (0)
+#if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
+#define TILE__CHOL_PANEL_f32(...) TILE__CHOL_PANEL_2(f32, __VA_ARGS__)
+#else
+#define TILE__CHOL_PANEL_f32(...) TILE__CHOL_PANEL_1(f32, __VA_ARGS__)
+#endif
+#define TILE__CHOL_PANEL_f64(...) TILE__CHOL_PANEL_2(f64, __VA_ARGS__)
 #define TILE__CHOL_FUSE_f32 1 /* the same choice for tile__chol_small_k (f64: 136 registers against 110) */
 #define TILE__CHOL_FUSE_f64 0
-#define TILE__CHOL_PANEL_f64(info, t, p, pik, eps)                         \
-    do {                                                                   \
-        (info) = tile__chol_fs_f64((t), (t), (eps), 0);                    \
-        tile16_load_row16_f64((p), (pik), TILE__CHOL_LD_f64);              \
-        tile16__w_solve_xlt_f64((t), (p));                                 \
-    } while (0)
 /* the blocked solves' two halves, named FWD and BWD, their shuffling tile16
  * operations from family P (tile16_: any block; tile16__w_: whole warps) */
 #define TILE__CHOL_FB_DEF(FWD, BWD, P, sfx, T) \
@@ -611,12 +627,6 @@ TILE__CHOL_DEF(f64, double)
         const int r = tile_chol_block_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
-    TILE_KERNEL(tile__chol_blk256_k_##sfx, 256, T *a, int n, T eps, int *info) {   \
-        const int m = (int)tile_block(0);                                          \
-        void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = tile_chol_block_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
-        if (info && tile_thread() == 0) info[m] = r;                               \
-    }                                                                              \
     TILE_KERNEL(tile__chol_solve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk, int bwd) { \
         const int task = (int)tile_block(0) * TILE16_GROUPS + tile16_group();      \
         const int m = task / nchunk, c = task % nchunk, valid = m < batch;         \
@@ -627,6 +637,14 @@ TILE__CHOL_DEF(f64, double)
     }
 TILE__CHOL_KERNELS(f32, float)
 TILE__CHOL_KERNELS(f64, double)
+/* 256 threads for f64 at nb = 8 (f32 takes 128 there: a tie on the H200,
+ * 455.8 / 458.9 us at n = 128, and its 256-thread build spilled on sm_80) */
+TILE_KERNEL(tile__chol_blk256_k_f64, 256, double *a, int n, double eps, int *info) {
+    const int m = (int)tile_block(0);
+    void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_f64(n));
+    const int r = tile_chol_block_f64(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS);
+    if (info && tile_thread() == 0) info[m] = r;
+}
 
 /* ---- the rows kernels (GPU fast path for 32 < n <= 128) ----
  * One thread owns one row of the matrix padded to NP (64, 96, 128) with the
@@ -1111,6 +1129,10 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #ifndef TILE__CHOL_BLK128_MAXNB
 #define TILE__CHOL_BLK128_MAXNB 7
 #endif
+#define TILE__CHOL_BLK256_f32(e2, a, n, batch, eps, info) \
+    tile_launch((e2), tile__chol_blk128_k_f32, tile_grid1(batch), 128, (a), (n), (eps), (info))
+#define TILE__CHOL_BLK256_f64(e2, a, n, batch, eps, info) \
+    tile_launch((e2), tile__chol_blk256_k_f64, tile_grid1(batch), 256, (a), (n), (eps), (info))
 #define TILE__CHOL_HOST(sfx, T)                                                    \
     /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
      * faster, 2 wherever they apply, 0 never (chol_bench times both); 3 the \
@@ -1158,7 +1180,7 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
             return tile_launch(e2, tile__chol_blk64_k_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
         if ((n + 15) / 16 <= TILE__CHOL_BLK128_MAXNB)                              \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
-        return tile_launch(e2, tile__chol_blk256_k_##sfx, tile_grid1(batch), 256, a, n, eps, info); \
+        return TILE__CHOL_BLK256_##sfx(e2, a, n, batch, eps, info);                \
     }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                  int *info) {     \
