@@ -86,6 +86,7 @@
 
 #include "core.h"
 #include "tile16.h"
+#include "async.h"
 
 #define TILE_CHOL_MAX_N 128
 /* shared-memory tile rows (elements; 80 / 144 bytes) and tile strides */
@@ -409,6 +410,16 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
     }                                                                                                                       \
 }
 
+/* the blocked copy-in's element copies, and the wait for all of a thread's
+ * copies (before the barrier that publishes them) */
+#define TILE__CHOL_CP_ELEM_f32(d, s) tile__cp_async4((d), (s))
+#define TILE__CHOL_CP_ELEM_f64(d, s) tile__cp_async8((d), (s))
+TILE_API void tile__chol_cp_wait(void) {
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
 #define TILE__CHOL_DEF(sfx, T) \
 /* one n x n matrix (n <= 32) per group of 16 lanes, in registers */                                                        \
 TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                                                                    \
@@ -452,28 +463,33 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
     const int g = tile16_group(), lane = tile16_lane();                                                                     \
     int *winfo = (int *)((unsigned char *)ws + TILE__CHOL_TILES_BYTES_##sfx(nb));                                           \
     /* copy in: warp w takes rows w, w + W, ...; its lanes take chunks of VW                                                \
-     * columns (16-byte accesses when n and a allow) */                                                                     \
+     * columns. Asynchronous copies (cp.async: every chunk of a thread in                                                   \
+     * flight at once; plain loads and shared stores ran one DRAM round trip                                                \
+     * after another, the compiler unable to move a load above a store through                                              \
+     * the workspace's generic pointer): 16 bytes a chunk when n and a allow,                                               \
+     * else one element a copy; the identity's padding is stored. A 16-byte                                                 \
+     * chunk on the diagonal also brings up to VW - 1 elements of the strictly                                              \
+     * upper triangle: never read as L (the factor's and the updates' writes                                                \
+     * there are dropped, the copy-out stores zeros), so NaN there changes                                                  \
+     * nothing */                                                                                                           \
     const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
     for (int r = TILE__CHOL_WARP(g); r < np; r += TILE__CHOL_NWARPS(groups)) {                                              \
         const int nq = (r / 16 + 1) * 16 / TILE__CHOL_VW_##sfx;                                                             \
         for (int q = TILE__CHOL_LANE32(g, lane); q < nq; q += TILE__CHOL_LSTEP) {                                           \
             const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
-            T v[TILE__CHOL_VW_##sfx];                                                                                       \
-            if (vec && r < nn && c0 < nn && c0 <= r) {                                                                      \
-                tile__chol_vld_##sfx(v, a + (size_t)r * (size_t)nn + c0);                                                   \
+            T *dst = tile__chol_tile_##sfx(ws, r / 16, c0 / 16) + (r % 16) * TILE__CHOL_LD_##sfx + c0 % 16;                 \
+            if (vec && r < nn && c0 <= r) {                                                                                 \
+                tile__cp_async16(dst, a + (size_t)r * (size_t)nn + c0);                                                     \
             } else {                                                                                                        \
                 TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e) {                                                \
                     const int c = c0 + e;                                                                                   \
-                    v[e] = (r < nn && c < nn && c <= r) ? a[(size_t)r * (size_t)nn + c] : (T)(r == c ? 1 : 0);              \
+                    if (r < nn && c < nn && c <= r) TILE__CHOL_CP_ELEM_##sfx(dst + e, a + (size_t)r * (size_t)nn + c);      \
+                    else dst[e] = (T)(r == c ? 1 : 0);                                                                      \
                 }                                                                                                           \
             }                                                                                                               \
-            TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e) {                                                    \
-                const int c = c0 + e;                                                                                       \
-                if (c > r) v[e] = (T)(r == c ? 1 : 0); /* strictly upper: never read, kept defined */                       \
-            }                                                                                                               \
-            tile__chol_vst_##sfx(tile__chol_tile_##sfx(ws, r / 16, c0 / 16) + (r % 16) * TILE__CHOL_LD_##sfx + c0 % 16, v); \
         }                                                                                                                   \
     }                                                                                                                       \
+    tile__chol_cp_wait();                                                                                                   \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
     tile_barrier();                                                                                                         \
     for (int k = 0; k < nb; ++k) {                                                                                          \
@@ -679,13 +695,15 @@ TILE_KERNEL(tile__chol_blk256_k_f64, 256, double *a, int n, double eps, int *inf
  * rows kernels for every 32 < n <= 128, 0 never. H200, batch 4096 (bench/
  * results/2026-11-28-h200-linalg-bbcd86d-bench.txt), rows / blocked: f32
  * 135 / 161 us at n = 64, 513 / 304 at 92, 987 / 543 at 128; f64 317 / 262
- * at 64, 975 / 649 at 92, 2173 / 1380 at 128: the rows kernels win at f32
+ * at 64, 975 / 649 at 92, 2173 / 1380 at 128: the rows kernels won at f32
  * n <= 64 only (their per-step chain of n barriers grows with n while the
- * blocked kernels take n / 16 steps). */
+ * blocked kernels take n / 16 steps), and no longer there since the blocked
+ * panel's one-pass factor + solve (dd884c0: 129.7 / 135.4 us at f32 n = 64,
+ * bench/results/2026-11-29-h200-chol-lookahead-dd884c0-bench.txt). */
 #ifndef TILE_CHOL_ROWS
 #define TILE_CHOL_ROWS 1
 #endif
-#define TILE__CHOL_ROWS_MAXN_f32 64
+#define TILE__CHOL_ROWS_MAXN_f32 0
 #define TILE__CHOL_ROWS_MAXN_f64 0
 /* does path (0 / 1 / 2, as TILE_CHOL_ROWS) take the rows kernels at n? */
 #define TILE__CHOL_ROWS_AT(sfx, n, path) \
