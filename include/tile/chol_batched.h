@@ -90,18 +90,31 @@
 
 #define TILE_CHOL_MAX_N 128
 /* shared-memory tile rows (elements; 80 / 144 bytes) and tile strides */
+/* tile__chol_small_k's per-group staging tile: rows padded to 80 / 144 bytes */
 #define TILE__CHOL_LD_f32 20
 #define TILE__CHOL_LD_f64 18
 #define TILE__CHOL_TS_f32 (16 * 20 + 16) /* + 64 bytes: neighbouring tiles on other banks */
 #define TILE__CHOL_TS_f64 (16 * 18)
 #define TILE__CHOL_VW_f32 4 /* elements of a 16-byte access */
 #define TILE__CHOL_VW_f64 2
+/* The blocked workspace: packed lower tiles of 16 x 16 elements, rows of 16
+ * elements (no padding) with their 16-byte chunks swizzled: chunk q of row i
+ * sits at chunk position q ^ s(i), s(i) = (i >> 1) & 3 (f32, 4 chunks a row)
+ * or i & 7 (f64, 8), so that the 8 lanes of one 16-byte access phase, each
+ * reading chunk q of its own row, hit 8 different bank groups (unswizzled,
+ * 64-byte rows put 4 lanes on one group, 128-byte rows 8). Against the
+ * earlier 80 / 144-byte padded rows: 0.76 / 0.89 of the bytes (f32 n = 128:
+ * 36 KiB, 6 blocks an SM instead of 4; f64 72 KiB, 3 instead of 2). */
+#define TILE__CHOL_SWZ_f32(i, q) ((q) ^ (((i) >> 1) & 3))
+#define TILE__CHOL_SWZ_f64(i, q) ((q) ^ ((i)&7))
+#define TILE__CHOL_OFF(sfx, i, c) \
+    ((i) * 16 + TILE__CHOL_SWZ_##sfx((i), (c) / TILE__CHOL_VW_##sfx) * TILE__CHOL_VW_##sfx + (c) % TILE__CHOL_VW_##sfx)
 #define TILE__CHOL_NT(nb) ((size_t)(nb) * (size_t)((nb) + 1) / 2)
-#define TILE__CHOL_TILES_BYTES_f32(nb) (TILE__CHOL_NT(nb) * TILE__CHOL_TS_f32 * sizeof(float))
-#define TILE__CHOL_TILES_BYTES_f64(nb) (TILE__CHOL_NT(nb) * TILE__CHOL_TS_f64 * sizeof(double))
+#define TILE__CHOL_TILES_BYTES_f32(nb) (TILE__CHOL_NT(nb) * 256 * sizeof(float))
+#define TILE__CHOL_TILES_BYTES_f64(nb) (TILE__CHOL_NT(nb) * 256 * sizeof(double))
 /* Workspace bytes of tile_chol_block for an n x n matrix (the lower tiles and
- * the info word): TILE_CHOL_WS_BYTES_F32(128) == 48400 (47.3 KiB),
- * TILE_CHOL_WS_BYTES_F64(128) == 82960 (81 KiB). */
+ * the info word): TILE_CHOL_WS_BYTES_F32(128) == 36880 (36 KiB),
+ * TILE_CHOL_WS_BYTES_F64(128) == 73744 (72 KiB). */
 #define TILE_CHOL_WS_BYTES_F32(n) (TILE__CHOL_TILES_BYTES_f32(((n) + 15) / 16) + 16)
 #define TILE_CHOL_WS_BYTES_F64(n) (TILE__CHOL_TILES_BYTES_f64(((n) + 15) / 16) + 16)
 #define TILE__CHOL_WS_BYTES_f32(n) TILE_CHOL_WS_BYTES_F32(n)
@@ -127,52 +140,6 @@
 #define TILE__CHOL_NWARPS(groups) 1
 #define TILE__CHOL_LANE32(g, lane) 0
 #define TILE__CHOL_LSTEP 1
-#endif
-
-/* the trailing update C -= L B^T: on sm_90 f32 reads B's rows from shared
- * memory (broadcast 16-byte loads, 4 values a load); elsewhere B is loaded
- * as a register tile and shuffled. Both forms were measured against ptxas:
- * f64 with shared B rows hoisted all 256 doubles and spilled (sm_90), f32
- * with shared rows spilled on sm_80 and the shuffle form on sm_90, so each
- * target gets the form that keeps 0 spills (scripts/ptxas-check.sh). */
-#define TILE__CHOL_UPDATE_REG(sfx, c, l, b)                                        \
-    do {                                                                           \
-        tile16_##sfx tile__bb;                                                     \
-        tile16_load_row16_##sfx(&tile__bb, (b), TILE__CHOL_LD_##sfx);              \
-        tile16__w_sub_abt_##sfx((c), (l), &tile__bb);                              \
-    } while (0)
-#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 900
-#define TILE__CHOL_UPDATE_f32(c, l, b) tile16_sub_abt_mem_f32((c), (l), (b), TILE__CHOL_LD_f32)
-#else
-#define TILE__CHOL_UPDATE_f32(c, l, b) TILE__CHOL_UPDATE_REG(f32, c, l, b)
-#endif
-/* f64 on the device: B's rows from shared memory (8 broadcast 16-byte loads a
- * row) instead of the register-tile form, whose 256 shuffles of doubles (512
- * SHFL, 1 a clock an SM) cost 4x the 256 DFMAs (2 a clock an SM). The empty
- * asm with a memory clobber after each row keeps the compiler from hoisting
- * all 16 rows' loads ahead of the FMAs (256 doubles live: that spilled); the
- * FMAs of row j may still overlap row j + 1's loads. */
-#if TILE_ON_DEVICE
-TILE_API void tile__chol_sub_abt_rows_f64(tile16_f64 *c, const tile16_f64 *a, const double *b, int ldb) {
-    TILE__UNROLL for (int j = 0; j < 16; ++j) {
-        double bj[16];
-        tile16__ld16_f64(bj, b + (size_t)j * (size_t)ldb);
-        double s = c->r[0][j];
-        TILE__UNROLL for (int k = 0; k < 16; ++k) s -= a->r[0][k] * bj[k];
-        c->r[0][j] = s;
-        asm volatile("" ::: "memory");
-    }
-}
-#define TILE__CHOL_UPDATE_f64(c, l, b) tile__chol_sub_abt_rows_f64((c), (l), (b), TILE__CHOL_LD_f64)
-#else
-#define TILE__CHOL_UPDATE_f64(c, l, b) TILE__CHOL_UPDATE_REG(f64, c, l, b)
-#endif
-#if TILE_ON_DEVICE
-#define TILE__CHOL_SYRK_f32(c, a, b) tile__chol_syrk_rows_f32((c), (a), (b), TILE__CHOL_LD_f32)
-#define TILE__CHOL_SYRK_f64(c, a, b) tile__chol_syrk_rows_f64((c), (a), (b), TILE__CHOL_LD_f64)
-#else
-#define TILE__CHOL_SYRK_f32(c, a, b) tile16_sub_abt_lower_f32((c), (a), (a))
-#define TILE__CHOL_SYRK_f64(c, a, b) tile16_sub_abt_lower_f64((c), (a), (a))
 #endif
 
 TILE_API void tile__chol_vld_f32(float *v, const float *p) {
@@ -205,6 +172,92 @@ TILE_API void tile__chol_vst_f64(double *p, const double *v) {
     for (int e = 0; e < 2; ++e) p[e] = v[e];
 #endif
 }
+
+/* a whole tile to / from the blocked workspace (swizzled rows; every lane
+ * its own row: four / eight 16-byte accesses).
+ * tile__chol_rowoff: the row's offset (16 row) in a workspace tile,
+ * recomputed at each use: on the device an empty volatile asm hides that it
+ * is the same every time, or the compiler keeps every chunk's swizzled
+ * offset of the thread's row live across the whole kernel (sm_90 spilled) */
+#if TILE_ON_DEVICE
+TILE_API int tile__chol_rowoff(int row) {
+    int r;
+    asm volatile("mov.b32 %0, %1;" : "=r"(r) : "r"(row));
+    return r;
+}
+#else
+#define tile__chol_rowoff(row) (row)
+#endif
+#define TILE__CHOL_TLD_DEF(sfx, T)                                                                  \
+    TILE_API void tile__chol_tld_##sfx(tile16_##sfx *t, const T *tile) {                            \
+        TILE16__EACH_ROW(i) {                                                                       \
+            const int row = tile__chol_rowoff(TILE16__ROW(i));                                      \
+            TILE__UNROLL for (int q = 0; q < 16 / TILE__CHOL_VW_##sfx; ++q)                         \
+                tile__chol_vld_##sfx(t->r[i] + q * TILE__CHOL_VW_##sfx,                             \
+                                     tile + 16 * row + TILE__CHOL_SWZ_##sfx(row, q) * TILE__CHOL_VW_##sfx); \
+        }                                                                                           \
+    }                                                                                               \
+    TILE_API void tile__chol_tst_##sfx(T *tile, const tile16_##sfx *t) {                            \
+        TILE16__EACH_ROW(i) {                                                                       \
+            const int row = tile__chol_rowoff(TILE16__ROW(i));                                      \
+            TILE__UNROLL for (int q = 0; q < 16 / TILE__CHOL_VW_##sfx; ++q)                         \
+                tile__chol_vst_##sfx(tile + 16 * row + TILE__CHOL_SWZ_##sfx(row, q) * TILE__CHOL_VW_##sfx, \
+                                     t->r[i] + q * TILE__CHOL_VW_##sfx);                            \
+        }                                                                                           \
+    }
+TILE__CHOL_TLD_DEF(f32, float)
+TILE__CHOL_TLD_DEF(f64, double)
+
+/* the trailing update C -= A B^T, B a workspace tile. On the device its rows
+ * are read as broadcast 16-byte loads (every lane the same address; row j's
+ * swizzle is a constant), 4 / 2 values a load, for f64 everywhere and f32
+ * on sm_90; f32 elsewhere (and the CPU) loads B as a register tile and
+ * shuffles. Both device forms were measured against ptxas: f64 with B rows
+ * hoisted all 256 doubles and spilled until the empty asm with a memory
+ * clobber after each row kept the compiler from it (the FMAs of row j may
+ * still overlap row j + 1's loads); f32 with B rows spilled on sm_80, the
+ * shuffle form on sm_90: each target gets the form that keeps 0 spills. */
+#if TILE_ON_DEVICE
+#define TILE__CHOL_SUB_ABT_ROWS_DEF(sfx, T, FENCE)                                                  \
+    TILE_API void tile__chol_sub_abt_rows_##sfx(tile16_##sfx *c, const tile16_##sfx *a, const T *b) { \
+        TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                 \
+            T bj[16];                                                                               \
+            TILE__UNROLL for (int q = 0; q < 16 / TILE__CHOL_VW_##sfx; ++q)                         \
+                tile__chol_vld_##sfx(bj + q * TILE__CHOL_VW_##sfx,                                  \
+                                     b + 16 * j + TILE__CHOL_SWZ_##sfx(j, q) * TILE__CHOL_VW_##sfx); \
+            T s = c->r[0][j];                                                                       \
+            TILE__UNROLL for (int k = 0; k < 16; ++k) s -= a->r[0][k] * bj[k];                      \
+            c->r[0][j] = s;                                                                         \
+            FENCE                                                                                   \
+        }                                                                                           \
+    }
+TILE__CHOL_SUB_ABT_ROWS_DEF(f32, float, )
+TILE__CHOL_SUB_ABT_ROWS_DEF(f64, double, asm volatile("" ::: "memory");)
+#endif
+#define TILE__CHOL_UPDATE_REG(sfx, c, l, b)                                        \
+    do {                                                                           \
+        tile16_##sfx tile__bb;                                                     \
+        tile__chol_tld_##sfx(&tile__bb, (b));                                      \
+        tile16__w_sub_abt_##sfx((c), (l), &tile__bb);                              \
+    } while (0)
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 900
+#define TILE__CHOL_UPDATE_f32(c, l, b) tile__chol_sub_abt_rows_f32((c), (l), (b))
+#else
+#define TILE__CHOL_UPDATE_f32(c, l, b) TILE__CHOL_UPDATE_REG(f32, c, l, b)
+#endif
+#if TILE_ON_DEVICE
+#define TILE__CHOL_UPDATE_f64(c, l, b) tile__chol_sub_abt_rows_f64((c), (l), (b))
+#else
+#define TILE__CHOL_UPDATE_f64(c, l, b) TILE__CHOL_UPDATE_REG(f64, c, l, b)
+#endif
+#if TILE_ON_DEVICE
+#define TILE__CHOL_SYRK_f32(c, a, b) tile__chol_syrk_rows_f32((c), (a), (b), TILE__CHOL_LD_f32)
+#define TILE__CHOL_SYRK_f64(c, a, b) tile__chol_syrk_rows_f64((c), (a), (b), TILE__CHOL_LD_f64)
+#else
+#define TILE__CHOL_SYRK_f32(c, a, b) tile16_sub_abt_lower_f32((c), (a), (a))
+#define TILE__CHOL_SYRK_f64(c, a, b) tile16_sub_abt_lower_f64((c), (a), (a))
+#endif
+
 
 /* n = 17..32 (tile__chol_small_k): a11 -= a10 a10^T in the lower triangle,
  * B = a10's rows staged in the group's shared tile (row j at b + j * ldb)
@@ -349,13 +402,13 @@ TILE__CHOL_FS_DEF(f64, double)
  * (152 registers against 110: 3 blocks an SM instead of 4) */
 #define TILE__CHOL_PANEL_1(sfx, info, t, p, pik, eps)              \
     do {                                                               \
-        tile16_load_row16_##sfx((p), (pik), TILE__CHOL_LD_##sfx);      \
+        tile__chol_tld_##sfx((p), (pik));                              \
         (info) = tile__chol_fs_##sfx((t), (p), (eps), 1);              \
     } while (0)
 #define TILE__CHOL_PANEL_2(sfx, info, t, p, pik, eps)              \
     do {                                                               \
         (info) = tile__chol_fs_##sfx((t), (t), (eps), 0);              \
-        tile16_load_row16_##sfx((p), (pik), TILE__CHOL_LD_##sfx);      \
+        tile__chol_tld_##sfx((p), (pik));                              \
         tile16__w_solve_xlt_##sfx((t), (p));                           \
     } while (0)
 #if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
@@ -363,9 +416,16 @@ TILE__CHOL_FS_DEF(f64, double)
 #else
 #define TILE__CHOL_PANEL_f32(...) TILE__CHOL_PANEL_1(f32, __VA_ARGS__)
 #endif
+#ifndef TILE__CHOL_F64_ONEPASS /* a tuning knob (chol-rows-sweep.sh) */
+#define TILE__CHOL_F64_ONEPASS 0
+#endif
+#if TILE__CHOL_F64_ONEPASS
+#define TILE__CHOL_PANEL_f64(...) TILE__CHOL_PANEL_1(f64, __VA_ARGS__)
+#else
 #define TILE__CHOL_PANEL_f64(...) TILE__CHOL_PANEL_2(f64, __VA_ARGS__)
+#endif
 #define TILE__CHOL_FUSE_f32 1 /* the same choice for tile__chol_small_k (f64: 136 registers against 110) */
-#define TILE__CHOL_FUSE_f64 0
+#define TILE__CHOL_FUSE_f64 TILE__CHOL_F64_ONEPASS
 /* the blocked solves' two halves, named FWD and BWD, their shuffling tile16
  * operations from family P (tile16_: any block; tile16__w_: whole warps) */
 #define TILE__CHOL_FB_DEF(FWD, BWD, P, sfx, T) \
@@ -453,7 +513,7 @@ TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                        
                                                                                                                             \
 /* lower tile (i, j) of the packed workspace */                                                                             \
 TILE_API T *tile__chol_tile_##sfx(void *ws, int i, int j) {                                                                 \
-    return (T *)ws + (size_t)(i * (i + 1) / 2 + j) * TILE__CHOL_TS_##sfx;                                                   \
+    return (T *)ws + (size_t)(i * (i + 1) / 2 + j) * 256;                                                                   \
 }                                                                                                                           \
                                                                                                                             \
 /* one n x n matrix (n <= 128) per block, its lower tiles staged in shared memory */                                        \
@@ -477,7 +537,7 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
         const int nq = (r / 16 + 1) * 16 / TILE__CHOL_VW_##sfx;                                                             \
         for (int q = TILE__CHOL_LANE32(g, lane); q < nq; q += TILE__CHOL_LSTEP) {                                           \
             const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
-            T *dst = tile__chol_tile_##sfx(ws, r / 16, c0 / 16) + (r % 16) * TILE__CHOL_LD_##sfx + c0 % 16;                 \
+            T *dst = tile__chol_tile_##sfx(ws, r / 16, c0 / 16) + TILE__CHOL_OFF(sfx, r % 16, c0 % 16);                     \
             if (vec && r < nn && c0 <= r) {                                                                                 \
                 tile__cp_async16(dst, a + (size_t)r * (size_t)nn + c0);                                                     \
             } else {                                                                                                        \
@@ -506,15 +566,15 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
              * writes that tile now, and its result is dropped */                                                           \
             tile16_##sfx p;                                                                                                 \
             T *pik = valid ? tile__chol_tile_##sfx(ws, k + 1 + task, k) : pkk;                                              \
-            tile16_load_row16_##sfx(&lkk, pkk, TILE__CHOL_LD_##sfx);                                                        \
+            tile__chol_tld_##sfx(&lkk, pkk);                                                                                \
             int ik;                                                                                                         \
             TILE__CHOL_PANEL_##sfx(ik, &lkk, &p, pik, eps);                                                                 \
             if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                                 \
-            if (valid) tile16_store_row16_##sfx(pik, TILE__CHOL_LD_##sfx, &p);                                              \
+            if (valid) tile__chol_tst_##sfx(pik, &p);                                                                       \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
-        if (g == 0) tile16_store_row16_##sfx(pkk, TILE__CHOL_LD_##sfx, &lkk);                                               \
+        if (g == 0) tile__chol_tst_##sfx(pkk, &lkk);                                                                        \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
@@ -524,10 +584,10 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
             tile16_##sfx c, l;                                                                                              \
             /* an idle group reads a panel tile: nobody writes those now */                                                 \
             T *pij = valid ? tile__chol_tile_##sfx(ws, i, j) : tile__chol_tile_##sfx(ws, k + 1, k);                         \
-            tile16_load_row16_##sfx(&c, pij, TILE__CHOL_LD_##sfx);                                                          \
-            tile16_load_row16_##sfx(&l, tile__chol_tile_##sfx(ws, i, k), TILE__CHOL_LD_##sfx);                              \
+            tile__chol_tld_##sfx(&c, pij);                                                                                  \
+            tile__chol_tld_##sfx(&l, tile__chol_tile_##sfx(ws, i, k));                                                      \
             TILE__CHOL_UPDATE_##sfx(&c, &l, tile__chol_tile_##sfx(ws, j, k));                                               \
-            if (valid) tile16_store_row16_##sfx(pij, TILE__CHOL_LD_##sfx, &c);                                              \
+            if (valid) tile__chol_tst_##sfx(pij, &c);                                                                       \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
     }                                                                                                                       \
@@ -541,7 +601,7 @@ TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {  
             const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
             T v[TILE__CHOL_VW_##sfx];                                                                                       \
             if (c0 <= r) {                                                                                                  \
-                tile__chol_vld_##sfx(v, tile__chol_tile_##sfx(ws, r / 16, c0 / 16) + (r % 16) * TILE__CHOL_LD_##sfx + c0 % 16); \
+                tile__chol_vld_##sfx(v, tile__chol_tile_##sfx(ws, r / 16, c0 / 16) + TILE__CHOL_OFF(sfx, r % 16, c0 % 16));     \
                 TILE__UNROLL for (int e = 1; e < TILE__CHOL_VW_##sfx; ++e)                                                  \
                     if (c0 + e > r) v[e] = (T)0; /* a diagonal tile's upper part holds update leftovers */                 \
             } else {                                                                                                        \
