@@ -97,24 +97,34 @@
 #define TILE__CHOL_TS_f64 (16 * 18)
 #define TILE__CHOL_VW_f32 4 /* elements of a 16-byte access */
 #define TILE__CHOL_VW_f64 2
-/* The blocked workspace: packed lower tiles of 16 x 16 elements, rows of 16
- * elements (no padding) with their 16-byte chunks swizzled: chunk q of row i
- * sits at chunk position q ^ s(i), s(i) = (i >> 1) & 3 (f32, 4 chunks a row)
- * or i & 7 (f64, 8), so that the 8 lanes of one 16-byte access phase, each
- * reading chunk q of its own row, hit 8 different bank groups (unswizzled,
- * 64-byte rows put 4 lanes on one group, 128-byte rows 8). Against the
- * earlier 80 / 144-byte padded rows: 0.76 / 0.89 of the bytes (f32 n = 128:
- * 36 KiB, 6 blocks an SM instead of 4; f64 72 KiB, 3 instead of 2). */
+/* The blocked workspace: packed lower tiles (tile (i, j) at i(i+1)/2 + j) in
+ * one of two layouts (LY):
+ *  P: rows padded to 80 / 144 bytes (TILE__CHOL_LD), so that the 8 lanes of
+ *     a 16-byte access phase, each reading its own row, hit distinct banks;
+ *     f32 tiles 64 bytes apart (neighbouring tiles start on other banks);
+ *  S: rows of 16 elements with their 16-byte chunks swizzled: chunk q of row
+ *     i at position q ^ s(i), s(i) = (i >> 1) & 3 (f32, 4 chunks a row) or
+ *     i & 7 (f64, 8), the same bank spread (unswizzled 64-byte rows put 4
+ *     lanes on one bank group, 128-byte rows 8) in 0.76 / 0.89 of P's bytes
+ *     (f32 n = 128: 36 KiB, 6 blocks an SM instead of 4), for a few integer
+ *     instructions an access. */
 #define TILE__CHOL_SWZ_f32(i, q) ((q) ^ (((i) >> 1) & 3))
 #define TILE__CHOL_SWZ_f64(i, q) ((q) ^ ((i)&7))
-#define TILE__CHOL_OFF(sfx, i, c) \
+#define TILE__CHOL_OFF_P(sfx, i, c) ((i)*TILE__CHOL_LD_##sfx + (c))
+#define TILE__CHOL_OFF_S(sfx, i, c) \
     ((i) * 16 + TILE__CHOL_SWZ_##sfx((i), (c) / TILE__CHOL_VW_##sfx) * TILE__CHOL_VW_##sfx + (c) % TILE__CHOL_VW_##sfx)
+#define TILE__CHOL_TT_P_f32 TILE__CHOL_TS_f32
+#define TILE__CHOL_TT_P_f64 TILE__CHOL_TS_f64
+#define TILE__CHOL_TT_S_f32 256
+#define TILE__CHOL_TT_S_f64 256
 #define TILE__CHOL_NT(nb) ((size_t)(nb) * (size_t)((nb) + 1) / 2)
-#define TILE__CHOL_TILES_BYTES_f32(nb) (TILE__CHOL_NT(nb) * 256 * sizeof(float))
-#define TILE__CHOL_TILES_BYTES_f64(nb) (TILE__CHOL_NT(nb) * 256 * sizeof(double))
+#define TILE__CHOL_TILES_BYTES_f32(nb) TILE__CHOL_TB(P, f32, float, nb)
+#define TILE__CHOL_TILES_BYTES_f64(nb) TILE__CHOL_TB(P, f64, double, nb)
+#define TILE__CHOL_TB(LY, sfx, T, nb) (TILE__CHOL_NT(nb) * TILE__CHOL_TT_##LY##_##sfx * sizeof(T))
+#define TILE__CHOL_WSB(LY, sfx, T, n) (TILE__CHOL_TB(LY, sfx, T, ((n) + 15) / 16) + 16)
 /* Workspace bytes of tile_chol_block for an n x n matrix (the lower tiles and
- * the info word): TILE_CHOL_WS_BYTES_F32(128) == 36880 (36 KiB),
- * TILE_CHOL_WS_BYTES_F64(128) == 73744 (72 KiB). */
+ * the info word): TILE_CHOL_WS_BYTES_F32(128) == 48400 (47.3 KiB),
+ * TILE_CHOL_WS_BYTES_F64(128) == 82960 (81 KiB). */
 #define TILE_CHOL_WS_BYTES_F32(n) (TILE__CHOL_TILES_BYTES_f32(((n) + 15) / 16) + 16)
 #define TILE_CHOL_WS_BYTES_F64(n) (TILE__CHOL_TILES_BYTES_f64(((n) + 15) / 16) + 16)
 #define TILE__CHOL_WS_BYTES_f32(n) TILE_CHOL_WS_BYTES_F32(n)
@@ -188,25 +198,27 @@ TILE_API int tile__chol_rowoff(int row) {
 #else
 #define tile__chol_rowoff(row) (row)
 #endif
-#define TILE__CHOL_TLD_DEF(sfx, T)                                                                  \
-    TILE_API void tile__chol_tld_##sfx(tile16_##sfx *t, const T *tile) {                            \
+#define TILE__CHOL_ROWV_P(row) tile__chol_rowoff(row)
+#define TILE__CHOL_ROWV_S(row) tile__chol_rowoff(row)
+#define TILE__CHOL_TLD_DEF(LY, sfx, T)                                                              \
+    TILE_API void tile__chol_tld_##LY##_##sfx(tile16_##sfx *t, const T *tile) {                     \
         TILE16__EACH_ROW(i) {                                                                       \
-            const int row = tile__chol_rowoff(TILE16__ROW(i));                                      \
-            TILE__UNROLL for (int q = 0; q < 16 / TILE__CHOL_VW_##sfx; ++q)                         \
-                tile__chol_vld_##sfx(t->r[i] + q * TILE__CHOL_VW_##sfx,                             \
-                                     tile + 16 * row + TILE__CHOL_SWZ_##sfx(row, q) * TILE__CHOL_VW_##sfx); \
+            const int row = TILE__CHOL_ROWV_##LY(TILE16__ROW(i));                                   \
+            TILE__UNROLL for (int q = 0; q < 16; q += TILE__CHOL_VW_##sfx)                          \
+                tile__chol_vld_##sfx(t->r[i] + q, tile + TILE__CHOL_OFF_##LY(sfx, row, q));         \
         }                                                                                           \
     }                                                                                               \
-    TILE_API void tile__chol_tst_##sfx(T *tile, const tile16_##sfx *t) {                            \
+    TILE_API void tile__chol_tst_##LY##_##sfx(T *tile, const tile16_##sfx *t) {                     \
         TILE16__EACH_ROW(i) {                                                                       \
-            const int row = tile__chol_rowoff(TILE16__ROW(i));                                      \
-            TILE__UNROLL for (int q = 0; q < 16 / TILE__CHOL_VW_##sfx; ++q)                         \
-                tile__chol_vst_##sfx(tile + 16 * row + TILE__CHOL_SWZ_##sfx(row, q) * TILE__CHOL_VW_##sfx, \
-                                     t->r[i] + q * TILE__CHOL_VW_##sfx);                            \
+            const int row = TILE__CHOL_ROWV_##LY(TILE16__ROW(i));                                   \
+            TILE__UNROLL for (int q = 0; q < 16; q += TILE__CHOL_VW_##sfx)                          \
+                tile__chol_vst_##sfx(tile + TILE__CHOL_OFF_##LY(sfx, row, q), t->r[i] + q);         \
         }                                                                                           \
     }
-TILE__CHOL_TLD_DEF(f32, float)
-TILE__CHOL_TLD_DEF(f64, double)
+TILE__CHOL_TLD_DEF(P, f32, float)
+TILE__CHOL_TLD_DEF(P, f64, double)
+TILE__CHOL_TLD_DEF(S, f32, float)
+TILE__CHOL_TLD_DEF(S, f64, double)
 
 /* the trailing update C -= A B^T, B a workspace tile. On the device its rows
  * are read as broadcast 16-byte loads (every lane the same address; row j's
@@ -218,37 +230,38 @@ TILE__CHOL_TLD_DEF(f64, double)
  * still overlap row j + 1's loads); f32 with B rows spilled on sm_80, the
  * shuffle form on sm_90: each target gets the form that keeps 0 spills. */
 #if TILE_ON_DEVICE
-#define TILE__CHOL_SUB_ABT_ROWS_DEF(sfx, T, FENCE)                                                  \
-    TILE_API void tile__chol_sub_abt_rows_##sfx(tile16_##sfx *c, const tile16_##sfx *a, const T *b) { \
+#define TILE__CHOL_SUB_ABT_ROWS_DEF(LY, sfx, T, FENCE)                                              \
+    TILE_API void tile__chol_sub_abt_rows_##LY##_##sfx(tile16_##sfx *c, const tile16_##sfx *a, const T *b) { \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                 \
             T bj[16];                                                                               \
-            TILE__UNROLL for (int q = 0; q < 16 / TILE__CHOL_VW_##sfx; ++q)                         \
-                tile__chol_vld_##sfx(bj + q * TILE__CHOL_VW_##sfx,                                  \
-                                     b + 16 * j + TILE__CHOL_SWZ_##sfx(j, q) * TILE__CHOL_VW_##sfx); \
+            TILE__UNROLL for (int q = 0; q < 16; q += TILE__CHOL_VW_##sfx)                          \
+                tile__chol_vld_##sfx(bj + q, b + TILE__CHOL_OFF_##LY(sfx, j, q));                   \
             T s = c->r[0][j];                                                                       \
             TILE__UNROLL for (int k = 0; k < 16; ++k) s -= a->r[0][k] * bj[k];                      \
             c->r[0][j] = s;                                                                         \
             FENCE                                                                                   \
         }                                                                                           \
     }
-TILE__CHOL_SUB_ABT_ROWS_DEF(f32, float, )
-TILE__CHOL_SUB_ABT_ROWS_DEF(f64, double, asm volatile("" ::: "memory");)
+TILE__CHOL_SUB_ABT_ROWS_DEF(P, f32, float, )
+TILE__CHOL_SUB_ABT_ROWS_DEF(S, f32, float, )
+TILE__CHOL_SUB_ABT_ROWS_DEF(P, f64, double, asm volatile("" ::: "memory");)
+TILE__CHOL_SUB_ABT_ROWS_DEF(S, f64, double, asm volatile("" ::: "memory");)
 #endif
-#define TILE__CHOL_UPDATE_REG(sfx, c, l, b)                                        \
+#define TILE__CHOL_UPDATE_REG(LY, sfx, c, l, b)                                    \
     do {                                                                           \
         tile16_##sfx tile__bb;                                                     \
-        tile__chol_tld_##sfx(&tile__bb, (b));                                      \
+        tile__chol_tld_##LY##_##sfx(&tile__bb, (b));                               \
         tile16__w_sub_abt_##sfx((c), (l), &tile__bb);                              \
     } while (0)
 #if TILE_ON_DEVICE && __CUDA_ARCH__ >= 900
-#define TILE__CHOL_UPDATE_f32(c, l, b) tile__chol_sub_abt_rows_f32((c), (l), (b))
+#define TILE__CHOL_UPDATE_f32(LY, c, l, b) tile__chol_sub_abt_rows_##LY##_f32((c), (l), (b))
 #else
-#define TILE__CHOL_UPDATE_f32(c, l, b) TILE__CHOL_UPDATE_REG(f32, c, l, b)
+#define TILE__CHOL_UPDATE_f32(LY, c, l, b) TILE__CHOL_UPDATE_REG(LY, f32, c, l, b)
 #endif
 #if TILE_ON_DEVICE
-#define TILE__CHOL_UPDATE_f64(c, l, b) tile__chol_sub_abt_rows_f64((c), (l), (b))
+#define TILE__CHOL_UPDATE_f64(LY, c, l, b) tile__chol_sub_abt_rows_##LY##_f64((c), (l), (b))
 #else
-#define TILE__CHOL_UPDATE_f64(c, l, b) TILE__CHOL_UPDATE_REG(f64, c, l, b)
+#define TILE__CHOL_UPDATE_f64(LY, c, l, b) TILE__CHOL_UPDATE_REG(LY, f64, c, l, b)
 #endif
 #if TILE_ON_DEVICE
 #define TILE__CHOL_SYRK_f32(c, a, b) tile__chol_syrk_rows_f32((c), (a), (b), TILE__CHOL_LD_f32)
@@ -396,36 +409,29 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
 TILE__CHOL_FS_DEF(f32, float)
 TILE__CHOL_FS_DEF(f64, double)
 
-/* the blocked kernels' panel: info <- chol(*t), *p <- (tile at pik) L^-T.
- * f32 in one pass; f64 factors first and loads p after, then solves with
- * its own shuffles: the one pass keeps both tiles live through the factor
- * (152 registers against 110: 3 blocks an SM instead of 4) */
-#define TILE__CHOL_PANEL_1(sfx, info, t, p, pik, eps)              \
-    do {                                                               \
-        tile__chol_tld_##sfx((p), (pik));                              \
-        (info) = tile__chol_fs_##sfx((t), (p), (eps), 1);              \
+/* the blocked kernels' panel: info <- chol(*t), *p <- (tile at pik) L^-T,
+ * PN: 1 in one pass; 2 factors first and loads p after, then solves with
+ * its own shuffles (the one pass keeps both tiles live through the factor:
+ * f64 148 registers against 112, f32 on sm_80 spilled); A: 1 on sm_90, 2
+ * elsewhere */
+#define TILE__CHOL_PANEL_1(LY, sfx, info, t, p, pik, eps)                  \
+    do {                                                                   \
+        tile__chol_tld_##LY##_##sfx((p), (pik));                           \
+        (info) = tile__chol_fs_##sfx((t), (p), (eps), 1);                  \
     } while (0)
-#define TILE__CHOL_PANEL_2(sfx, info, t, p, pik, eps)              \
-    do {                                                               \
-        (info) = tile__chol_fs_##sfx((t), (t), (eps), 0);              \
-        tile__chol_tld_##sfx((p), (pik));                              \
-        tile16__w_solve_xlt_##sfx((t), (p));                           \
+#define TILE__CHOL_PANEL_2(LY, sfx, info, t, p, pik, eps)                  \
+    do {                                                                   \
+        (info) = tile__chol_fs_##sfx((t), (t), (eps), 0);                  \
+        tile__chol_tld_##LY##_##sfx((p), (pik));                           \
+        tile16__w_solve_xlt_##sfx((t), (p));                               \
     } while (0)
 #if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
-#define TILE__CHOL_PANEL_f32(...) TILE__CHOL_PANEL_2(f32, __VA_ARGS__)
+#define TILE__CHOL_PANEL_A(...) TILE__CHOL_PANEL_2(__VA_ARGS__)
 #else
-#define TILE__CHOL_PANEL_f32(...) TILE__CHOL_PANEL_1(f32, __VA_ARGS__)
+#define TILE__CHOL_PANEL_A(...) TILE__CHOL_PANEL_1(__VA_ARGS__)
 #endif
-#ifndef TILE__CHOL_F64_ONEPASS /* a tuning knob (chol-rows-sweep.sh) */
-#define TILE__CHOL_F64_ONEPASS 0
-#endif
-#if TILE__CHOL_F64_ONEPASS
-#define TILE__CHOL_PANEL_f64(...) TILE__CHOL_PANEL_1(f64, __VA_ARGS__)
-#else
-#define TILE__CHOL_PANEL_f64(...) TILE__CHOL_PANEL_2(f64, __VA_ARGS__)
-#endif
-#define TILE__CHOL_FUSE_f32 1 /* the same choice for tile__chol_small_k (f64: 136 registers against 110) */
-#define TILE__CHOL_FUSE_f64 TILE__CHOL_F64_ONEPASS
+#define TILE__CHOL_FUSE_f32 1 /* the same choice for tile__chol_small_k (f64 one pass: 138 registers against 102) */
+#define TILE__CHOL_FUSE_f64 0
 /* the blocked solves' two halves, named FWD and BWD, their shuffling tile16
  * operations from family P (tile16_: any block; tile16__w_: whole warps) */
 #define TILE__CHOL_FB_DEF(FWD, BWD, P, sfx, T) \
@@ -470,6 +476,117 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
     }                                                                                                                       \
 }
 
+/* the blocked factor (tile_chol_block's body) in workspace layout LY with
+ * panel form PN, as function NAME */
+#define TILE__CHOL_TILE(LY, sfx, T, ws, i, j) ((T *)(ws) + (size_t)((i) * ((i) + 1) / 2 + (j)) * TILE__CHOL_TT_##LY##_##sfx)
+#define TILE__CHOL_PUBPN_f32 A
+#define TILE__CHOL_PUBPN_f64 2
+#define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN)
+#define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN) \
+TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                                              \
+    const int ok = a && ws && n > 0 && n <= TILE_CHOL_MAX_N;                                                                \
+    const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1, np = 16 * nb;                                                   \
+    const int g = tile16_group(), lane = tile16_lane();                                                                     \
+    int *winfo = (int *)((unsigned char *)ws + TILE__CHOL_TB(LY, sfx, T, nb));                                           \
+    /* copy in: warp w takes rows w, w + W, ...; its lanes take chunks of VW                                                \
+     * columns. Asynchronous copies (cp.async: every chunk of a thread in                                                   \
+     * flight at once; plain loads and shared stores ran one DRAM round trip                                                \
+     * after another, the compiler unable to move a load above a store through                                              \
+     * the workspace's generic pointer): 16 bytes a chunk when n and a allow,                                               \
+     * else one element a copy; the identity's padding is stored. A 16-byte                                                 \
+     * chunk on the diagonal also brings up to VW - 1 elements of the strictly                                              \
+     * upper triangle: never read as L (the factor's and the updates' writes                                                \
+     * there are dropped, the copy-out stores zeros), so NaN there changes                                                  \
+     * nothing */                                                                                                           \
+    const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
+    for (int r = TILE__CHOL_WARP(g); r < np; r += TILE__CHOL_NWARPS(groups)) {                                              \
+        const int nq = (r / 16 + 1) * 16 / TILE__CHOL_VW_##sfx;                                                             \
+        for (int q = TILE__CHOL_LANE32(g, lane); q < nq; q += TILE__CHOL_LSTEP) {                                           \
+            const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
+            T *dst = TILE__CHOL_TILE(LY, sfx, T, ws, r / 16, c0 / 16) + TILE__CHOL_OFF_##LY(sfx, r % 16, c0 % 16);                     \
+            if (vec && r < nn && c0 <= r) {                                                                                 \
+                tile__cp_async16(dst, a + (size_t)r * (size_t)nn + c0);                                                     \
+            } else {                                                                                                        \
+                TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e) {                                                \
+                    const int c = c0 + e;                                                                                   \
+                    if (r < nn && c < nn && c <= r) TILE__CHOL_CP_ELEM_##sfx(dst + e, a + (size_t)r * (size_t)nn + c);      \
+                    else dst[e] = (T)(r == c ? 1 : 0);                                                                      \
+                }                                                                                                           \
+            }                                                                                                               \
+        }                                                                                                                   \
+    }                                                                                                                       \
+    tile__chol_cp_wait();                                                                                                   \
+    if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
+    tile_barrier();                                                                                                         \
+    for (int k = 0; k < nb; ++k) {                                                                                          \
+        /* panel: every task factors the diagonal tile itself (no barrier                                                   \
+         * between the two); group 0 (task 0) records the info and writes L_kk                                              \
+         * after the barrier, when nobody reads that tile */                                                                \
+        const int cnt = nb - k - 1 > 0 ? nb - k - 1 : 1;                                                                    \
+        tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
+        T *pkk = TILE__CHOL_TILE(LY, sfx, T, ws, k, k);                                                                           \
+        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                 \
+            const int task = t0 + (g & 1), valid = task < cnt && k + 1 < nb;                                                \
+            /* factor and panel solve in one pass; a group with no panel tile                                               \
+             * (idle, or the last step) solves a copy of L_kk's tile: nobody                                                \
+             * writes that tile now, and its result is dropped */                                                           \
+            tile16_##sfx p;                                                                                                 \
+            T *pik = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 1 + task, k) : pkk;                                              \
+            tile__chol_tld_##LY##_##sfx(&lkk, pkk);                                                                                \
+            int ik;                                                                                                         \
+            TILE__CHOL_PANEL_##PN(LY, sfx, ik, &lkk, &p, pik, eps);                                                                 \
+            if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                                 \
+            if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                       \
+        }                                                                                                                   \
+        tile_barrier();                                                                                                     \
+        /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
+        if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                        \
+        const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
+        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
+            const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
+            int ii = 0;                                                                                                     \
+            while ((ii + 1) * (ii + 2) / 2 <= tk) ++ii;                                                                     \
+            const int i = k + 1 + ii, j = k + 1 + (tk - ii * (ii + 1) / 2);                                                 \
+            tile16_##sfx c, l;                                                                                              \
+            /* an idle group reads a panel tile: nobody writes those now */                                                 \
+            T *pij = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, i, j) : TILE__CHOL_TILE(LY, sfx, T, ws, k + 1, k);                         \
+            tile__chol_tld_##LY##_##sfx(&c, pij);                                                                                  \
+            tile__chol_tld_##LY##_##sfx(&l, TILE__CHOL_TILE(LY, sfx, T, ws, i, k));                                                      \
+            TILE__CHOL_UPDATE_##sfx(LY, &c, &l, TILE__CHOL_TILE(LY, sfx, T, ws, j, k));                                               \
+            if (valid) tile__chol_tst_##LY##_##sfx(pij, &c);                                                                       \
+        }                                                                                                                   \
+        tile_barrier();                                                                                                     \
+    }                                                                                                                       \
+    /* copy out: whole rows, L's lower triangle and zeros past the diagonal                                                 \
+     * (the result is L itself: the zeros ride along with the stores, no                                                    \
+     * other pass); chunks past the diagonal read no shared memory. Not                                                     \
+     * unrolled: unrolled, f64 took 120 registers instead of 110 (sm_90) */                                                 \
+    const int nqr = (nn + TILE__CHOL_VW_##sfx - 1) / TILE__CHOL_VW_##sfx;                                                   \
+    TILE__CHOL_NOUNROLL for (int r = TILE__CHOL_WARP(g); r < nn; r += TILE__CHOL_NWARPS(groups)) {                          \
+        TILE__CHOL_NOUNROLL for (int q = TILE__CHOL_LANE32(g, lane); q < nqr; q += TILE__CHOL_LSTEP) {                      \
+            const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
+            T v[TILE__CHOL_VW_##sfx];                                                                                       \
+            if (c0 <= r) {                                                                                                  \
+                tile__chol_vld_##sfx(v, TILE__CHOL_TILE(LY, sfx, T, ws, r / 16, c0 / 16) + TILE__CHOL_OFF_##LY(sfx, r % 16, c0 % 16));     \
+                TILE__UNROLL for (int e = 1; e < TILE__CHOL_VW_##sfx; ++e)                                                  \
+                    if (c0 + e > r) v[e] = (T)0; /* a diagonal tile's upper part holds update leftovers */                 \
+            } else {                                                                                                        \
+                TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e) v[e] = (T)0;                                     \
+            }                                                                                                               \
+            T *dst = a + (size_t)r * (size_t)nn + c0;                                                                       \
+            if (vec) {                                                                                                      \
+                tile__chol_vst_##sfx(dst, v); /* nn % VW == 0: the chunk is inside the row */                               \
+            } else {                                                                                                        \
+                TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e)                                                  \
+                    if (c0 + e < nn) dst[e] = v[e];                                                                         \
+            }                                                                                                               \
+        }                                                                                                                   \
+    }                                                                                                                       \
+    const int info = *winfo;                                                                                                \
+    tile_barrier(); /* the workspace may be reused after return */                                                          \
+    return ok ? info : 0;                                                                                                   \
+}                                                                                                                           \
+
 /* the blocked copy-in's element copies, and the wait for all of a thread's
  * copies (before the barrier that publishes them) */
 #define TILE__CHOL_CP_ELEM_f32(d, s) tile__cp_async4((d), (s))
@@ -511,115 +628,8 @@ TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                        
     return rows ? info : 0;                                                                                                 \
 }                                                                                                                           \
                                                                                                                             \
-/* lower tile (i, j) of the packed workspace */                                                                             \
-TILE_API T *tile__chol_tile_##sfx(void *ws, int i, int j) {                                                                 \
-    return (T *)ws + (size_t)(i * (i + 1) / 2 + j) * 256;                                                                   \
-}                                                                                                                           \
-                                                                                                                            \
 /* one n x n matrix (n <= 128) per block, its lower tiles staged in shared memory */                                        \
-TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {                                              \
-    const int ok = a && ws && n > 0 && n <= TILE_CHOL_MAX_N;                                                                \
-    const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1, np = 16 * nb;                                                   \
-    const int g = tile16_group(), lane = tile16_lane();                                                                     \
-    int *winfo = (int *)((unsigned char *)ws + TILE__CHOL_TILES_BYTES_##sfx(nb));                                           \
-    /* copy in: warp w takes rows w, w + W, ...; its lanes take chunks of VW                                                \
-     * columns. Asynchronous copies (cp.async: every chunk of a thread in                                                   \
-     * flight at once; plain loads and shared stores ran one DRAM round trip                                                \
-     * after another, the compiler unable to move a load above a store through                                              \
-     * the workspace's generic pointer): 16 bytes a chunk when n and a allow,                                               \
-     * else one element a copy; the identity's padding is stored. A 16-byte                                                 \
-     * chunk on the diagonal also brings up to VW - 1 elements of the strictly                                              \
-     * upper triangle: never read as L (the factor's and the updates' writes                                                \
-     * there are dropped, the copy-out stores zeros), so NaN there changes                                                  \
-     * nothing */                                                                                                           \
-    const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
-    for (int r = TILE__CHOL_WARP(g); r < np; r += TILE__CHOL_NWARPS(groups)) {                                              \
-        const int nq = (r / 16 + 1) * 16 / TILE__CHOL_VW_##sfx;                                                             \
-        for (int q = TILE__CHOL_LANE32(g, lane); q < nq; q += TILE__CHOL_LSTEP) {                                           \
-            const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
-            T *dst = tile__chol_tile_##sfx(ws, r / 16, c0 / 16) + TILE__CHOL_OFF(sfx, r % 16, c0 % 16);                     \
-            if (vec && r < nn && c0 <= r) {                                                                                 \
-                tile__cp_async16(dst, a + (size_t)r * (size_t)nn + c0);                                                     \
-            } else {                                                                                                        \
-                TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e) {                                                \
-                    const int c = c0 + e;                                                                                   \
-                    if (r < nn && c < nn && c <= r) TILE__CHOL_CP_ELEM_##sfx(dst + e, a + (size_t)r * (size_t)nn + c);      \
-                    else dst[e] = (T)(r == c ? 1 : 0);                                                                      \
-                }                                                                                                           \
-            }                                                                                                               \
-        }                                                                                                                   \
-    }                                                                                                                       \
-    tile__chol_cp_wait();                                                                                                   \
-    if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
-    tile_barrier();                                                                                                         \
-    for (int k = 0; k < nb; ++k) {                                                                                          \
-        /* panel: every task factors the diagonal tile itself (no barrier                                                   \
-         * between the two); group 0 (task 0) records the info and writes L_kk                                              \
-         * after the barrier, when nobody reads that tile */                                                                \
-        const int cnt = nb - k - 1 > 0 ? nb - k - 1 : 1;                                                                    \
-        tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
-        T *pkk = tile__chol_tile_##sfx(ws, k, k);                                                                           \
-        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                 \
-            const int task = t0 + (g & 1), valid = task < cnt && k + 1 < nb;                                                \
-            /* factor and panel solve in one pass; a group with no panel tile                                               \
-             * (idle, or the last step) solves a copy of L_kk's tile: nobody                                                \
-             * writes that tile now, and its result is dropped */                                                           \
-            tile16_##sfx p;                                                                                                 \
-            T *pik = valid ? tile__chol_tile_##sfx(ws, k + 1 + task, k) : pkk;                                              \
-            tile__chol_tld_##sfx(&lkk, pkk);                                                                                \
-            int ik;                                                                                                         \
-            TILE__CHOL_PANEL_##sfx(ik, &lkk, &p, pik, eps);                                                                 \
-            if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                                 \
-            if (valid) tile__chol_tst_##sfx(pik, &p);                                                                       \
-        }                                                                                                                   \
-        tile_barrier();                                                                                                     \
-        /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
-        if (g == 0) tile__chol_tst_##sfx(pkk, &lkk);                                                                        \
-        const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
-        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
-            const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
-            int ii = 0;                                                                                                     \
-            while ((ii + 1) * (ii + 2) / 2 <= tk) ++ii;                                                                     \
-            const int i = k + 1 + ii, j = k + 1 + (tk - ii * (ii + 1) / 2);                                                 \
-            tile16_##sfx c, l;                                                                                              \
-            /* an idle group reads a panel tile: nobody writes those now */                                                 \
-            T *pij = valid ? tile__chol_tile_##sfx(ws, i, j) : tile__chol_tile_##sfx(ws, k + 1, k);                         \
-            tile__chol_tld_##sfx(&c, pij);                                                                                  \
-            tile__chol_tld_##sfx(&l, tile__chol_tile_##sfx(ws, i, k));                                                      \
-            TILE__CHOL_UPDATE_##sfx(&c, &l, tile__chol_tile_##sfx(ws, j, k));                                               \
-            if (valid) tile__chol_tst_##sfx(pij, &c);                                                                       \
-        }                                                                                                                   \
-        tile_barrier();                                                                                                     \
-    }                                                                                                                       \
-    /* copy out: whole rows, L's lower triangle and zeros past the diagonal                                                 \
-     * (the result is L itself: the zeros ride along with the stores, no                                                    \
-     * other pass); chunks past the diagonal read no shared memory. Not                                                     \
-     * unrolled: unrolled, f64 took 120 registers instead of 110 (sm_90) */                                                 \
-    const int nqr = (nn + TILE__CHOL_VW_##sfx - 1) / TILE__CHOL_VW_##sfx;                                                   \
-    TILE__CHOL_NOUNROLL for (int r = TILE__CHOL_WARP(g); r < nn; r += TILE__CHOL_NWARPS(groups)) {                          \
-        TILE__CHOL_NOUNROLL for (int q = TILE__CHOL_LANE32(g, lane); q < nqr; q += TILE__CHOL_LSTEP) {                      \
-            const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
-            T v[TILE__CHOL_VW_##sfx];                                                                                       \
-            if (c0 <= r) {                                                                                                  \
-                tile__chol_vld_##sfx(v, tile__chol_tile_##sfx(ws, r / 16, c0 / 16) + TILE__CHOL_OFF(sfx, r % 16, c0 % 16));     \
-                TILE__UNROLL for (int e = 1; e < TILE__CHOL_VW_##sfx; ++e)                                                  \
-                    if (c0 + e > r) v[e] = (T)0; /* a diagonal tile's upper part holds update leftovers */                 \
-            } else {                                                                                                        \
-                TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e) v[e] = (T)0;                                     \
-            }                                                                                                               \
-            T *dst = a + (size_t)r * (size_t)nn + c0;                                                                       \
-            if (vec) {                                                                                                      \
-                tile__chol_vst_##sfx(dst, v); /* nn % VW == 0: the chunk is inside the row */                               \
-            } else {                                                                                                        \
-                TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e)                                                  \
-                    if (c0 + e < nn) dst[e] = v[e];                                                                         \
-            }                                                                                                               \
-        }                                                                                                                   \
-    }                                                                                                                       \
-    const int info = *winfo;                                                                                                \
-    tile_barrier(); /* the workspace may be reused after return */                                                          \
-    return ok ? info : 0;                                                                                                   \
-}                                                                                                                           \
+TILE__CHOL_BLOCK_DEF(tile_chol_block_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx)                                              \
                                                                                                                             \
 /* A x = b with L from the factor: one (matrix, 16 right-hand-side columns)                                                 \
  * per group of 16 lanes; b (n x nrhs, row-major) is overwritten by x.                                                      \
@@ -637,8 +647,19 @@ TILE_API void tile_chol_solve_small_##sfx(const T *l, T *b, int n, int nrhs, int
 
 TILE__CHOL_DEF(f32, float)
 TILE__CHOL_DEF(f64, double)
+/* the library kernels' other variants: f32 at nb = 8 in the swizzled layout
+ * (36 KiB at n = 128: 6 blocks an SM instead of 4; 343.6 against 376.8 us,
+ * while at n = 64 / 92, where registers bound the blocks, the swizzle's
+ * address arithmetic cost 8 / 5 %: bench/results/2026-11-29-h200-chol-
+ * swizzle-88a6828-bench.txt against ...-cpasync-bcb278f-bench.txt); f64
+ * at nb <= 7 with the one-pass panel (148 registers, fewer blocks an SM, yet
+ * 2-5 % faster: ...-88a6828-sweep-f64-onepass.txt) */
+TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f32, f32, float, S, A)
+TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
 
 /* ---- the library's kernels and host calls ---- */
+#define TILE__CHOL_KBLOCK_f32 tile_chol_block_f32
+#define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
 #define TILE__CHOL_KERNELS(sfx, T)                                                 \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
      * stored as soon as final, a10 staged in the group's shared tile for    \
@@ -694,13 +715,13 @@ TILE__CHOL_DEF(f64, double)
     TILE_KERNEL(tile__chol_blk64_k_##sfx, 64, T *a, int n, T eps, int *info) {     \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = tile_chol_block_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     TILE_KERNEL(tile__chol_blk128_k_##sfx, 128, T *a, int n, T eps, int *info) {   \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = tile_chol_block_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     TILE_KERNEL(tile__chol_solve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk, int bwd) { \
@@ -713,8 +734,16 @@ TILE__CHOL_DEF(f64, double)
     }
 TILE__CHOL_KERNELS(f32, float)
 TILE__CHOL_KERNELS(f64, double)
-/* 256 threads for f64 at nb = 8 (f32 takes 128 there: a tie on the H200,
- * 455.8 / 458.9 us at n = 128, and its 256-thread build spilled on sm_80) */
+/* nb = 8: f64 on 256 threads, the two-pass panel (112 registers: 2 blocks
+ * an SM, as shared memory allows); f32 on 128 threads in the swizzled
+ * layout (256 threads: a tie on the H200, 455.8 / 458.9 us at n = 128 in
+ * the padded layout, and its build spilled on sm_80) */
+TILE_KERNEL(tile__chol_blk128s_k_f32, 128, float *a, int n, float eps, int *info) {
+    const int m = (int)tile_block(0);
+    void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, f32, float, n));
+    const int r = tile__chol_block_s_f32(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS);
+    if (info && tile_thread() == 0) info[m] = r;
+}
 TILE_KERNEL(tile__chol_blk256_k_f64, 256, double *a, int n, double eps, int *info) {
     const int m = (int)tile_block(0);
     void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_f64(n));
@@ -1207,10 +1236,12 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #ifndef TILE__CHOL_BLK128_MAXNB
 #define TILE__CHOL_BLK128_MAXNB 7
 #endif
-#define TILE__CHOL_BLK256_f32(e2, a, n, batch, eps, info) \
-    tile_launch((e2), tile__chol_blk128_k_f32, tile_grid1(batch), 128, (a), (n), (eps), (info))
-#define TILE__CHOL_BLK256_f64(e2, a, n, batch, eps, info) \
-    tile_launch((e2), tile__chol_blk256_k_f64, tile_grid1(batch), 256, (a), (n), (eps), (info))
+#define TILE__CHOL_BLK256_f32(ex, a, n, batch, eps, info)                                            \
+    tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, f32, float, n)), tile__chol_blk128s_k_f32,   \
+                tile_grid1(batch), 128, (a), (n), (eps), (info))
+#define TILE__CHOL_BLK256_f64(ex, a, n, batch, eps, info)                                            \
+    tile_launch(tile_exec_smem((ex), TILE_CHOL_WS_BYTES_F64(n)), tile__chol_blk256_k_f64,           \
+                tile_grid1(batch), 256, (a), (n), (eps), (info))
 #define TILE__CHOL_HOST(sfx, T)                                                    \
     /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
      * faster, 2 wherever they apply, 0 never (chol_bench times both); 3 the \
@@ -1258,7 +1289,7 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
             return tile_launch(e2, tile__chol_blk64_k_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
         if ((n + 15) / 16 <= TILE__CHOL_BLK128_MAXNB)                              \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
-        return TILE__CHOL_BLK256_##sfx(e2, a, n, batch, eps, info);                \
+        return TILE__CHOL_BLK256_##sfx(ex, a, n, batch, eps, info);                \
     }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                  int *info) {     \
