@@ -138,17 +138,13 @@
 #define TILE__CHOL_NOUNROLL
 #endif
 
-/* copy loops: warps take rows, the warp's 32 lanes take 16-byte chunks (one
- * thread does it all on the CPU) */
+/* copy loops: groups of 16 lanes take rows, their lanes 16-byte chunks (one
+ * thread does it all on the CPU). A row has at most 32 chunks (16 for n <=
+ * 64): a warp a row left half its lanes idle at n <= 64 (ncu, f32 n = 64:
+ * 19.2 active threads a warp on average) */
 #if TILE_ON_DEVICE
-#define TILE__CHOL_WARP(g) ((g) >> 1)
-#define TILE__CHOL_NWARPS(groups) ((groups) >> 1)
-#define TILE__CHOL_LANE32(g, lane) (((g)&1) * 16 + (lane))
-#define TILE__CHOL_LSTEP 32
+#define TILE__CHOL_LSTEP 16
 #else
-#define TILE__CHOL_WARP(g) 0
-#define TILE__CHOL_NWARPS(groups) 1
-#define TILE__CHOL_LANE32(g, lane) 0
 #define TILE__CHOL_LSTEP 1
 #endif
 
@@ -488,7 +484,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
     const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1, np = 16 * nb;                                                   \
     const int g = tile16_group(), lane = tile16_lane();                                                                     \
     int *winfo = (int *)((unsigned char *)ws + TILE__CHOL_TB(LY, sfx, T, nb));                                           \
-    /* copy in: warp w takes rows w, w + W, ...; its lanes take chunks of VW                                                \
+    /* copy in: group g takes rows g, g + G, ...; its lanes take chunks of VW                                                \
      * columns. Asynchronous copies (cp.async: every chunk of a thread in                                                   \
      * flight at once; plain loads and shared stores ran one DRAM round trip                                                \
      * after another, the compiler unable to move a load above a store through                                              \
@@ -499,9 +495,9 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
      * there are dropped, the copy-out stores zeros), so NaN there changes                                                  \
      * nothing */                                                                                                           \
     const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
-    for (int r = TILE__CHOL_WARP(g); r < np; r += TILE__CHOL_NWARPS(groups)) {                                              \
+    for (int r = g; r < np; r += groups) {                                              \
         const int nq = (r / 16 + 1) * 16 / TILE__CHOL_VW_##sfx;                                                             \
-        for (int q = TILE__CHOL_LANE32(g, lane); q < nq; q += TILE__CHOL_LSTEP) {                                           \
+        for (int q = lane; q < nq; q += TILE__CHOL_LSTEP) {                                           \
             const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
             T *dst = TILE__CHOL_TILE(LY, sfx, T, ws, r / 16, c0 / 16) + TILE__CHOL_OFF_##LY(sfx, r % 16, c0 % 16);                     \
             if (vec && r < nn && c0 <= r) {                                                                                 \
@@ -562,8 +558,8 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
      * other pass); chunks past the diagonal read no shared memory. Not                                                     \
      * unrolled: unrolled, f64 took 120 registers instead of 110 (sm_90) */                                                 \
     const int nqr = (nn + TILE__CHOL_VW_##sfx - 1) / TILE__CHOL_VW_##sfx;                                                   \
-    TILE__CHOL_NOUNROLL for (int r = TILE__CHOL_WARP(g); r < nn; r += TILE__CHOL_NWARPS(groups)) {                          \
-        TILE__CHOL_NOUNROLL for (int q = TILE__CHOL_LANE32(g, lane); q < nqr; q += TILE__CHOL_LSTEP) {                      \
+    TILE__CHOL_NOUNROLL for (int r = g; r < nn; r += groups) {                          \
+        TILE__CHOL_NOUNROLL for (int q = lane; q < nqr; q += TILE__CHOL_LSTEP) {                      \
             const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
             T v[TILE__CHOL_VW_##sfx];                                                                                       \
             if (c0 <= r) {                                                                                                  \
