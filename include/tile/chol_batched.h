@@ -34,25 +34,25 @@
  *     A11 -= A10 A10^T; chol(A11); n <= 16 has its own one-tile kernel, and
  *     17..32 stages A10 in a per-group shared tile for the update (broadcast
  *     reads instead of shuffles);
- *   - f32 32 < n <= 64 on the GPU: the rows kernels (below; TILE_CHOL_ROWS,
- *     default 1; 2 takes them up to n = 128): one thread per row of the
- *     matrix padded to 64 / 96 / 128, in registers, one barrier a step
- *     (a candidate beside them, internal path 3: one warp a matrix, two
- *     rows a lane, __syncwarp for the barrier; H200: 0.98 of the rows
- *     kernel's speed at n = 64, a tie, so not the default);
- *   - other 32 < n <= 128 (and the CPU target): one
- *     matrix per block (64 threads for nb <= 4, 128 for nb <= 7, 256 at
- *     nb = 8);
+ *   - 32 < n <= 128 (both targets): one matrix per block (64 threads for
+ *     nb <= 4, 128 for nb <= 7; at nb = 8 f64 256 threads, f32 128);
  *     the lower tiles are staged in shared memory (packed: tile (i, j) at
- *     i(i+1)/2 + j, rows padded to 80 / 144 bytes so that 16 lanes reading
- *     rows hit distinct banks) with coalesced 16-byte loads of the lower
- *     triangle only, then a right-looking loop with two barriers a step:
- *     panel (each group factors L_kk in registers itself and solves one tile
- *     L_ik = A_ik L_kk^-T) and trailing update (each group one tile,
+ *     i(i+1)/2 + j; rows padded to 80 / 144 bytes, or, for f32 at nb = 8,
+ *     unpadded rows with swizzled 16-byte chunks: 36 KiB at n = 128, 6
+ *     blocks an SM instead of 4) by cp.async copies of the lower triangle
+ *     (groups of 16 lanes a row), then a right-looking loop with two
+ *     barriers a step: panel (each group factors L_kk in registers itself
+ *     and solves one tile L_ik = A_ik L_kk^-T, in the factor's own pass
+ *     where registers allow) and trailing update (each group one tile,
  *     A_ij -= L_ik L_jk^T, A and C in registers, B broadcast from shared
  *     memory for f32 on sm_90 and f64 everywhere, shuffled from a register
  *     tile for f32 elsewhere), then whole rows are written back: L's lower
- *     triangle and zeros past the diagonal (16-byte stores).
+ *     triangle and zeros past the diagonal (16-byte stores). The rows
+ *     kernels (below; one thread a row, one barrier a step) are taken with
+ *     TILE_CHOL_ROWS 2 only: the blocked kernels are faster at every n.
+ *     The library's 16 x 16 factor is an internal one-pass form
+ *     (tile__chol_fs): a reciprocal square root a column instead of the
+ *     IEEE sqrt and division, unguarded updates, the next pivot ahead.
  *     The stores of the n <= 32 kernels are whole 16 x 16 tiles: the
  *     diagonal tiles' strictly upper parts are set to zero in registers
  *     first, and n > 16 stores a zero tile for the block above A11.
@@ -1272,15 +1272,12 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
                                TILE__CHOL_RBLOCK(128, TILE__CHOL_RC_##sfx##_128), a, n, eps, info); \
         }                                                                          \
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
-        /* The step loop is a latency chain (chol, solve, update, 2 barriers),  \
-         * so matrices in flight an SM count most: 128 threads (f32 68        \
-         * registers: 7 blocks; f64 110: 4) unless shared memory alone caps   \
-         * the SM at 2 (f64) / 4 (f32) blocks, at nb = 8 (n > 112), where 256 \
-         * threads double the warps (and the groups for the 28 update tiles   \
-         * of step 0) at the same matrices in flight. f32 n = 92 (nb = 6): 7  \
-         * matrices an SM instead of 4; f64 n = 97..112: 3 instead of 2. */   \
-        /* nb <= 4: 64 threads (4 groups; only step 0's 6 update tiles take two   \
-         * rounds): f32 14 matrices an SM instead of 7, f64 9 instead of 4 */ \
+        /* Matrices in flight an SM count most (the step loop is a chain:      \
+         * factor + solve, update, 2 barriers): nb <= 4 64 threads (4 groups; \
+         * only step 0's 6 update tiles take two rounds; f32 72 registers: 14 \
+         * blocks an SM), then 128 (f32 7 blocks, f64 148 registers: 3); at   \
+         * nb = 8 shared memory caps the SM: f64 takes 256 threads (2 blocks, \
+         * twice the warps), f32 128 threads in the swizzled layout (6). */   \
         if ((n + 15) / 16 <= TILE__CHOL_BLK64_MAXNB)                               \
             return tile_launch(e2, tile__chol_blk64_k_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
         if ((n + 15) / 16 <= TILE__CHOL_BLK128_MAXNB)                              \
