@@ -179,12 +179,11 @@ TILE_API void tile__chol_vst_f64(double *p, const double *v) {
 #endif
 }
 
-/* a whole tile to / from the blocked workspace (swizzled rows; every lane
- * its own row: four / eight 16-byte accesses).
- * tile__chol_rowoff: the row's offset (16 row) in a workspace tile,
- * recomputed at each use: on the device an empty volatile asm hides that it
- * is the same every time, or the compiler keeps every chunk's swizzled
- * offset of the thread's row live across the whole kernel (sm_90 spilled) */
+/* a whole tile to / from the blocked workspace in layout LY (every lane its
+ * own row: four / eight 16-byte accesses). tile__chol_rowoff: the thread's
+ * row, recomputed at each access: on the device an empty volatile asm hides
+ * that it is the same every time, or the compiler kept every chunk's offset
+ * of the thread's row live across the whole kernel (sm_90 spilled) */
 #if TILE_ON_DEVICE
 TILE_API int tile__chol_rowoff(int row) {
     int r;
@@ -194,19 +193,17 @@ TILE_API int tile__chol_rowoff(int row) {
 #else
 #define tile__chol_rowoff(row) (row)
 #endif
-#define TILE__CHOL_ROWV_P(row) tile__chol_rowoff(row)
-#define TILE__CHOL_ROWV_S(row) tile__chol_rowoff(row)
 #define TILE__CHOL_TLD_DEF(LY, sfx, T)                                                              \
     TILE_API void tile__chol_tld_##LY##_##sfx(tile16_##sfx *t, const T *tile) {                     \
         TILE16__EACH_ROW(i) {                                                                       \
-            const int row = TILE__CHOL_ROWV_##LY(TILE16__ROW(i));                                   \
+            const int row = tile__chol_rowoff(TILE16__ROW(i));                                      \
             TILE__UNROLL for (int q = 0; q < 16; q += TILE__CHOL_VW_##sfx)                          \
                 tile__chol_vld_##sfx(t->r[i] + q, tile + TILE__CHOL_OFF_##LY(sfx, row, q));         \
         }                                                                                           \
     }                                                                                               \
     TILE_API void tile__chol_tst_##LY##_##sfx(T *tile, const tile16_##sfx *t) {                     \
         TILE16__EACH_ROW(i) {                                                                       \
-            const int row = TILE__CHOL_ROWV_##LY(TILE16__ROW(i));                                   \
+            const int row = tile__chol_rowoff(TILE16__ROW(i));                                      \
             TILE__UNROLL for (int q = 0; q < 16; q += TILE__CHOL_VW_##sfx)                          \
                 tile__chol_vst_##sfx(tile + TILE__CHOL_OFF_##LY(sfx, row, q), t->r[i] + q);         \
         }                                                                                           \
@@ -310,7 +307,7 @@ TILE__CHOL_ZERO_UPPER_DEF(f64, double)
  * 1 / d, three Newton steps for the rsqrt: full precision from a start of
  * 7 good bits): within an ulp or two of the IEEE results.
  * NaN stays NaN; d = +inf gives 0 (as 1 / inf), not the NaN of the step.
- * tile__chol_rs: the same on both targets (1 / sqrt on the CPU). */
+ * TILE__CHOL_RS below: the rsqrt on the device, 1 / sqrt on the CPU. */
 TILE_API float tile__chol_rcp_f32(float d) {
     float r;
     asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(d));
