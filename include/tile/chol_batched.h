@@ -118,15 +118,13 @@
 #define TILE__CHOL_TT_S_f32 256
 #define TILE__CHOL_TT_S_f64 256
 #define TILE__CHOL_NT(nb) ((size_t)(nb) * (size_t)((nb) + 1) / 2)
-#define TILE__CHOL_TILES_BYTES_f32(nb) TILE__CHOL_TB(P, f32, float, nb)
-#define TILE__CHOL_TILES_BYTES_f64(nb) TILE__CHOL_TB(P, f64, double, nb)
 #define TILE__CHOL_TB(LY, sfx, T, nb) (TILE__CHOL_NT(nb) * TILE__CHOL_TT_##LY##_##sfx * sizeof(T))
 #define TILE__CHOL_WSB(LY, sfx, T, n) (TILE__CHOL_TB(LY, sfx, T, ((n) + 15) / 16) + 16)
 /* Workspace bytes of tile_chol_block for an n x n matrix (the lower tiles and
  * the info word): TILE_CHOL_WS_BYTES_F32(128) == 48400 (47.3 KiB),
  * TILE_CHOL_WS_BYTES_F64(128) == 82960 (81 KiB). */
-#define TILE_CHOL_WS_BYTES_F32(n) (TILE__CHOL_TILES_BYTES_f32(((n) + 15) / 16) + 16)
-#define TILE_CHOL_WS_BYTES_F64(n) (TILE__CHOL_TILES_BYTES_f64(((n) + 15) / 16) + 16)
+#define TILE_CHOL_WS_BYTES_F32(n) TILE__CHOL_WSB(P, f32, float, n)
+#define TILE_CHOL_WS_BYTES_F64(n) TILE__CHOL_WSB(P, f64, double, n)
 #define TILE__CHOL_WS_BYTES_f32(n) TILE_CHOL_WS_BYTES_F32(n)
 #define TILE__CHOL_WS_BYTES_f64(n) TILE_CHOL_WS_BYTES_F64(n)
 
@@ -402,29 +400,34 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
 TILE__CHOL_FS_DEF(f32, float)
 TILE__CHOL_FS_DEF(f64, double)
 
-/* the blocked kernels' panel: info <- chol(*t), *p <- (tile at pik) L^-T,
- * PN: 1 in one pass; 2 factors first and loads p after, then solves with
+/* the panel of the blocked kernels and tile__chol_small_k: info <- chol(*t),
+ * *p <- P L^-T, P loaded by the statement given last. PN: 1 in one pass
+ * (the load first); 2 factors first and loads p after, then solves with
  * its own shuffles (the one pass keeps both tiles live through the factor:
  * f64 148 registers against 112, f32 on sm_80 spilled); A: 1 on sm_90, 2
  * elsewhere */
-#define TILE__CHOL_PANEL_1(LY, sfx, info, t, p, pik, eps)                  \
+#define TILE__CHOL_PANEL_1(sfx, info, t, p, eps, ...)                      \
     do {                                                                   \
-        tile__chol_tld_##LY##_##sfx((p), (pik));                           \
+        __VA_ARGS__; /* loads *p */                                        \
         (info) = tile__chol_fs_##sfx((t), (p), (eps), 1);                  \
     } while (0)
-#define TILE__CHOL_PANEL_2(LY, sfx, info, t, p, pik, eps)                  \
+#define TILE__CHOL_PANEL_2(sfx, info, t, p, eps, ...)                      \
     do {                                                                   \
         (info) = tile__chol_fs_##sfx((t), (t), (eps), 0);                  \
-        tile__chol_tld_##LY##_##sfx((p), (pik));                           \
+        __VA_ARGS__;                                                       \
         tile16__w_solve_xlt_##sfx((t), (p));                               \
     } while (0)
+#define TILE__CHOL_PANEL(PN, ...) TILE__CHOL_PANEL_(PN, __VA_ARGS__)
+#define TILE__CHOL_PANEL_(PN, ...) TILE__CHOL_PANEL_##PN(__VA_ARGS__)
 #if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
 #define TILE__CHOL_PANEL_A(...) TILE__CHOL_PANEL_2(__VA_ARGS__)
 #else
 #define TILE__CHOL_PANEL_A(...) TILE__CHOL_PANEL_1(__VA_ARGS__)
 #endif
-#define TILE__CHOL_FUSE_f32 1 /* the same choice for tile__chol_small_k (f64 one pass: 138 registers against 102) */
-#define TILE__CHOL_FUSE_f64 0
+/* tile__chol_small_k's A00 factor and A10 solve (f64 one pass: 138
+ * registers against 102) */
+#define TILE__CHOL_SMALLPN_f32 1
+#define TILE__CHOL_SMALLPN_f64 2
 /* the blocked solves' two halves, named FWD and BWD, their shuffling tile16
  * operations from family P (tile16_: any block; tile16__w_: whole warps) */
 #define TILE__CHOL_FB_DEF(FWD, BWD, P, sfx, T) \
@@ -527,7 +530,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             T *pik = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 1 + task, k) : pkk;                                              \
             tile__chol_tld_##LY##_##sfx(&lkk, pkk);                                                                                \
             int ik;                                                                                                         \
-            TILE__CHOL_PANEL_##PN(LY, sfx, ik, &lkk, &p, pik, eps);                                                                 \
+            TILE__CHOL_PANEL_##PN(sfx, ik, &lkk, &p, eps, tile__chol_tld_##LY##_##sfx(&p, pik));                            \
             if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                                 \
             if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                       \
         }                                                                                                                   \
@@ -667,14 +670,8 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
         tile16_##sfx a00 = tile16_eye_##sfx(), a10 = tile16_zeros_##sfx(), a11 = tile16_eye_##sfx(); \
         tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                        \
         int r;                                                                     \
-        if (TILE__CHOL_FUSE_##sfx) { /* a constant: a10 <- a10 L00^-T in the factor's pass */ \
-            tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16);                   \
-            r = tile__chol_fs_##sfx(&a00, &a10, eps, 1);                           \
-        } else {                                                                   \
-            r = tile__chol_fs_##sfx(&a00, &a00, eps, 0);                           \
-            tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16);                   \
-            tile16__w_solve_xlt_##sfx(&a00, &a10);                                 \
-        }                                                                          \
+        TILE__CHOL_PANEL(TILE__CHOL_SMALLPN_##sfx, sfx, r, &a00, &a10, eps,        \
+                         tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16));     \
         tile__chol_zero_upper_##sfx(&a00);                                         \
         tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
         tile16_store_##sfx(am, rows, n, 16, 32, 0, 16, &a10);                      \
@@ -1229,10 +1226,10 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #ifndef TILE__CHOL_BLK128_MAXNB
 #define TILE__CHOL_BLK128_MAXNB 7
 #endif
-#define TILE__CHOL_BLK256_f32(ex, a, n, batch, eps, info)                                            \
+#define TILE__CHOL_NB8_f32(ex, a, n, batch, eps, info)                                            \
     tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, f32, float, n)), tile__chol_blk128s_k_f32,   \
                 tile_grid1(batch), 128, (a), (n), (eps), (info))
-#define TILE__CHOL_BLK256_f64(ex, a, n, batch, eps, info)                                            \
+#define TILE__CHOL_NB8_f64(ex, a, n, batch, eps, info)                                            \
     tile_launch(tile_exec_smem((ex), TILE_CHOL_WS_BYTES_F64(n)), tile__chol_blk256_k_f64,           \
                 tile_grid1(batch), 256, (a), (n), (eps), (info))
 #define TILE__CHOL_HOST(sfx, T)                                                    \
@@ -1279,7 +1276,7 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
             return tile_launch(e2, tile__chol_blk64_k_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
         if ((n + 15) / 16 <= TILE__CHOL_BLK128_MAXNB)                              \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
-        return TILE__CHOL_BLK256_##sfx(ex, a, n, batch, eps, info);                \
+        return TILE__CHOL_NB8_##sfx(ex, a, n, batch, eps, info);                \
     }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                  int *info) {     \
