@@ -472,6 +472,28 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
     }                                                                                                                       \
 }
 
+/* trailing update task tk of an m x m lower triangle of tiles -> (i, j):
+ * TILE__CHOL_UPD_COLS 0 row by row (a warp's two groups share L_ik), 1
+ * column by column (they share L_jk, the broadcast operand) */
+#ifndef TILE__CHOL_UPD_COLS
+#define TILE__CHOL_UPD_COLS 0
+#endif
+#if TILE__CHOL_UPD_COLS
+#define TILE__CHOL_UTASK(m, tk, i, j)                        \
+    do {                                                     \
+        int s_ = 0;                                          \
+        (j) = 0;                                             \
+        while (s_ + (m) - (j) <= (tk)) s_ += (m) - (j)++;    \
+        (i) = (j) + (tk) - s_;                               \
+    } while (0)
+#else
+#define TILE__CHOL_UTASK(m, tk, i, j)                        \
+    do {                                                     \
+        (i) = 0;                                             \
+        while (((i) + 1) * ((i) + 2) / 2 <= (tk)) ++(i);     \
+        (j) = (tk) - (i) * ((i) + 1) / 2;                    \
+    } while (0)
+#endif
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
 #define TILE__CHOL_TILE(LY, sfx, T, ws, i, j) ((T *)(ws) + (size_t)((i) * ((i) + 1) / 2 + (j)) * TILE__CHOL_TT_##LY##_##sfx)
@@ -540,9 +562,10 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
-            int ii = 0;                                                                                                     \
-            while ((ii + 1) * (ii + 2) / 2 <= tk) ++ii;                                                                     \
-            const int i = k + 1 + ii, j = k + 1 + (tk - ii * (ii + 1) / 2);                                                 \
+            int i, j;                                                                                                       \
+            TILE__CHOL_UTASK(m, tk, i, j);                                                                                  \
+            i += k + 1;                                                                                                     \
+            j += k + 1;                                                                                                     \
             tile16_##sfx c, l;                                                                                              \
             /* an idle group reads a panel tile: nobody writes those now */                                                 \
             T *pij = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, i, j) : TILE__CHOL_TILE(LY, sfx, T, ws, k + 1, k);                         \
