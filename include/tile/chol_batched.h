@@ -97,6 +97,8 @@
 #define TILE__CHOL_TS_f64 (16 * 18)
 #define TILE__CHOL_VW_f32 4 /* elements of a 16-byte access */
 #define TILE__CHOL_VW_f64 2
+#define TILE__CHOL_CPT_f32 64 /* 16-byte chunks a tile */
+#define TILE__CHOL_CPT_f64 128
 /* The blocked workspace: packed lower tiles (tile (i, j) at i(i+1)/2 + j) in
  * one of two layouts (LY):
  *  P: rows padded to 80 / 144 bytes (TILE__CHOL_LD), so that the 8 lanes of
@@ -501,34 +503,49 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #define TILE__CHOL_PUBPN_f64 2
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN)
 #define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN) \
-TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                                              \
+TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                                                               \
     const int ok = a && ws && n > 0 && n <= TILE_CHOL_MAX_N;                                                                \
-    const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1, np = 16 * nb;                                                   \
+    const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1;                                                                 \
     const int g = tile16_group(), lane = tile16_lane();                                                                     \
-    int *winfo = (int *)((unsigned char *)ws + TILE__CHOL_TB(LY, sfx, T, nb));                                           \
-    /* copy in: group g takes rows g, g + G, ...; its lanes take chunks of VW                                                \
-     * columns. Asynchronous copies (cp.async: every chunk of a thread in                                                   \
-     * flight at once; plain loads and shared stores ran one DRAM round trip                                                \
-     * after another, the compiler unable to move a load above a store through                                              \
-     * the workspace's generic pointer): 16 bytes a chunk when n and a allow,                                               \
-     * else one element a copy; the identity's padding is stored. A 16-byte                                                 \
-     * chunk on the diagonal also brings up to VW - 1 elements of the strictly                                              \
-     * upper triangle: never read as L (the factor's and the updates' writes                                                \
-     * there are dropped, the copy-out stores zeros), so NaN there changes                                                  \
-     * nothing */                                                                                                           \
+    /* the copies' threads: every thread of the groups on the device, one on the CPU */                                     \
+    const int nthr = TILE_ON_DEVICE ? 16 * groups : 1, tid = TILE_ON_DEVICE ? 16 * g + lane : 0;                            \
+    int *winfo = (int *)((unsigned char *)ws + TILE__CHOL_TB(LY, sfx, T, nb));                                              \
+    /* copy in, tile by tile: thread tid takes chunks tid, tid + nthr, ... of                                               \
+     * the lower tiles (a chunk: VW columns, 16 bytes), so its place in a                                                   \
+     * tile (row rr, columns cc) changes only when nthr is not a multiple of                                                \
+     * the CPT chunks a tile has, and the tile every CPT / nthr chunks (the                                                 \
+     * row-by-row loops recomputed tile, offset and masks a chunk: 16 % of the                                              \
+     * f32 n = 128 kernel's instructions, ncu at f364702). Asynchronous copies                                              \
+     * (cp.async: every chunk of a thread in flight at once; plain loads and                                                \
+     * shared stores ran one DRAM round trip after another, the compiler                                                    \
+     * unable to move a load above a store through the workspace's generic                                                  \
+     * pointer): 16 bytes a chunk when n and a allow, else one element a copy.                                              \
+     * Only elements on or below the diagonal are written: the identity's                                                   \
+     * padding, and L's part (a 16-byte chunk on the diagonal also brings up                                                \
+     * to VW - 1 elements of the strictly upper triangle). The strictly upper                                               \
+     * triangle of a diagonal tile is never read as L: the factor's and the                                                 \
+     * updates' writes there are dropped and the copy-out stores zeros, so                                                  \
+     * whatever is there (NaN, or on the device what the workspace held                                                     \
+     * before) changes nothing; the CPU zeroes it, for a defined state */                                                   \
     const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
-    for (int r = g; r < np; r += groups) {                                              \
-        const int nq = (r / 16 + 1) * 16 / TILE__CHOL_VW_##sfx;                                                             \
-        for (int q = lane; q < nq; q += TILE__CHOL_LSTEP) {                                           \
-            const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
-            T *dst = TILE__CHOL_TILE(LY, sfx, T, ws, r / 16, c0 / 16) + TILE__CHOL_OFF_##LY(sfx, r % 16, c0 % 16);                     \
-            if (vec && r < nn && c0 <= r) {                                                                                 \
+    {                                                                                                                       \
+        int t = 0, ti = 0, tj = 0;                                                                                          \
+        const int tot = (int)TILE__CHOL_NT(nb) * TILE__CHOL_CPT_##sfx;                                                      \
+        for (int e = tid; e < tot; e += nthr) {                                                                             \
+            while (t < e / TILE__CHOL_CPT_##sfx) { ++t; if (++tj > ti) { ++ti; tj = 0; } }                                  \
+            const int w = e % TILE__CHOL_CPT_##sfx, rr = w / (16 / TILE__CHOL_VW_##sfx);                                    \
+            const int cc = (w % (16 / TILE__CHOL_VW_##sfx)) * TILE__CHOL_VW_##sfx;                                          \
+            const int r = 16 * ti + rr, c0 = 16 * tj + cc;                                                                  \
+            T *dst = TILE__CHOL_TILE(LY, sfx, T, ws, ti, tj) + TILE__CHOL_OFF_##LY(sfx, rr, cc);                            \
+            if (c0 > r) { /* wholly above the diagonal */                                                                   \
+                if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) dst[q] = (T)0; }                       \
+            } else if (vec && r < nn) {                                                                                     \
                 tile__cp_async16(dst, a + (size_t)r * (size_t)nn + c0);                                                     \
             } else {                                                                                                        \
-                TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e) {                                                \
-                    const int c = c0 + e;                                                                                   \
-                    if (r < nn && c < nn && c <= r) TILE__CHOL_CP_ELEM_##sfx(dst + e, a + (size_t)r * (size_t)nn + c);      \
-                    else dst[e] = (T)(r == c ? 1 : 0);                                                                      \
+                TILE__UNROLL for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) {                                                \
+                    const int c = c0 + q;                                                                                   \
+                    if (r < nn && c < nn && c <= r) TILE__CHOL_CP_ELEM_##sfx(dst + q, a + (size_t)r * (size_t)nn + c);      \
+                    else dst[q] = (T)(r == c ? 1 : 0);                                                                      \
                 }                                                                                                           \
             }                                                                                                               \
         }                                                                                                                   \
@@ -542,23 +559,23 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
          * after the barrier, when nobody reads that tile */                                                                \
         const int cnt = nb - k - 1 > 0 ? nb - k - 1 : 1;                                                                    \
         tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
-        T *pkk = TILE__CHOL_TILE(LY, sfx, T, ws, k, k);                                                                           \
+        T *pkk = TILE__CHOL_TILE(LY, sfx, T, ws, k, k);                                                                     \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                 \
             const int task = t0 + (g & 1), valid = task < cnt && k + 1 < nb;                                                \
             /* factor and panel solve in one pass; a group with no panel tile                                               \
              * (idle, or the last step) solves a copy of L_kk's tile: nobody                                                \
              * writes that tile now, and its result is dropped */                                                           \
             tile16_##sfx p;                                                                                                 \
-            T *pik = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 1 + task, k) : pkk;                                              \
-            tile__chol_tld_##LY##_##sfx(&lkk, pkk);                                                                                \
+            T *pik = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 1 + task, k) : pkk;                                        \
+            tile__chol_tld_##LY##_##sfx(&lkk, pkk);                                                                         \
             int ik;                                                                                                         \
             TILE__CHOL_PANEL_##PN(sfx, ik, &lkk, &p, eps, tile__chol_tld_##LY##_##sfx(&p, pik));                            \
-            if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                                 \
-            if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                       \
+            if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                              \
+            if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
-        if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                        \
+        if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
@@ -568,36 +585,41 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             j += k + 1;                                                                                                     \
             tile16_##sfx c, l;                                                                                              \
             /* an idle group reads a panel tile: nobody writes those now */                                                 \
-            T *pij = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, i, j) : TILE__CHOL_TILE(LY, sfx, T, ws, k + 1, k);                         \
-            tile__chol_tld_##LY##_##sfx(&c, pij);                                                                                  \
-            tile__chol_tld_##LY##_##sfx(&l, TILE__CHOL_TILE(LY, sfx, T, ws, i, k));                                                      \
-            TILE__CHOL_UPDATE_##sfx(LY, &c, &l, TILE__CHOL_TILE(LY, sfx, T, ws, j, k));                                               \
-            if (valid) tile__chol_tst_##LY##_##sfx(pij, &c);                                                                       \
+            T *pij = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, i, j) : TILE__CHOL_TILE(LY, sfx, T, ws, k + 1, k);             \
+            tile__chol_tld_##LY##_##sfx(&c, pij);                                                                           \
+            tile__chol_tld_##LY##_##sfx(&l, TILE__CHOL_TILE(LY, sfx, T, ws, i, k));                                         \
+            TILE__CHOL_UPDATE_##sfx(LY, &c, &l, TILE__CHOL_TILE(LY, sfx, T, ws, j, k));                                     \
+            if (valid) tile__chol_tst_##LY##_##sfx(pij, &c);                                                                \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
     }                                                                                                                       \
-    /* copy out: whole rows, L's lower triangle and zeros past the diagonal                                                 \
-     * (the result is L itself: the zeros ride along with the stores, no                                                    \
-     * other pass); chunks past the diagonal read no shared memory. Not                                                     \
-     * unrolled: unrolled, f64 took 120 registers instead of 110 (sm_90) */                                                 \
-    const int nqr = (nn + TILE__CHOL_VW_##sfx - 1) / TILE__CHOL_VW_##sfx;                                                   \
-    TILE__CHOL_NOUNROLL for (int r = g; r < nn; r += groups) {                          \
-        TILE__CHOL_NOUNROLL for (int q = lane; q < nqr; q += TILE__CHOL_LSTEP) {                      \
-            const int c0 = q * TILE__CHOL_VW_##sfx;                                                                         \
+    /* copy out, tile by tile over the whole n x n (as the copy in): L's lower                                              \
+     * triangle and zeros past the diagonal (the result is L itself: the zeros                                              \
+     * ride along with the stores, no other pass); chunks past the diagonal                                                 \
+     * read no shared memory */                                                                                             \
+    {                                                                                                                       \
+        int t = 0, ti = 0, tj = 0;                                                                                          \
+        const int tot = nb * nb * TILE__CHOL_CPT_##sfx;                                                                     \
+        TILE__CHOL_NOUNROLL for (int e = tid; e < tot; e += nthr) {                                                         \
+            while (t < e / TILE__CHOL_CPT_##sfx) { ++t; if (++tj == nb) { ++ti; tj = 0; } }                                 \
+            const int w = e % TILE__CHOL_CPT_##sfx, rr = w / (16 / TILE__CHOL_VW_##sfx);                                    \
+            const int cc = (w % (16 / TILE__CHOL_VW_##sfx)) * TILE__CHOL_VW_##sfx;                                          \
+            const int r = 16 * ti + rr, c0 = 16 * tj + cc;                                                                  \
+            if (r >= nn || c0 >= nn) continue;                                                                              \
             T v[TILE__CHOL_VW_##sfx];                                                                                       \
             if (c0 <= r) {                                                                                                  \
-                tile__chol_vld_##sfx(v, TILE__CHOL_TILE(LY, sfx, T, ws, r / 16, c0 / 16) + TILE__CHOL_OFF_##LY(sfx, r % 16, c0 % 16));     \
-                TILE__UNROLL for (int e = 1; e < TILE__CHOL_VW_##sfx; ++e)                                                  \
-                    if (c0 + e > r) v[e] = (T)0; /* a diagonal tile's upper part holds update leftovers */                 \
+                tile__chol_vld_##sfx(v, TILE__CHOL_TILE(LY, sfx, T, ws, ti, tj) + TILE__CHOL_OFF_##LY(sfx, rr, cc));        \
+                TILE__UNROLL for (int q = 1; q < TILE__CHOL_VW_##sfx; ++q)                                                  \
+                    if (c0 + q > r) v[q] = (T)0; /* a diagonal tile's upper part holds update leftovers */                  \
             } else {                                                                                                        \
-                TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e) v[e] = (T)0;                                     \
+                TILE__UNROLL for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) v[q] = (T)0;                                     \
             }                                                                                                               \
             T *dst = a + (size_t)r * (size_t)nn + c0;                                                                       \
             if (vec) {                                                                                                      \
                 tile__chol_vst_##sfx(dst, v); /* nn % VW == 0: the chunk is inside the row */                               \
             } else {                                                                                                        \
-                TILE__UNROLL for (int e = 0; e < TILE__CHOL_VW_##sfx; ++e)                                                  \
-                    if (c0 + e < nn) dst[e] = v[e];                                                                         \
+                TILE__UNROLL for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                                  \
+                    if (c0 + q < nn) dst[q] = v[q];                                                                         \
             }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \
@@ -757,6 +779,20 @@ TILE_KERNEL(tile__chol_blk128s_k_f32, 128, float *a, int n, float eps, int *info
     const int r = tile__chol_block_s_f32(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS);
     if (info && tile_thread() == 0) info[m] = r;
 }
+/* f64 nb = 8 candidates (TILE__CHOL_NB8F64 1 / 2): 128 threads in the
+ * swizzled layout (72 KiB: 3 blocks an SM), one- / two-pass panel */
+#ifndef TILE__CHOL_NB8F64
+#define TILE__CHOL_NB8F64 0
+#endif
+#if TILE__CHOL_NB8F64
+TILE__CHOL_BLOCK_DEF(tile__chol_block_s8_f64, f64, double, S, TILE__CHOL_NB8F64)
+TILE_KERNEL(tile__chol_blk128s_k_f64, 128, double *a, int n, double eps, int *info) {
+    const int m = (int)tile_block(0);
+    void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, f64, double, n));
+    const int r = tile__chol_block_s8_f64(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS);
+    if (info && tile_thread() == 0) info[m] = r;
+}
+#endif
 TILE_KERNEL(tile__chol_blk256_k_f64, 256, double *a, int n, double eps, int *info) {
     const int m = (int)tile_block(0);
     void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_f64(n));
@@ -1252,9 +1288,15 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #define TILE__CHOL_NB8_f32(ex, a, n, batch, eps, info)                                            \
     tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, f32, float, n)), tile__chol_blk128s_k_f32,   \
                 tile_grid1(batch), 128, (a), (n), (eps), (info))
+#if TILE__CHOL_NB8F64
+#define TILE__CHOL_NB8_f64(ex, a, n, batch, eps, info)                                            \
+    tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, f64, double, n)), tile__chol_blk128s_k_f64,  \
+                tile_grid1(batch), 128, (a), (n), (eps), (info))
+#else
 #define TILE__CHOL_NB8_f64(ex, a, n, batch, eps, info)                                            \
     tile_launch(tile_exec_smem((ex), TILE_CHOL_WS_BYTES_F64(n)), tile__chol_blk256_k_f64,           \
                 tile_grid1(batch), 256, (a), (n), (eps), (info))
+#endif
 #define TILE__CHOL_HOST(sfx, T)                                                    \
     /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
      * faster, 2 wherever they apply, 0 never (chol_bench times both); 3 the \
