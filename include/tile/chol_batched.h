@@ -35,12 +35,12 @@
  *     17..32 stages A10 in a per-group shared tile for the update (broadcast
  *     reads instead of shuffles);
  *   - 32 < n <= 128 (both targets): one matrix per block (64 threads for
- *     nb <= 4, 128 for nb <= 7; at nb = 8 f64 256 threads, f32 128);
- *     the lower tiles are staged in shared memory (packed: tile (i, j) at
- *     i(i+1)/2 + j; rows padded to 80 / 144 bytes, or, for f32 at nb = 8,
- *     unpadded rows with swizzled 16-byte chunks: 36 KiB at n = 128, 6
- *     blocks an SM instead of 4) by cp.async copies of the lower triangle
- *     (groups of 16 lanes a row), then a right-looking loop with two
+ *     nb <= 4, else 128); the lower tiles are staged in shared memory
+ *     (packed: tile (i, j) at i(i+1)/2 + j; rows padded to 80 / 144 bytes,
+ *     or, at nb = 8, unpadded rows with swizzled 16-byte chunks: f32 36 KiB,
+ *     6 blocks an SM instead of 4, f64 72 KiB, 3 instead of 2) by cp.async
+ *     copies of the lower triangle (row-major chunks, every thread a chunk
+ *     of 16 bytes), then a right-looking loop with two
  *     barriers a step: panel (each group factors L_kk in registers itself
  *     and solves one tile L_ik = A_ik L_kk^-T, in the factor's own pass
  *     where registers allow) and trailing update (each group one tile,
@@ -97,8 +97,12 @@
 #define TILE__CHOL_TS_f64 (16 * 18)
 #define TILE__CHOL_VW_f32 4 /* elements of a 16-byte access */
 #define TILE__CHOL_VW_f64 2
-#define TILE__CHOL_CPT_f32 64 /* 16-byte chunks a tile */
-#define TILE__CHOL_CPT_f64 128
+/* e / q without a division, for 1 <= q <= 64 and 0 <= e < min(128 q, 2^13)
+ * (the copies' row in a 128-row matrix): (e m) >> 20 with m = ceil(2^20 / q)
+ * (0 <= m - 2^20 / q < 1, so the error e (m - 2^20 / q) / 2^20 < 1 / 128
+ * stays under the 1 / q gap to the next integer; e m < 2^28) */
+#define TILE__CHOL_DIVQ_M(q) ((1u << 20) / (unsigned)(q) + ((1u << 20) % (unsigned)(q) != 0))
+#define TILE__CHOL_DIVQ(e, m) ((int)(((unsigned)(e) * (m)) >> 20))
 /* The blocked workspace: packed lower tiles (tile (i, j) at i(i+1)/2 + j) in
  * one of two layouts (LY):
  *  P: rows padded to 80 / 144 bytes (TILE__CHOL_LD), so that the 8 lanes of
@@ -510,33 +514,34 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
     /* the copies' threads: every thread of the groups on the device, one on the CPU */                                     \
     const int nthr = TILE_ON_DEVICE ? 16 * groups : 1, tid = TILE_ON_DEVICE ? 16 * g + lane : 0;                            \
     int *winfo = (int *)((unsigned char *)ws + TILE__CHOL_TB(LY, sfx, T, nb));                                              \
-    /* copy in, tile by tile: thread tid takes chunks tid, tid + nthr, ... of                                               \
-     * the lower tiles (a chunk: VW columns, 16 bytes), so its place in a                                                   \
-     * tile (row rr, columns cc) changes only when nthr is not a multiple of                                                \
-     * the CPT chunks a tile has, and the tile every CPT / nthr chunks (the                                                 \
-     * row-by-row loops recomputed tile, offset and masks a chunk: 16 % of the                                              \
-     * f32 n = 128 kernel's instructions, ncu at f364702). Asynchronous copies                                              \
-     * (cp.async: every chunk of a thread in flight at once; plain loads and                                                \
-     * shared stores ran one DRAM round trip after another, the compiler                                                    \
-     * unable to move a load above a store through the workspace's generic                                                  \
-     * pointer): 16 bytes a chunk when n and a allow, else one element a copy.                                              \
-     * Only elements on or below the diagonal are written: the identity's                                                   \
-     * padding, and L's part (a 16-byte chunk on the diagonal also brings up                                                \
-     * to VW - 1 elements of the strictly upper triangle). The strictly upper                                               \
-     * triangle of a diagonal tile is never read as L: the factor's and the                                                 \
-     * updates' writes there are dropped and the copy-out stores zeros, so                                                  \
-     * whatever is there (NaN, or on the device what the workspace held                                                     \
-     * before) changes nothing; the CPU zeroes it, for a defined state */                                                   \
+    /* copy in, row block by row block (rows 16 ti .. 16 ti + 15, columns up to                                             \
+     * the block's diagonal tile): its chunks (VW columns, 16 bytes) in row-                                                \
+     * major order, thread tid taking chunks tid, tid + nthr, ... (the row by                                               \
+     * a multiply and a shift, no division: TILE__CHOL_DIVQ). A warp reads                                                  \
+     * whole 128-byte lines of a row where the row is that long (chunks by tile                                             \
+     * instead read 64-byte pieces of 8 rows at f32: 333 against 312 us at n =                                              \
+     * 128, 215338c), and 32 chunks, not a row's at most 16, a step (group-per-                                             \
+     * row loops: 16 % of the f32 n = 128 kernel's instructions, ncu at                                                     \
+     * f364702). Asynchronous copies (cp.async: every chunk of a thread in                                                  \
+     * flight at once; plain loads and shared stores ran one DRAM round trip                                                \
+     * after another, the compiler unable to move a load above a store through                                              \
+     * the workspace's generic pointer): 16 bytes a chunk when n and a allow,                                               \
+     * else one element a copy. Only chunks that reach the diagonal or below                                                \
+     * are written: the identity's padding and L's part (a 16-byte chunk on the                                             \
+     * diagonal also brings up to VW - 1 elements of the strictly upper                                                     \
+     * triangle). The strictly upper triangle of a diagonal tile is never read                                              \
+     * as L: the factor's and the updates' writes there are dropped and the                                                 \
+     * copy-out stores zeros, so whatever it holds (NaN, or on the device what                                              \
+     * the workspace held before) changes nothing; the CPU zeroes it, for a                                                 \
+     * defined state */                                                                                                     \
     const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
-    {                                                                                                                       \
-        int t = 0, ti = 0, tj = 0;                                                                                          \
-        const int tot = (int)TILE__CHOL_NT(nb) * TILE__CHOL_CPT_##sfx;                                                      \
-        for (int e = tid; e < tot; e += nthr) {                                                                             \
-            while (t < e / TILE__CHOL_CPT_##sfx) { ++t; if (++tj > ti) { ++ti; tj = 0; } }                                  \
-            const int w = e % TILE__CHOL_CPT_##sfx, rr = w / (16 / TILE__CHOL_VW_##sfx);                                    \
-            const int cc = (w % (16 / TILE__CHOL_VW_##sfx)) * TILE__CHOL_VW_##sfx;                                          \
-            const int r = 16 * ti + rr, c0 = 16 * tj + cc;                                                                  \
-            T *dst = TILE__CHOL_TILE(LY, sfx, T, ws, ti, tj) + TILE__CHOL_OFF_##LY(sfx, rr, cc);                            \
+    for (int ti = 0; ti < nb; ++ti) {                                                                                       \
+        const int qn = (ti + 1) * (16 / TILE__CHOL_VW_##sfx); /* chunks a row of the block */                               \
+        const unsigned mg = TILE__CHOL_DIVQ_M(qn);                                                                          \
+        T *tb = TILE__CHOL_TILE(LY, sfx, T, ws, ti, 0); /* the block's tiles, in order */                                   \
+        for (int e = tid; e < 16 * qn; e += nthr) {                                                                         \
+            const int rl = TILE__CHOL_DIVQ(e, mg), c0 = (e - rl * qn) * TILE__CHOL_VW_##sfx, r = 16 * ti + rl;              \
+            T *dst = tb + (c0 / 16) * TILE__CHOL_TT_##LY##_##sfx + TILE__CHOL_OFF_##LY(sfx, rl, c0 % 16);                   \
             if (c0 > r) { /* wholly above the diagonal */                                                                   \
                 if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) dst[q] = (T)0; }                       \
             } else if (vec && r < nn) {                                                                                     \
@@ -593,22 +598,18 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
     }                                                                                                                       \
-    /* copy out, tile by tile over the whole n x n (as the copy in): L's lower                                              \
-     * triangle and zeros past the diagonal (the result is L itself: the zeros                                              \
-     * ride along with the stores, no other pass); chunks past the diagonal                                                 \
-     * read no shared memory */                                                                                             \
+    /* copy out, the n x n matrix's chunks in row-major order as the copy in:                                               \
+     * L's lower triangle and zeros past the diagonal (the result is L itself:                                              \
+     * the zeros ride along with the stores, no other pass); chunks past the                                                \
+     * diagonal read no shared memory */                                                                                    \
     {                                                                                                                       \
-        int t = 0, ti = 0, tj = 0;                                                                                          \
-        const int tot = nb * nb * TILE__CHOL_CPT_##sfx;                                                                     \
-        TILE__CHOL_NOUNROLL for (int e = tid; e < tot; e += nthr) {                                                         \
-            while (t < e / TILE__CHOL_CPT_##sfx) { ++t; if (++tj == nb) { ++ti; tj = 0; } }                                 \
-            const int w = e % TILE__CHOL_CPT_##sfx, rr = w / (16 / TILE__CHOL_VW_##sfx);                                    \
-            const int cc = (w % (16 / TILE__CHOL_VW_##sfx)) * TILE__CHOL_VW_##sfx;                                          \
-            const int r = 16 * ti + rr, c0 = 16 * tj + cc;                                                                  \
-            if (r >= nn || c0 >= nn) continue;                                                                              \
+        const int qn = (nn + TILE__CHOL_VW_##sfx - 1) / TILE__CHOL_VW_##sfx;                                                \
+        const unsigned mg = TILE__CHOL_DIVQ_M(qn > 0 ? qn : 1);                                                             \
+        TILE__CHOL_NOUNROLL for (int e = tid; e < nn * qn; e += nthr) {                                                     \
+            const int r = TILE__CHOL_DIVQ(e, mg), c0 = (e - r * qn) * TILE__CHOL_VW_##sfx;                                  \
             T v[TILE__CHOL_VW_##sfx];                                                                                       \
             if (c0 <= r) {                                                                                                  \
-                tile__chol_vld_##sfx(v, TILE__CHOL_TILE(LY, sfx, T, ws, ti, tj) + TILE__CHOL_OFF_##LY(sfx, rr, cc));        \
+                tile__chol_vld_##sfx(v, TILE__CHOL_TILE(LY, sfx, T, ws, r / 16, c0 / 16) + TILE__CHOL_OFF_##LY(sfx, r % 16, c0 % 16)); \
                 TILE__UNROLL for (int q = 1; q < TILE__CHOL_VW_##sfx; ++q)                                                  \
                     if (c0 + q > r) v[q] = (T)0; /* a diagonal tile's upper part holds update leftovers */                  \
             } else {                                                                                                        \
@@ -688,14 +689,18 @@ TILE_API void tile_chol_solve_small_##sfx(const T *l, T *b, int n, int nrhs, int
 
 TILE__CHOL_DEF(f32, float)
 TILE__CHOL_DEF(f64, double)
-/* the library kernels' other variants: f32 at nb = 8 in the swizzled layout
- * (36 KiB at n = 128: 6 blocks an SM instead of 4; 343.6 against 376.8 us,
+/* the library kernels' other variants: nb = 8 in the swizzled layout (f32
+ * 36 KiB at n = 128: 6 blocks an SM instead of 4, 343.6 against 376.8 us,
  * while at n = 64 / 92, where registers bound the blocks, the swizzle's
  * address arithmetic cost 8 / 5 %: bench/results/2026-11-29-h200-chol-
- * swizzle-88a6828-bench.txt against ...-cpasync-bcb278f-bench.txt); f64
- * at nb <= 7 with the one-pass panel (148 registers, fewer blocks an SM, yet
- * 2-5 % faster: ...-88a6828-sweep-f64-onepass.txt) */
+ * swizzle-88a6828-bench.txt against ...-cpasync-bcb278f-bench.txt; f64 72
+ * KiB: 3 blocks an SM of 128 threads, one-pass panel, 747.8 against 1100.1
+ * us for 2 of 256 threads in the padded layout and 1094.6 with the two-pass
+ * panel: ...-215338c-sweep-nb8-f64.txt); f64 at nb <= 7 with the one-pass
+ * panel (148 registers, fewer blocks an SM, yet 2-5 % faster: ...-88a6828-
+ * sweep-f64-onepass.txt) */
 TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f32, f32, float, S, A)
+TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, 1)
 TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
 
 /* ---- the library's kernels and host calls ---- */
@@ -759,6 +764,13 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
         const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
+    /* nb = 8: the swizzled layout (above) */                                     \
+    TILE_KERNEL(tile__chol_blk128s_k_##sfx, 128, T *a, int n, T eps, int *info) {  \
+        const int m = (int)tile_block(0);                                          \
+        void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, sfx, T, n));        \
+        const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        if (info && tile_thread() == 0) info[m] = r;                               \
+    }                                                                              \
     TILE_KERNEL(tile__chol_solve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk, int bwd) { \
         const int task = (int)tile_block(0) * TILE16_GROUPS + tile16_group();      \
         const int m = task / nchunk, c = task % nchunk, valid = m < batch;         \
@@ -769,36 +781,6 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
     }
 TILE__CHOL_KERNELS(f32, float)
 TILE__CHOL_KERNELS(f64, double)
-/* nb = 8: f64 on 256 threads, the two-pass panel (112 registers: 2 blocks
- * an SM, as shared memory allows); f32 on 128 threads in the swizzled
- * layout (256 threads: a tie on the H200, 455.8 / 458.9 us at n = 128 in
- * the padded layout, and its build spilled on sm_80) */
-TILE_KERNEL(tile__chol_blk128s_k_f32, 128, float *a, int n, float eps, int *info) {
-    const int m = (int)tile_block(0);
-    void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, f32, float, n));
-    const int r = tile__chol_block_s_f32(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS);
-    if (info && tile_thread() == 0) info[m] = r;
-}
-/* f64 nb = 8 candidates (TILE__CHOL_NB8F64 1 / 2): 128 threads in the
- * swizzled layout (72 KiB: 3 blocks an SM), one- / two-pass panel */
-#ifndef TILE__CHOL_NB8F64
-#define TILE__CHOL_NB8F64 0
-#endif
-#if TILE__CHOL_NB8F64
-TILE__CHOL_BLOCK_DEF(tile__chol_block_s8_f64, f64, double, S, TILE__CHOL_NB8F64)
-TILE_KERNEL(tile__chol_blk128s_k_f64, 128, double *a, int n, double eps, int *info) {
-    const int m = (int)tile_block(0);
-    void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, f64, double, n));
-    const int r = tile__chol_block_s8_f64(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS);
-    if (info && tile_thread() == 0) info[m] = r;
-}
-#endif
-TILE_KERNEL(tile__chol_blk256_k_f64, 256, double *a, int n, double eps, int *info) {
-    const int m = (int)tile_block(0);
-    void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_f64(n));
-    const int r = tile_chol_block_f64(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS);
-    if (info && tile_thread() == 0) info[m] = r;
-}
 
 /* ---- the rows kernels (GPU fast path for 32 < n <= 128) ----
  * One thread owns one row of the matrix padded to NP (64, 96, 128) with the
@@ -1278,25 +1260,17 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 
 /* the blocked kernels' block size by tile count nb = ceil(n / 16): 64
  * threads up to TILE__CHOL_BLK64_MAXNB, 128 up to TILE__CHOL_BLK128_MAXNB,
- * else 256 (overridable for chol-rows-sweep.sh style tuning builds) */
+ * then 128 threads in the swizzled layout (overridable for chol-rows-
+ * sweep.sh style tuning builds) */
 #ifndef TILE__CHOL_BLK64_MAXNB
 #define TILE__CHOL_BLK64_MAXNB 4
 #endif
 #ifndef TILE__CHOL_BLK128_MAXNB
 #define TILE__CHOL_BLK128_MAXNB 7
 #endif
-#define TILE__CHOL_NB8_f32(ex, a, n, batch, eps, info)                                            \
-    tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, f32, float, n)), tile__chol_blk128s_k_f32,   \
+#define TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info)                                           \
+    tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, sfx, T, n)), tile__chol_blk128s_k_##sfx,       \
                 tile_grid1(batch), 128, (a), (n), (eps), (info))
-#if TILE__CHOL_NB8F64
-#define TILE__CHOL_NB8_f64(ex, a, n, batch, eps, info)                                            \
-    tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, f64, double, n)), tile__chol_blk128s_k_f64,  \
-                tile_grid1(batch), 128, (a), (n), (eps), (info))
-#else
-#define TILE__CHOL_NB8_f64(ex, a, n, batch, eps, info)                                            \
-    tile_launch(tile_exec_smem((ex), TILE_CHOL_WS_BYTES_F64(n)), tile__chol_blk256_k_f64,           \
-                tile_grid1(batch), 256, (a), (n), (eps), (info))
-#endif
 #define TILE__CHOL_HOST(sfx, T)                                                    \
     /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
      * faster, 2 wherever they apply, 0 never (chol_bench times both); 3 the \
@@ -1335,13 +1309,13 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
          * factor + solve, update, 2 barriers): nb <= 4 64 threads (4 groups; \
          * only step 0's 6 update tiles take two rounds; f32 72 registers: 14 \
          * blocks an SM), then 128 (f32 7 blocks, f64 148 registers: 3); at   \
-         * nb = 8 shared memory caps the SM: f64 takes 256 threads (2 blocks, \
-         * twice the warps), f32 128 threads in the swizzled layout (6). */   \
+         * nb = 8 shared memory caps the SM: the swizzled layout (f32 6      \
+         * blocks, f64 3). */                                                 \
         if ((n + 15) / 16 <= TILE__CHOL_BLK64_MAXNB)                               \
             return tile_launch(e2, tile__chol_blk64_k_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
         if ((n + 15) / 16 <= TILE__CHOL_BLK128_MAXNB)                              \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
-        return TILE__CHOL_NB8_##sfx(ex, a, n, batch, eps, info);                \
+        return TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info);                \
     }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                  int *info) {     \

@@ -437,6 +437,19 @@ static void test_examples(void **state) {
     assert_close(out[64], sqrtf(1e-3f), 1e-6);
 }
 
+/* the blocked copies' row index: e / q by a multiply and a shift, exact on
+ * the whole range they use (1 <= q <= 64, e < 128 q and e < 2^13), against
+ * the division */
+static void test_divq(void **state) {
+    (void)state;
+    int bad = 0;
+    for (int q = 1; q <= 64; ++q) {
+        const unsigned m = TILE__CHOL_DIVQ_M(q);
+        for (int e = 0; e < 128 * q && e < (1 << 13); ++e) bad += TILE__CHOL_DIVQ(e, m) != e / q;
+    }
+    assert_int_equal(bad, 0);
+}
+
 static void test_budget(void **state) {
     (void)state;
     assert_int_equal(TILE_LINALG_SMEM_BYTES(double, 96, 1), 75264);
@@ -446,6 +459,7 @@ static void test_budget(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_divq),
         cmocka_unit_test(test_examples),
         cmocka_unit_test(test_residuals),
         cmocka_unit_test(test_chol_batched_l_itself),
