@@ -479,27 +479,30 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 }
 
 /* trailing update task tk of an m x m lower triangle of tiles -> (i, j):
- * TILE__CHOL_UPD_COLS 0 row by row (a warp's two groups share L_ik), 1
- * column by column (they share L_jk, the broadcast operand) */
-#ifndef TILE__CHOL_UPD_COLS
-#define TILE__CHOL_UPD_COLS 0
+ * TILE__CHOL_UPD_COLS_<type> 0 row by row (a warp's two groups share L_ik), 1
+ * column by column (they share L_jk, the broadcast operand: the same shared
+ * wavefronts, ncu at f364702, yet 303.3 / 307.1 against 309.5 / 312.0 us at
+ * f32 n = 128 in two runs, the rest equal: bench/results/2026-11-29-h200-
+ * chol-copies-c9a7435.txt, ...-ncu-f364702-details.txt) */
+#ifndef TILE__CHOL_UPD_COLS_f32
+#define TILE__CHOL_UPD_COLS_f32 1
 #endif
-#if TILE__CHOL_UPD_COLS
-#define TILE__CHOL_UTASK(m, tk, i, j)                        \
-    do {                                                     \
-        int s_ = 0;                                          \
-        (j) = 0;                                             \
-        while (s_ + (m) - (j) <= (tk)) s_ += (m) - (j)++;    \
-        (i) = (j) + (tk) - s_;                               \
-    } while (0)
-#else
-#define TILE__CHOL_UTASK(m, tk, i, j)                        \
-    do {                                                     \
-        (i) = 0;                                             \
-        while (((i) + 1) * ((i) + 2) / 2 <= (tk)) ++(i);     \
-        (j) = (tk) - (i) * ((i) + 1) / 2;                    \
-    } while (0)
+#ifndef TILE__CHOL_UPD_COLS_f64
+#define TILE__CHOL_UPD_COLS_f64 0 /* f64 the same speed, and on sm_80 columns spilled */
 #endif
+#define TILE__CHOL_UTASK(sfx, m, tk, i, j)                                           \
+    do {                                                                             \
+        if (TILE__CHOL_UPD_COLS_##sfx) {                                             \
+            int s_ = 0;                                                              \
+            (j) = 0;                                                                 \
+            while (s_ + (m) - (j) <= (tk)) s_ += (m) - (j)++;                        \
+            (i) = (j) + (tk) - s_;                                                   \
+        } else {                                                                     \
+            (i) = 0;                                                                 \
+            while (((i) + 1) * ((i) + 2) / 2 <= (tk)) ++(i);                         \
+            (j) = (tk) - (i) * ((i) + 1) / 2;                                        \
+        }                                                                            \
+    } while (0)
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
 #define TILE__CHOL_TILE(LY, sfx, T, ws, i, j) ((T *)(ws) + (size_t)((i) * ((i) + 1) / 2 + (j)) * TILE__CHOL_TT_##LY##_##sfx)
@@ -585,7 +588,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
             int i, j;                                                                                                       \
-            TILE__CHOL_UTASK(m, tk, i, j);                                                                                  \
+            TILE__CHOL_UTASK(sfx, m, tk, i, j);                                                                                  \
             i += k + 1;                                                                                                     \
             j += k + 1;                                                                                                     \
             tile16_##sfx c, l;                                                                                              \
@@ -694,13 +697,14 @@ TILE__CHOL_DEF(f64, double)
  * while at n = 64 / 92, where registers bound the blocks, the swizzle's
  * address arithmetic cost 8 / 5 %: bench/results/2026-11-29-h200-chol-
  * swizzle-88a6828-bench.txt against ...-cpasync-bcb278f-bench.txt; f64 72
- * KiB: 3 blocks an SM of 128 threads, one-pass panel, 747.8 against 1100.1
- * us for 2 of 256 threads in the padded layout and 1094.6 with the two-pass
- * panel: ...-215338c-sweep-nb8-f64.txt); f64 at nb <= 7 with the one-pass
+ * KiB: 3 blocks an SM of 128 threads, one-pass panel on sm_90 (747.8
+ * against 1100.1 us for 2 of 256 threads in the padded layout and 1094.6
+ * with the two-pass panel: ...-sweep-215338c.txt; two-pass
+ * elsewhere: sm_80 spilled with one); f64 at nb <= 7 with the one-pass
  * panel (148 registers, fewer blocks an SM, yet 2-5 % faster: ...-88a6828-
  * sweep-f64-onepass.txt) */
 TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f32, f32, float, S, A)
-TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, 1)
+TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A)
 TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
 
 /* ---- the library's kernels and host calls ---- */
@@ -771,13 +775,17 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
         const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
-    TILE_KERNEL(tile__chol_solve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk, int bwd) { \
+    /* the solve's two halves as two kernels (one kernel with a flag held     \
+     * both bodies: f64 on sm_80 spilled) */                                     \
+    TILE__CHOL_SOLVE_KERNEL(tile__chol_fwd_k_##sfx, tile__chol_fwd_w_##sfx, T)     \
+    TILE__CHOL_SOLVE_KERNEL(tile__chol_bwd_k_##sfx, tile__chol_bwd_w_##sfx, T)
+#define TILE__CHOL_SOLVE_KERNEL(NAME, FN, T)                                       \
+    TILE_KERNEL(NAME, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk) { \
         const int task = (int)tile_block(0) * TILE16_GROUPS + tile16_group();      \
         const int m = task / nchunk, c = task % nchunk, valid = m < batch;         \
         const T *lm = valid ? l + (size_t)m * (size_t)n * (size_t)n : 0;          \
         T *bm = valid ? b + (size_t)m * (size_t)n * (size_t)nrhs : 0;             \
-        if (bwd) tile__chol_bwd_w_##sfx(lm, bm, n, nrhs, 16 * c);                 \
-        else tile__chol_fwd_w_##sfx(lm, bm, n, nrhs, 16 * c);                     \
+        FN(lm, bm, n, nrhs, 16 * c);                                               \
     }
 TILE__CHOL_KERNELS(f32, float)
 TILE__CHOL_KERNELS(f64, double)
@@ -1332,9 +1340,9 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
         const int64_t tasks = (int64_t)batch * nchunk;                             \
         if (tasks > INT32_MAX - groups) return TILE_ERR_ARG;                       \
         const int64_t grid = (tasks + groups - 1) / groups;                        \
-        const int e = tile_launch(ex, tile__chol_solve_k_##sfx, tile_grid1(grid), 128, l, b, n, nrhs, batch, nchunk, 0); \
+        const int e = tile_launch(ex, tile__chol_fwd_k_##sfx, tile_grid1(grid), 128, l, b, n, nrhs, batch, nchunk); \
         if (e) return e;                                                           \
-        return tile_launch(ex, tile__chol_solve_k_##sfx, tile_grid1(grid), 128, l, b, n, nrhs, batch, nchunk, 1); \
+        return tile_launch(ex, tile__chol_bwd_k_##sfx, tile_grid1(grid), 128, l, b, n, nrhs, batch, nchunk); \
     }
 TILE__CHOL_HOST(f32, float)
 TILE__CHOL_HOST(f64, double)
