@@ -775,17 +775,13 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
         const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
-    /* the solve's two halves as two kernels (one kernel with a flag held     \
-     * both bodies: f64 on sm_80 spilled) */                                     \
-    TILE__CHOL_SOLVE_KERNEL(tile__chol_fwd_k_##sfx, tile__chol_fwd_w_##sfx, T)     \
-    TILE__CHOL_SOLVE_KERNEL(tile__chol_bwd_k_##sfx, tile__chol_bwd_w_##sfx, T)
-#define TILE__CHOL_SOLVE_KERNEL(NAME, FN, T)                                       \
-    TILE_KERNEL(NAME, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk) { \
+    TILE_KERNEL(tile__chol_solve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk, int bwd) { \
         const int task = (int)tile_block(0) * TILE16_GROUPS + tile16_group();      \
         const int m = task / nchunk, c = task % nchunk, valid = m < batch;         \
         const T *lm = valid ? l + (size_t)m * (size_t)n * (size_t)n : 0;          \
         T *bm = valid ? b + (size_t)m * (size_t)n * (size_t)nrhs : 0;             \
-        FN(lm, bm, n, nrhs, 16 * c);                                               \
+        if (bwd) tile__chol_bwd_w_##sfx(lm, bm, n, nrhs, 16 * c);                 \
+        else tile__chol_fwd_w_##sfx(lm, bm, n, nrhs, 16 * c);                     \
     }
 TILE__CHOL_KERNELS(f32, float)
 TILE__CHOL_KERNELS(f64, double)
@@ -1340,9 +1336,9 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
         const int64_t tasks = (int64_t)batch * nchunk;                             \
         if (tasks > INT32_MAX - groups) return TILE_ERR_ARG;                       \
         const int64_t grid = (tasks + groups - 1) / groups;                        \
-        const int e = tile_launch(ex, tile__chol_fwd_k_##sfx, tile_grid1(grid), 128, l, b, n, nrhs, batch, nchunk); \
+        const int e = tile_launch(ex, tile__chol_solve_k_##sfx, tile_grid1(grid), 128, l, b, n, nrhs, batch, nchunk, 0); \
         if (e) return e;                                                           \
-        return tile_launch(ex, tile__chol_bwd_k_##sfx, tile_grid1(grid), 128, l, b, n, nrhs, batch, nchunk); \
+        return tile_launch(ex, tile__chol_solve_k_##sfx, tile_grid1(grid), 128, l, b, n, nrhs, batch, nchunk, 1); \
     }
 TILE__CHOL_HOST(f32, float)
 TILE__CHOL_HOST(f64, double)
