@@ -508,34 +508,6 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #define TILE__CHOL_TILE(LY, sfx, T, ws, i, j) ((T *)(ws) + (size_t)((i) * ((i) + 1) / 2 + (j)) * TILE__CHOL_TT_##LY##_##sfx)
 #define TILE__CHOL_PUBPN_f32 A
 #define TILE__CHOL_PUBPN_f64 2
-/* the blocked factor's tasks (in TILE__CHOL_BLOCK_DEF_'s scope). Panel task
- * of step kp: factor the diagonal tile into lkk, solve tile (kp + 1 + task,
- * kp) when there is one, record the info (task 0) */
-#define TILE__CHOL_PANEL_TASK(LY, sfx, T, PN, kp, task_)                                                   \
-    do {                                                                                                   \
-        const int task = (task_), valid = task < nb - (kp) - 1;                                            \
-        T *pkk = TILE__CHOL_TILE(LY, sfx, T, ws, (kp), (kp));                                              \
-        T *pik = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, (kp) + 1 + task, (kp)) : pkk;                     \
-        tile16_##sfx p;                                                                                    \
-        int ik;                                                                                            \
-        tile__chol_tld_##LY##_##sfx(&lkk, pkk);                                                            \
-        TILE__CHOL_PANEL_##PN(sfx, ik, &lkk, &p, eps, tile__chol_tld_##LY##_##sfx(&p, pik));               \
-        if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * (kp) + ik;                              \
-        if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                   \
-    } while (0)
-/* update task of step k: A_ij -= L_ik L_jk^T; an idle task (valid 0, i and
- * j still tiles) reads panel tile (k + 1, k) as C, which nobody writes then,
- * and stores nothing */
-#define TILE__CHOL_UPD_TASK(LY, sfx, T, i_, j_, k, valid)                                                  \
-    do {                                                                                                   \
-        const int ti_ = (i_), tj_ = (j_);                                                                  \
-        T *pij = (valid) ? TILE__CHOL_TILE(LY, sfx, T, ws, ti_, tj_) : TILE__CHOL_TILE(LY, sfx, T, ws, (k) + 1, (k)); \
-        tile16_##sfx c, l;                                                                                 \
-        tile__chol_tld_##LY##_##sfx(&c, pij);                                                              \
-        tile__chol_tld_##LY##_##sfx(&l, TILE__CHOL_TILE(LY, sfx, T, ws, ti_, (k)));                        \
-        TILE__CHOL_UPDATE_##sfx(LY, &c, &l, TILE__CHOL_TILE(LY, sfx, T, ws, tj_, (k)));                    \
-        if (valid) tile__chol_tst_##LY##_##sfx(pij, &c);                                                   \
-    } while (0)
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN)
 #define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN) \
 TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                                                               \
@@ -589,45 +561,43 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
     tile__chol_cp_wait();                                                                                                   \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
     tile_barrier();                                                                                                         \
-    /* the steps, with lookahead: step k's trailing update in two phases, the                                               \
-     * barrier between them. A: group 0 stores L_kk (factored in the phase                                                  \
-     * before), the groups update column k + 1 (tiles (i, k + 1), i > k); B:                                                \
-     * panel k + 1 (factor of A_k+1,k+1 and solves of the tiles below it,                                                   \
-     * now final) beside the rest of step k's update (tiles (i, j), k + 1 < j                                               \
-     * <= i). The panel's chain of 16 dependent columns runs beside update                                                  \
-     * tiles instead of alone between two barriers (as many barriers a step).                                               \
-     * Panel tasks: every task factors the diagonal tile itself (no barrier                                                 \
-     * between the two; a task with no tile below, idle or the last panel,                                                  \
-     * solves a copy of the diagonal tile, its result dropped: nobody writes                                                \
-     * that tile in B), in pairs a warp (their shuffles span the warp), so                                                  \
-     * the update tasks start at an even index; task 0 (group 0, always)                                                    \
-     * records the info and keeps L in lkk for the next phase A. */                                                         \
-    tile16_##sfx lkk = tile16_zeros_##sfx();                                                                                \
-    {                                                                                                                       \
-        const int np = nb > 1 ? nb - 1 : 1, npe = (np + 1) & ~1;                                                            \
-        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < npe; t0 += groups)                                                   \
-            TILE__CHOL_PANEL_TASK(LY, sfx, T, PN, 0, t0 + (g & 1));                                                         \
-    }                                                                                                                       \
-    tile_barrier();                                                                                                         \
     for (int k = 0; k < nb; ++k) {                                                                                          \
-        const int m = nb - k - 1;                                                                                           \
-        if (g == 0) tile__chol_tst_##LY##_##sfx(TILE__CHOL_TILE(LY, sfx, T, ws, k, k), &lkk);                               \
-        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < m; t0 += groups) {                                                   \
-            const int t = t0 + (g & 1), valid = t < m;                                                                      \
-            TILE__CHOL_UPD_TASK(LY, sfx, T, k + 1 + (valid ? t : 0), k + 1, k, valid);                                      \
+        /* panel: every task factors the diagonal tile itself (no barrier                                                   \
+         * between the two); group 0 (task 0) records the info and writes L_kk                                              \
+         * after the barrier, when nobody reads that tile */                                                                \
+        const int cnt = nb - k - 1 > 0 ? nb - k - 1 : 1;                                                                    \
+        tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
+        T *pkk = TILE__CHOL_TILE(LY, sfx, T, ws, k, k);                                                                     \
+        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                 \
+            const int task = t0 + (g & 1), valid = task < cnt && k + 1 < nb;                                                \
+            /* factor and panel solve in one pass; a group with no panel tile                                               \
+             * (idle, or the last step) solves a copy of L_kk's tile: nobody                                                \
+             * writes that tile now, and its result is dropped */                                                           \
+            tile16_##sfx p;                                                                                                 \
+            T *pik = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 1 + task, k) : pkk;                                        \
+            tile__chol_tld_##LY##_##sfx(&lkk, pkk);                                                                         \
+            int ik;                                                                                                         \
+            TILE__CHOL_PANEL_##PN(sfx, ik, &lkk, &p, eps, tile__chol_tld_##LY##_##sfx(&p, pik));                            \
+            if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                              \
+            if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
-        if (m == 0) break;                                                                                                  \
-        const int np = m - 1 > 0 ? m - 1 : 1, npe = (np + 1) & ~1, nu = m * (m - 1) / 2;                                    \
-        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < npe + nu; t0 += groups) {                                            \
-            if (t0 < npe) {                                                                                                 \
-                TILE__CHOL_PANEL_TASK(LY, sfx, T, PN, k + 1, t0 + (g & 1));                                                 \
-            } else {                                                                                                        \
-                const int task = t0 - npe + (g & 1), valid = task < nu, tk = valid ? task : nu - 1;                         \
-                int i, j;                                                                                                   \
-                TILE__CHOL_UTASK(sfx, m - 1, tk, i, j);                                                                     \
-                TILE__CHOL_UPD_TASK(LY, sfx, T, k + 2 + i, k + 2 + j, k, valid);                                            \
-            }                                                                                                               \
+        /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
+        if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
+        const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
+        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
+            const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
+            int i, j;                                                                                                       \
+            TILE__CHOL_UTASK(sfx, m, tk, i, j);                                                                                  \
+            i += k + 1;                                                                                                     \
+            j += k + 1;                                                                                                     \
+            tile16_##sfx c, l;                                                                                              \
+            /* an idle group reads a panel tile: nobody writes those now */                                                 \
+            T *pij = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, i, j) : TILE__CHOL_TILE(LY, sfx, T, ws, k + 1, k);             \
+            tile__chol_tld_##LY##_##sfx(&c, pij);                                                                           \
+            tile__chol_tld_##LY##_##sfx(&l, TILE__CHOL_TILE(LY, sfx, T, ws, i, k));                                         \
+            TILE__CHOL_UPDATE_##sfx(LY, &c, &l, TILE__CHOL_TILE(LY, sfx, T, ws, j, k));                                     \
+            if (valid) tile__chol_tst_##LY##_##sfx(pij, &c);                                                                \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
     }                                                                                                                       \
