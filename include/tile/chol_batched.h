@@ -142,16 +142,6 @@
 #define TILE__CHOL_NOUNROLL
 #endif
 
-/* copy loops: groups of 16 lanes take rows, their lanes 16-byte chunks (one
- * thread does it all on the CPU). A row has at most 32 chunks (16 for n <=
- * 64): a warp a row left half its lanes idle at n <= 64 (ncu, f32 n = 64:
- * 19.2 active threads a warp on average) */
-#if TILE_ON_DEVICE
-#define TILE__CHOL_LSTEP 16
-#else
-#define TILE__CHOL_LSTEP 1
-#endif
-
 TILE_API void tile__chol_vld_f32(float *v, const float *p) {
 #if TILE_ON_DEVICE
     const float4 q = *(const float4 *)p;
