@@ -578,7 +578,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
             int i, j;                                                                                                       \
-            TILE__CHOL_UTASK(sfx, m, tk, i, j);                                                                                  \
+            TILE__CHOL_UTASK(sfx, m, tk, i, j);                                                                             \
             i += k + 1;                                                                                                     \
             j += k + 1;                                                                                                     \
             tile16_##sfx c, l;                                                                                              \
