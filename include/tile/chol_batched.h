@@ -102,7 +102,7 @@
  * (0 <= m - 2^20 / q < 1, so the error e (m - 2^20 / q) / 2^20 < 1 / 128
  * stays under the 1 / q gap to the next integer; e m < 2^28) */
 #define TILE__CHOL_DIVQ_M(q) ((1u << 20) / (unsigned)(q) + ((1u << 20) % (unsigned)(q) != 0))
-#define TILE__CHOL_DIVQ(e, m) ((int)(((unsigned)(e) * (m)) >> 20))
+#define TILE__CHOL_DIVQU(e, m) (((unsigned)(e) * (m)) >> 20)
 /* The blocked workspace: packed lower tiles (tile (i, j) at i(i+1)/2 + j) in
  * one of two layouts (LY):
  *  P: rows padded to 80 / 144 bytes (TILE__CHOL_LD), so that the 8 lanes of
@@ -510,7 +510,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
     /* copy in, row block by row block (rows 16 ti .. 16 ti + 15, columns up to                                             \
      * the block's diagonal tile): its chunks (VW columns, 16 bytes) in row-                                                \
      * major order, thread tid taking chunks tid, tid + nthr, ... (the row by                                               \
-     * a multiply and a shift, no division: TILE__CHOL_DIVQ). A warp reads                                                  \
+     * a multiply and a shift, no division: TILE__CHOL_DIVQU). A warp reads                                                 \
      * whole 128-byte lines of a row where the row is that long (chunks by tile                                             \
      * instead read 64-byte pieces of 8 rows at f32: 333 against 312 us at n =                                              \
      * 128, 215338c), and 32 chunks, not a row's at most 16, a step (group-per-                                             \
@@ -529,20 +529,23 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
      * defined state */                                                                                                     \
     const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
     for (int ti = 0; ti < nb; ++ti) {                                                                                       \
-        const int qn = (ti + 1) * (16 / TILE__CHOL_VW_##sfx); /* chunks a row of the block */                               \
+        const unsigned qn = (unsigned)(ti + 1) * (16 / TILE__CHOL_VW_##sfx); /* chunks a row of the block */                \
         const unsigned mg = TILE__CHOL_DIVQ_M(qn);                                                                          \
+        const size_t ob = (size_t)16 * (size_t)ti * (size_t)nn; /* the block's first row in a */                            \
         T *tb = TILE__CHOL_TILE(LY, sfx, T, ws, ti, 0); /* the block's tiles, in order */                                   \
-        for (int e = tid; e < 16 * qn; e += nthr) {                                                                         \
-            const int rl = TILE__CHOL_DIVQ(e, mg), c0 = (e - rl * qn) * TILE__CHOL_VW_##sfx, r = 16 * ti + rl;              \
+        for (unsigned e = (unsigned)tid; e < 16 * qn; e += (unsigned)nthr) {                                                \
+            /* unsigned: / 16 and % 16 as shifts and masks, no sign fix-ups */                                              \
+            const unsigned rl = TILE__CHOL_DIVQU(e, mg), c0 = (e - rl * qn) * TILE__CHOL_VW_##sfx, r = 16 * (unsigned)ti + rl; \
             T *dst = tb + (c0 / 16) * TILE__CHOL_TT_##LY##_##sfx + TILE__CHOL_OFF_##LY(sfx, rl, c0 % 16);                   \
+            const size_t so = ob + (size_t)(rl * (unsigned)nn + c0); /* a + so: formed only for rows < n */                 \
             if (c0 > r) { /* wholly above the diagonal */                                                                   \
                 if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) dst[q] = (T)0; }                       \
-            } else if (vec && r < nn) {                                                                                     \
-                tile__cp_async16(dst, a + (size_t)r * (size_t)nn + c0);                                                     \
+            } else if (vec && r < (unsigned)nn) {                                                                           \
+                tile__cp_async16(dst, a + so);                                                                              \
             } else {                                                                                                        \
-                TILE__UNROLL for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) {                                                \
-                    const int c = c0 + q;                                                                                   \
-                    if (r < nn && c < nn && c <= r) TILE__CHOL_CP_ELEM_##sfx(dst + q, a + (size_t)r * (size_t)nn + c);      \
+                TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q) {                                           \
+                    const unsigned c = c0 + q;                                                                              \
+                    if (r < (unsigned)nn && c < (unsigned)nn && c <= r) TILE__CHOL_CP_ELEM_##sfx(dst + q, a + so + q);      \
                     else dst[q] = (T)(r == c ? 1 : 0);                                                                      \
                 }                                                                                                           \
             }                                                                                                               \
@@ -594,26 +597,28 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
     /* copy out, the n x n matrix's chunks in row-major order as the copy in:                                               \
      * L's lower triangle and zeros past the diagonal (the result is L itself:                                              \
      * the zeros ride along with the stores, no other pass); chunks past the                                                \
-     * diagonal read no shared memory */                                                                                    \
+     * diagonal read no shared memory. One flat loop (by row block, as the copy                                             \
+     * in, f64 took 138 registers instead of 112 at n <= 64) */                                                             \
     {                                                                                                                       \
-        const int qn = (nn + TILE__CHOL_VW_##sfx - 1) / TILE__CHOL_VW_##sfx;                                                \
+        const unsigned un = (unsigned)nn, qn = (un + TILE__CHOL_VW_##sfx - 1) / TILE__CHOL_VW_##sfx;                        \
         const unsigned mg = TILE__CHOL_DIVQ_M(qn > 0 ? qn : 1);                                                             \
-        TILE__CHOL_NOUNROLL for (int e = tid; e < nn * qn; e += nthr) {                                                     \
-            const int r = TILE__CHOL_DIVQ(e, mg), c0 = (e - r * qn) * TILE__CHOL_VW_##sfx;                                  \
+        TILE__CHOL_NOUNROLL for (unsigned e = (unsigned)tid; e < un * qn; e += (unsigned)nthr) {                            \
+            /* unsigned: / 16 and % 16 as shifts and masks, no sign fix-ups */                                              \
+            const unsigned r = TILE__CHOL_DIVQU(e, mg), c0 = (e - r * qn) * TILE__CHOL_VW_##sfx;                            \
             T v[TILE__CHOL_VW_##sfx];                                                                                       \
             if (c0 <= r) {                                                                                                  \
                 tile__chol_vld_##sfx(v, TILE__CHOL_TILE(LY, sfx, T, ws, r / 16, c0 / 16) + TILE__CHOL_OFF_##LY(sfx, r % 16, c0 % 16)); \
-                TILE__UNROLL for (int q = 1; q < TILE__CHOL_VW_##sfx; ++q)                                                  \
+                TILE__UNROLL for (unsigned q = 1; q < TILE__CHOL_VW_##sfx; ++q)                                             \
                     if (c0 + q > r) v[q] = (T)0; /* a diagonal tile's upper part holds update leftovers */                  \
             } else {                                                                                                        \
                 TILE__UNROLL for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) v[q] = (T)0;                                     \
             }                                                                                                               \
-            T *dst = a + (size_t)r * (size_t)nn + c0;                                                                       \
+            T *dst = a + ((size_t)r * (size_t)nn + c0);                                                                     \
             if (vec) {                                                                                                      \
                 tile__chol_vst_##sfx(dst, v); /* nn % VW == 0: the chunk is inside the row */                               \
             } else {                                                                                                        \
-                TILE__UNROLL for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                                  \
-                    if (c0 + q < nn) dst[q] = v[q];                                                                         \
+                TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                             \
+                    if (c0 + q < un) dst[q] = v[q];                                                                         \
             }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \

@@ -445,7 +445,7 @@ static void test_divq(void **state) {
     int bad = 0;
     for (int q = 1; q <= 64; ++q) {
         const unsigned m = TILE__CHOL_DIVQ_M(q);
-        for (int e = 0; e < 128 * q && e < (1 << 13); ++e) bad += TILE__CHOL_DIVQ(e, m) != e / q;
+        for (unsigned e = 0; e < 128u * q && e < (1u << 13); ++e) bad += TILE__CHOL_DIVQU(e, m) != e / q;
     }
     assert_int_equal(bad, 0);
 }
