@@ -5,12 +5,13 @@
 # blocked kernels' block sizes TILE__CHOL_BLK64_MAXNB / _BLK128_MAXNB, ...)
 # and runs each build (it times the rows and the blocked kernels side by side
 # at every N > 32), then, optionally, one ncu profile of the first matching
-# kernel launch of the first build.
+# kernel launch of the first build (scripts/chol-ncu.sh).
 #
 #   scripts/chol-rows-sweep.sh NAME=DEFS ... [-- ncu KERNEL_REGEX]
 #   e.g. scripts/chol-rows-sweep.sh ctl= g16='-DTILE__CHOL_RG_f32_128=16'
 # Results: $OUT/sweep-NAME.txt (bench), $OUT/sweep-ptxas.txt (registers,
-# spills of the rows kernels), $OUT/ncu.txt.
+# spills of the rows kernels), $OUT/ncu-details.txt and $OUT/ncu-sass.tgz
+# (scripts/chol-ncu.sh).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -38,8 +39,6 @@ for nd in "${names[@]}"; do
   echo "$n: $(grep -cE 'FAIL' "$OUT/sweep-$n.txt") FAIL lines"
 done
 if [ -n "$ncu_re" ] && [ -x "build/sweep/chol_bench_${names[0]%%=*}" ]; then
-  timeout 150 ncu --kernel-name-base mangled -k "regex:$ncu_re" -c 1 --section SpeedOfLight --section Occupancy --section LaunchStats \
-    --section SchedulerStats --section WarpStateStats --section MemoryWorkloadAnalysis \
-    "build/sweep/chol_bench_${names[0]%%=*}" --iters 2 --warmup 0 > "$OUT/ncu.txt" 2>&1
-  echo "ncu rc=$?"
+  OUT=$OUT scripts/chol-ncu.sh "build/sweep/chol_bench_${names[0]%%=*}" "$ncu_re"
+  echo "ncu done"
 fi
