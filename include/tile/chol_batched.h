@@ -495,6 +495,16 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
     } while (0)
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
+/* the blocked copies: chunks a tile row (TILE__CHOL_CPT), and the threads
+ * that run them (TILE__CHOL_EACH_V: the thread itself on the device, once; on
+ * the CPU, the one thread runs the 128 virtual ones in turn) */
+#define TILE__CHOL_CPT_f32 4
+#define TILE__CHOL_CPT_f64 8
+#if TILE_ON_DEVICE
+#define TILE__CHOL_EACH_V(v, tid) for (unsigned v = (unsigned)(tid), v##_once = 1; v##_once; v##_once = 0)
+#else
+#define TILE__CHOL_EACH_V(v, tid) for (unsigned v = 0 * (unsigned)(tid); v < 128u; ++v)
+#endif
 #define TILE__CHOL_TILE(LY, sfx, T, ws, i, j) ((T *)(ws) + (size_t)((i) * ((i) + 1) / 2 + (j)) * TILE__CHOL_TT_##LY##_##sfx)
 #define TILE__CHOL_PUBPN_f32 A
 #define TILE__CHOL_PUBPN_f64 2
@@ -551,6 +561,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \
+    const unsigned un = (unsigned)nn, unb = (unsigned)nb, rp = (TILE_ON_DEVICE ? (unsigned)nthr : 128u) / 8;                \
     tile__chol_cp_wait();                                                                                                   \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
     tile_barrier();                                                                                                         \
@@ -594,31 +605,36 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
     }                                                                                                                       \
-    /* copy out, the n x n matrix's chunks in row-major order as the copy in:                                               \
-     * L's lower triangle and zeros past the diagonal (the result is L itself:                                              \
-     * the zeros ride along with the stores, no other pass); chunks past the                                                \
-     * diagonal read no shared memory. One flat loop (by row block, as the copy                                             \
-     * in, f64 took 138 registers instead of 112 at n <= 64) */                                                             \
-    {                                                                                                                       \
-        const unsigned un = (unsigned)nn, qn = (un + TILE__CHOL_VW_##sfx - 1) / TILE__CHOL_VW_##sfx;                        \
-        const unsigned mg = TILE__CHOL_DIVQ_M(qn > 0 ? qn : 1);                                                             \
-        TILE__CHOL_NOUNROLL for (unsigned e = (unsigned)tid; e < un * qn; e += (unsigned)nthr) {                            \
-            /* unsigned: / 16 and % 16 as shifts and masks, no sign fix-ups */                                              \
-            const unsigned r = TILE__CHOL_DIVQU(e, mg), c0 = (e - r * qn) * TILE__CHOL_VW_##sfx;                            \
-            T v[TILE__CHOL_VW_##sfx];                                                                                       \
-            if (c0 <= r) {                                                                                                  \
-                tile__chol_vld_##sfx(v, TILE__CHOL_TILE(LY, sfx, T, ws, r / 16, c0 / 16) + TILE__CHOL_OFF_##LY(sfx, r % 16, c0 % 16)); \
-                TILE__UNROLL for (unsigned q = 1; q < TILE__CHOL_VW_##sfx; ++q)                                             \
-                    if (c0 + q > r) v[q] = (T)0; /* a diagonal tile's upper part holds update leftovers */                  \
-            } else {                                                                                                        \
-                TILE__UNROLL for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) v[q] = (T)0;                                     \
-            }                                                                                                               \
-            T *dst = a + ((size_t)r * (size_t)nn + c0);                                                                     \
-            if (vec) {                                                                                                      \
-                tile__chol_vst_##sfx(dst, v); /* nn % VW == 0: the chunk is inside the row */                               \
-            } else {                                                                                                        \
-                TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                             \
-                    if (c0 + q < un) dst[q] = v[q];                                                                         \
+    /* copy out, the n x n matrix with the copy-in's mapping (every line of                                                 \
+     * a row, not only those up to the diagonal): L's lower triangle and zeros                                              \
+     * past the diagonal (the result is L itself: the zeros ride along with the                                             \
+     * stores, no other pass); chunks past the diagonal read no shared memory,                                              \
+     * and a diagonal tile's upper part (update leftovers) is masked by the                                                 \
+     * thread's fixed place in the tile */                                                                                  \
+    TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid)) {                                                                          \
+        const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;          \
+        TILE__CHOL_NOUNROLL for (unsigned ti = 0; ti < unb; ++ti) {                                                         \
+            for (unsigned i = v / 8; i < 16 && 16 * ti + i < un; i += rp) {                                                 \
+                const unsigned r = 16 * ti + i;                                                                             \
+                const T *src = TILE__CHOL_TILE(LY, sfx, T, ws, ti, 0) + TILE__CHOL_OFF_##LY(sfx, i, cq);                    \
+                T *dst = a + (r * un + cq);                                                                                 \
+                TILE__CHOL_NOUNROLL for (unsigned tj = ts; 16 * tj + cq < un; tj += 8 / TILE__CHOL_CPT_##sfx) {             \
+                    const unsigned c0 = 16 * tj + cq;                                                                       \
+                    T x[TILE__CHOL_VW_##sfx];                                                                               \
+                    if (tj <= ti) {                                                                                         \
+                        tile__chol_vld_##sfx(x, src + tj * TILE__CHOL_TT_##LY##_##sfx);                                     \
+                        TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                     \
+                            if (c0 + q > r) x[q] = (T)0; /* a diagonal tile's upper part holds update leftovers */          \
+                    } else {                                                                                                \
+                        TILE__UNROLL for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) x[q] = (T)0;                             \
+                    }                                                                                                       \
+                    if (vec) {                                                                                              \
+                        tile__chol_vst_##sfx(dst + 16 * tj, x); /* nn % VW == 0: the chunk is inside the row */             \
+                    } else {                                                                                                \
+                        TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                     \
+                            if (c0 + q < un) dst[16 * tj + q] = x[q];                                                       \
+                    }                                                                                                       \
+                }                                                                                                           \
             }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \
