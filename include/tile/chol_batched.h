@@ -480,52 +480,6 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #ifndef TILE__CHOL_UPD_COLS_f64
 #define TILE__CHOL_UPD_COLS_f64 0 /* f64 the same speed, and on sm_80 columns spilled */
 #endif
-/* f64 on sm_80+: the trailing update of one tile by a whole warp on the
- * f64 tensor cores (DMMA, mma.sync m8n8k4: A 8x4 {A[g][q]}, B 4x8 {B[q][g]},
- * C 8x8 {C[g][2q], C[g][2q+1]}, g = lane / 4, q = lane % 4): C -= A B^T with
- * A = L_ik, B = L_jk, the four 8 x 8 blocks of C in registers (two doubles a
- * lane each) over four k steps. k is permuted the same way in A and B (step
- * s takes column 4q + s in lane q: a sum's order does not change what it
- * sums), so a lane reads 4 consecutive elements of a row with two 16-byte
- * loads; with C's 16-byte chunks every shared access is 4 wavefronts, no
- * bank conflict, in both layouts. Per tile 12 loads, 16 DMMA and 4 stores
- * against 256 DFMA and 128 broadcast loads a lane of the row form (the
- * row form's DFMA issue at half rate was most of the f64 update). */
-#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800 && !defined(TILE__CHOL_NO_DMMA)
-#define TILE__CHOL_MMA_f64 1
-#define TILE__CHOL_MMA_UPD_DEF(LY)                                                                  \
-    TILE_API void tile__chol_mma_upd_##LY##_f64(double *c, const double *a, const double *b) {      \
-        const int lane = tile__chol_rowoff((int)(threadIdx.x & 31u)), g = lane >> 2, q = lane & 3;  \
-        double av[2][4], bv[2][4], cv[2][2][2];                                                     \
-        TILE__UNROLL for (int h = 0; h < 2; ++h) {                                                  \
-            tile__chol_vld_f64(av[h], a + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q));              \
-            tile__chol_vld_f64(av[h] + 2, a + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q + 2));      \
-            tile__chol_vld_f64(bv[h], b + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q));              \
-            tile__chol_vld_f64(bv[h] + 2, b + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q + 2));      \
-            TILE__UNROLL for (int e = 0; e < 4; ++e) av[h][e] = -av[h][e];                          \
-            TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
-                tile__chol_vld_f64(cv[h][w], c + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 8 * w + 2 * q)); \
-        }                                                                                           \
-        TILE__UNROLL for (int s = 0; s < 4; ++s)                                                    \
-            TILE__UNROLL for (int h = 0; h < 2; ++h)                                                \
-                TILE__UNROLL for (int w = 0; w < 2; ++w)                                            \
-                    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};" \
-                                 : "+d"(cv[h][w][0]), "+d"(cv[h][w][1])                             \
-                                 : "d"(av[h][s]), "d"(bv[w][s]));                                   \
-        TILE__UNROLL for (int h = 0; h < 2; ++h)                                                    \
-            TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
-                tile__chol_vst_f64(c + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 8 * w + 2 * q), cv[h][w]); \
-        asm volatile("" ::: "memory");                                                              \
-    }
-TILE__CHOL_MMA_UPD_DEF(P)
-TILE__CHOL_MMA_UPD_DEF(S)
-#define TILE__CHOL_MMA_UPD_f64(LY, c, a, b) tile__chol_mma_upd_##LY##_f64((c), (a), (b))
-#else
-#define TILE__CHOL_MMA_f64 0
-#define TILE__CHOL_MMA_UPD_f64(LY, c, a, b) ((void)0)
-#endif
-#define TILE__CHOL_MMA_f32 0
-#define TILE__CHOL_MMA_UPD_f32(LY, c, a, b) ((void)0)
 #define TILE__CHOL_UTASK(sfx, m, tk, i, j)                                           \
     do {                                                                             \
         if (TILE__CHOL_UPD_COLS_##sfx) {                                             \
@@ -611,7 +565,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
     tile__chol_cp_wait();                                                                                                   \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
     tile_barrier();                                                                                                         \
-    TILE__CHOL_NOUNROLL for (int k = 0; k < nb; ++k) {                                                                                        \
+    for (int k = 0; k < nb; ++k) {                                                                                          \
         /* panel: every task factors the diagonal tile itself (no barrier                                                   \
          * between the two); group 0 (task 0) records the info and writes L_kk                                              \
          * after the barrier, when nobody reads that tile */                                                                \
@@ -635,15 +589,6 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
-        if (TILE__CHOL_MMA_##sfx) { /* one tile a warp at a time, the whole warp */                                         \
-            TILE__CHOL_NOUNROLL for (int task = g >> 1; task < cntu; task += groups >> 1) {                                 \
-                int i, j;                                                                                                   \
-                TILE__CHOL_UTASK(sfx, m, task, i, j);                                                                       \
-                TILE__CHOL_MMA_UPD_##sfx(LY, TILE__CHOL_TILE(LY, sfx, T, ws, i + k + 1, j + k + 1),                         \
-                                         TILE__CHOL_TILE(LY, sfx, T, ws, i + k + 1, k),                                     \
-                                         TILE__CHOL_TILE(LY, sfx, T, ws, j + k + 1, k));                                    \
-            }                                                                                                               \
-        } else                                                                                                              \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
             int i, j;                                                                                                       \
@@ -774,21 +719,6 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A)
 TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
 
 /* ---- the library's kernels and host calls ---- */
-/* resident blocks an SM asked of ptxas for the blocked kernels (0: its
- * choice). f64 with the DMMA update: left alone ptxas took 142 registers
- * (9 -> 7 blocks of 64 threads at n = 64, 4 -> 3 of 128 at n = 92) */
-#define TILE__CHOL_MINB_BLK64_f32 0
-#define TILE__CHOL_MINB_BLK128_f32 0
-#define TILE__CHOL_MINB_BLK128S_f32 0
-#ifndef TILE__CHOL_MINB_BLK64_f64
-#define TILE__CHOL_MINB_BLK64_f64 0
-#endif
-#ifndef TILE__CHOL_MINB_BLK128_f64
-#define TILE__CHOL_MINB_BLK128_f64 0
-#endif
-#ifndef TILE__CHOL_MINB_BLK128S_f64
-#define TILE__CHOL_MINB_BLK128S_f64 0
-#endif
 #define TILE__CHOL_KBLOCK_f32 tile_chol_block_f32
 #define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
 #define TILE__CHOL_KERNELS(sfx, T)                                                 \
@@ -837,20 +767,20 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
         tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
     }                                                                              \
-    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk64_k_##sfx, 64, 0, TILE__CHOL_MINB_BLK64_##sfx, T *a, int n, T eps, int *info) {     \
+    TILE_KERNEL(tile__chol_blk64_k_##sfx, 64, T *a, int n, T eps, int *info) {     \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
         const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
-    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128_k_##sfx, 128, 0, TILE__CHOL_MINB_BLK128_##sfx, T *a, int n, T eps, int *info) {   \
+    TILE_KERNEL(tile__chol_blk128_k_##sfx, 128, T *a, int n, T eps, int *info) {   \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
         const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     /* nb = 8: the swizzled layout (above) */                                     \
-    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128s_k_##sfx, 128, 0, TILE__CHOL_MINB_BLK128S_##sfx, T *a, int n, T eps, int *info) {  \
+    TILE_KERNEL(tile__chol_blk128s_k_##sfx, 128, T *a, int n, T eps, int *info) {  \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, sfx, T, n));        \
         const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
