@@ -506,6 +506,14 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #define TILE__CHOL_EACH_V(v, tid) for (unsigned v = 0 * (unsigned)(tid); v < 128u; ++v)
 #endif
 #define TILE__CHOL_TILE(LY, sfx, T, ws, i, j) ((T *)(ws) + (size_t)((i) * ((i) + 1) / 2 + (j)) * TILE__CHOL_TT_##LY##_##sfx)
+/* the copy-in in two cp.async groups, tile column 0 first (1) or one (0):
+ * f64 at nb = 8 spilled on sm_90 with two */
+#ifndef TILE__CHOL_CPSPLIT_f32
+#define TILE__CHOL_CPSPLIT_f32 1
+#endif
+#ifndef TILE__CHOL_CPSPLIT_f64
+#define TILE__CHOL_CPSPLIT_f64 0
+#endif
 #define TILE__CHOL_PUBPN_f32 A
 #define TILE__CHOL_PUBPN_f64 2
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN)
@@ -538,14 +546,19 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
      * the workspace held before) changes nothing; the CPU zeroes it, for a                                                 \
      * defined state */                                                                                                     \
     const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
-    for (int ti = 0; ti < nb; ++ti) {                                                                                       \
-        const unsigned qn = (unsigned)(ti + 1) * (16 / TILE__CHOL_VW_##sfx); /* chunks a row of the block */                \
+    /* two passes, each a cp.async group: tile column 0 (what panel 0 reads),                                               \
+     * then the rest, which lands while panel 0 runs (waited for before the                                                 \
+     * barrier that ends it) */                                                                                             \
+    for (int ps = 0; ps < 1 + TILE__CHOL_CPSPLIT_##sfx; ++ps, tile__chol_cp_commit()) /* a group a pass */                  \
+    for (int ti = ps; ti < nb; ++ti) {                                                                                      \
+        const unsigned qn = (unsigned)(ps ? ti : TILE__CHOL_CPSPLIT_##sfx ? 1 : ti + 1) * (16 / TILE__CHOL_VW_##sfx); /* a row's */\
+        const unsigned cb = ps ? 16u : 0u; /* the pass's first column */                                                    \
         const unsigned mg = TILE__CHOL_DIVQ_M(qn);                                                                          \
         const size_t ob = (size_t)16 * (size_t)ti * (size_t)nn; /* the block's first row in a */                            \
         T *tb = TILE__CHOL_TILE(LY, sfx, T, ws, ti, 0); /* the block's tiles, in order */                                   \
         for (unsigned e = (unsigned)tid; e < 16 * qn; e += (unsigned)nthr) {                                                \
             /* unsigned: / 16 and % 16 as shifts and masks, no sign fix-ups */                                              \
-            const unsigned rl = TILE__CHOL_DIVQU(e, mg), c0 = (e - rl * qn) * TILE__CHOL_VW_##sfx, r = 16 * (unsigned)ti + rl; \
+            const unsigned rl = TILE__CHOL_DIVQU(e, mg), c0 = cb + (e - rl * qn) * TILE__CHOL_VW_##sfx, r = 16 * (unsigned)ti + rl;\
             T *dst = tb + (c0 / 16) * TILE__CHOL_TT_##LY##_##sfx + TILE__CHOL_OFF_##LY(sfx, rl, c0 % 16);                   \
             const size_t so = ob + (size_t)(rl * (unsigned)nn + c0); /* a + so: formed only for rows < n */                 \
             if (c0 > r) { /* wholly above the diagonal */                                                                   \
@@ -562,7 +575,8 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         }                                                                                                                   \
     }                                                                                                                       \
     const unsigned un = (unsigned)nn, unb = (unsigned)nb, rp = (TILE_ON_DEVICE ? (unsigned)nthr : 128u) / 8;                \
-    tile__chol_cp_wait();                                                                                                   \
+    if (TILE__CHOL_CPSPLIT_##sfx) tile__chol_cp_wait1(); /* pass 0's group */                                               \
+    else tile__chol_cp_wait();                                                                                              \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
     tile_barrier();                                                                                                         \
     for (int k = 0; k < nb; ++k) {                                                                                          \
@@ -585,6 +599,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                              \
             if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                \
         }                                                                                                                   \
+        if (TILE__CHOL_CPSPLIT_##sfx && k == 0) tile__chol_cp_wait(); /* the copy-in's second pass */                       \
         tile_barrier();                                                                                                     \
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
@@ -647,6 +662,16 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
  * copies (before the barrier that publishes them) */
 #define TILE__CHOL_CP_ELEM_f32(d, s) tile__cp_async4((d), (s))
 #define TILE__CHOL_CP_ELEM_f64(d, s) tile__cp_async8((d), (s))
+TILE_API void tile__chol_cp_commit(void) {
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+TILE_API void tile__chol_cp_wait1(void) { /* all but the newest group */
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+#endif
+}
 TILE_API void tile__chol_cp_wait(void) {
 #if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.wait_all;\n" ::: "memory");
