@@ -480,52 +480,6 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #ifndef TILE__CHOL_UPD_COLS_f64
 #define TILE__CHOL_UPD_COLS_f64 0 /* f64 the same speed, and on sm_80 columns spilled */
 #endif
-/* f64 on sm_80+: the trailing update of one tile by a whole warp on the
- * f64 tensor cores (DMMA, mma.sync m8n8k4: A 8x4 {A[g][q]}, B 4x8 {B[q][g]},
- * C 8x8 {C[g][2q], C[g][2q+1]}, g = lane / 4, q = lane % 4): C -= A B^T with
- * A = L_ik, B = L_jk, the four 8 x 8 blocks of C in registers (two doubles a
- * lane each) over four k steps. k is permuted the same way in A and B (step
- * s takes column 4q + s in lane q: a sum's order does not change what it
- * sums), so a lane reads 4 consecutive elements of a row with two 16-byte
- * loads; with C's 16-byte chunks every shared access is 4 wavefronts, no
- * bank conflict, in both layouts. Per tile 12 loads, 16 DMMA and 4 stores
- * against 256 DFMA and 128 broadcast loads a lane of the row form (the
- * row form's DFMA issue at half rate was most of the f64 update). */
-#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800 && !defined(TILE__CHOL_NO_DMMA)
-#define TILE__CHOL_MMA_f64 1
-#define TILE__CHOL_MMA_UPD_DEF(LY)                                                                  \
-    TILE_API void tile__chol_mma_upd_##LY##_f64(double *c, const double *a, const double *b) {      \
-        const int lane = tile__chol_rowoff((int)(threadIdx.x & 31u)), g = lane >> 2, q = lane & 3;  \
-        double av[2][4], bv[2][4], cv[2][2][2];                                                     \
-        TILE__UNROLL for (int h = 0; h < 2; ++h) {                                                  \
-            tile__chol_vld_f64(av[h], a + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q));              \
-            tile__chol_vld_f64(av[h] + 2, a + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q + 2));      \
-            tile__chol_vld_f64(bv[h], b + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q));              \
-            tile__chol_vld_f64(bv[h] + 2, b + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q + 2));      \
-            TILE__UNROLL for (int e = 0; e < 4; ++e) av[h][e] = -av[h][e];                          \
-            TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
-                tile__chol_vld_f64(cv[h][w], c + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 8 * w + 2 * q)); \
-        }                                                                                           \
-        TILE__UNROLL for (int s = 0; s < 4; ++s)                                                    \
-            TILE__UNROLL for (int h = 0; h < 2; ++h)                                                \
-                TILE__UNROLL for (int w = 0; w < 2; ++w)                                            \
-                    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};" \
-                                 : "+d"(cv[h][w][0]), "+d"(cv[h][w][1])                             \
-                                 : "d"(av[h][s]), "d"(bv[w][s]));                                   \
-        TILE__UNROLL for (int h = 0; h < 2; ++h)                                                    \
-            TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
-                tile__chol_vst_f64(c + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 8 * w + 2 * q), cv[h][w]); \
-        asm volatile("" ::: "memory");                                                              \
-    }
-TILE__CHOL_MMA_UPD_DEF(P)
-TILE__CHOL_MMA_UPD_DEF(S)
-#define TILE__CHOL_MMA_UPD_f64(LY, c, a, b) tile__chol_mma_upd_##LY##_f64((c), (a), (b))
-#else
-#define TILE__CHOL_MMA_f64 0
-#define TILE__CHOL_MMA_UPD_f64(LY, c, a, b) ((void)0)
-#endif
-#define TILE__CHOL_MMA_f32 0
-#define TILE__CHOL_MMA_UPD_f32(LY, c, a, b) ((void)0)
 #define TILE__CHOL_UTASK(sfx, m, tk, i, j)                                           \
     do {                                                                             \
         if (TILE__CHOL_UPD_COLS_##sfx) {                                             \
@@ -552,9 +506,6 @@ TILE__CHOL_MMA_UPD_DEF(S)
 #define TILE__CHOL_EACH_V(v, tid) for (unsigned v = 0 * (unsigned)(tid); v < 128u; ++v)
 #endif
 #define TILE__CHOL_TILE(LY, sfx, T, ws, i, j) ((T *)(ws) + (size_t)((i) * ((i) + 1) / 2 + (j)) * TILE__CHOL_TT_##LY##_##sfx)
-#ifndef TILE__CHOL_COPYOUT_CLAMP
-#define TILE__CHOL_COPYOUT_CLAMP 1
-#endif
 /* the copy-in in two cp.async groups, tile column 0 first (1) or one (0):
  * f64 at nb = 8 spilled on sm_90 with two */
 #ifndef TILE__CHOL_CPSPLIT_f32
@@ -565,8 +516,8 @@ TILE__CHOL_MMA_UPD_DEF(S)
 #endif
 #define TILE__CHOL_PUBPN_f32 A
 #define TILE__CHOL_PUBPN_f64 2
-#define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, MMA) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, MMA)
-#define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, MMA) \
+#define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN)
+#define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN) \
 TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                                                               \
     const int ok = a && ws && n > 0 && n <= TILE_CHOL_MAX_N;                                                                \
     const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1;                                                                 \
@@ -653,15 +604,6 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
-        if (MMA && TILE__CHOL_MMA_##sfx) { /* one tile a warp at a time, the whole warp */                                  \
-            TILE__CHOL_NOUNROLL for (int task = g >> 1; task < cntu; task += groups >> 1) {                                 \
-                int i, j;                                                                                                   \
-                TILE__CHOL_UTASK(sfx, m, task, i, j);                                                                       \
-                TILE__CHOL_MMA_UPD_##sfx(LY, TILE__CHOL_TILE(LY, sfx, T, ws, i + k + 1, j + k + 1),                         \
-                                         TILE__CHOL_TILE(LY, sfx, T, ws, i + k + 1, k),                                     \
-                                         TILE__CHOL_TILE(LY, sfx, T, ws, j + k + 1, k));                                    \
-            }                                                                                                               \
-        } else                                                                                                              \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
             int i, j;                                                                                                       \
@@ -694,18 +636,12 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
                 TILE__CHOL_NOUNROLL for (unsigned tj = ts; 16 * tj + cq < un; tj += 8 / TILE__CHOL_CPT_##sfx) {             \
                     const unsigned c0 = 16 * tj + cq;                                                                       \
                     T x[TILE__CHOL_VW_##sfx];                                                                               \
-                    if (TILE__CHOL_COPYOUT_CLAMP) { /* no branch: past the diagonal tile, read that tile; masked */         \
-                        tile__chol_vld_##sfx(x, src + (tj < ti ? tj : ti) * TILE__CHOL_TT_##LY##_##sfx);                    \
-                        TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                     \
-                            if (c0 + q > r) x[q] = (T)0; /* past the diagonal (and a diagonal tile's leftovers) */          \
-                    } else                                                                                                  \
-                    if (tj <= ti) {                                                                                         \
-                        tile__chol_vld_##sfx(x, src + tj * TILE__CHOL_TT_##LY##_##sfx);                                     \
-                        TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                     \
-                            if (c0 + q > r) x[q] = (T)0; /* a diagonal tile's upper part holds update leftovers */          \
-                    } else {                                                                                                \
-                        TILE__UNROLL for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) x[q] = (T)0;                             \
-                    }                                                                                                       \
+                    /* no branch: a chunk past the diagonal tile reads that tile (any valid                                 \
+                     * address) and is masked to zeros with the diagonal tile's upper part                                  \
+                     * (update leftovers): c0 + q > r covers both */                                                        \
+                    tile__chol_vld_##sfx(x, src + (tj < ti ? tj : ti) * TILE__CHOL_TT_##LY##_##sfx);                        \
+                    TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                         \
+                        if (c0 + q > r) x[q] = (T)0;                                                                        \
                     if (vec) {                                                                                              \
                         tile__chol_vst_##sfx(dst + 16 * tj, x); /* nn % VW == 0: the chunk is inside the row */             \
                     } else {                                                                                                \
@@ -773,7 +709,7 @@ TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                        
 }                                                                                                                           \
                                                                                                                             \
 /* one n x n matrix (n <= 128) per block, its lower tiles staged in shared memory */                                        \
-TILE__CHOL_BLOCK_DEF(tile_chol_block_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx, 0)                                              \
+TILE__CHOL_BLOCK_DEF(tile_chol_block_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx)                                              \
                                                                                                                             \
 /* A x = b with L from the factor: one (matrix, 16 right-hand-side columns)                                                 \
  * per group of 16 lanes; b (n x nrhs, row-major) is overwritten by x.                                                      \
@@ -802,33 +738,13 @@ TILE__CHOL_DEF(f64, double)
  * elsewhere: sm_80 spilled with one); f64 at nb <= 7 with the one-pass
  * panel (148 registers, fewer blocks an SM, yet 2-5 % faster: ...-88a6828-
  * sweep-f64-onepass.txt) */
-TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f32, f32, float, S, A, 0)
-TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A, 0)
-TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1, 0)
-TILE__CHOL_BLOCK_DEF(tile__chol_block_m_f64, f64, double, P, 2, 1)
-#ifndef TILE__CHOL_F64_S_DMMA
-#define TILE__CHOL_F64_S_DMMA 0
-#endif
-#if TILE__CHOL_F64_S_DMMA
-TILE__CHOL_BLOCK_DEF(tile__chol_block_sm_f64, f64, double, S, 2, 1)
-#endif
+TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f32, f32, float, S, A)
+TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A)
+TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
 
 /* ---- the library's kernels and host calls ---- */
 #define TILE__CHOL_KBLOCK_f32 tile_chol_block_f32
-#define TILE__CHOL_KBLOCKS_f32 tile__chol_block_s_f32
-#if TILE__CHOL_F64_S_DMMA
-#define TILE__CHOL_KBLOCKS_f64 tile__chol_block_sm_f64
-#else
-#define TILE__CHOL_KBLOCKS_f64 tile__chol_block_s_f64
-#endif
-#ifndef TILE__CHOL_F64_DMMA
-#define TILE__CHOL_F64_DMMA 1
-#endif
-#if TILE__CHOL_F64_DMMA
-#define TILE__CHOL_KBLOCK_f64 tile__chol_block_m_f64
-#else
 #define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
-#endif
 #define TILE__CHOL_KERNELS(sfx, T)                                                 \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
      * stored as soon as final, a10 staged in the group's shared tile for    \
@@ -891,7 +807,7 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_sm_f64, f64, double, S, 2, 1)
     TILE_KERNEL(tile__chol_blk128s_k_##sfx, 128, T *a, int n, T eps, int *info) {  \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, sfx, T, n));        \
-        const int r = TILE__CHOL_KBLOCKS_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     TILE_KERNEL(tile__chol_solve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk, int bwd) { \
