@@ -493,8 +493,6 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
             (j) = (tk) - (i) * ((i) + 1) / 2;                                        \
         }                                                                            \
     } while (0)
-/* the blocked factor (tile_chol_block's body) in workspace layout LY with
- * panel form PN, as function NAME */
 /* the blocked copies: chunks a tile row (TILE__CHOL_CPT), and the threads
  * that run them (TILE__CHOL_EACH_V: the thread itself on the device, once; on
  * the CPU, the one thread runs the 128 virtual ones in turn) */
@@ -516,6 +514,8 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #endif
 #define TILE__CHOL_PUBPN_f32 A
 #define TILE__CHOL_PUBPN_f64 2
+/* the blocked factor (tile_chol_block's body) in workspace layout LY with
+ * panel form PN, as function NAME */
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN)
 #define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN) \
 TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                                                               \
@@ -551,14 +551,16 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
      * barrier that ends it) */                                                                                             \
     for (int ps = 0; ps < 1 + TILE__CHOL_CPSPLIT_##sfx; ++ps, tile__chol_cp_commit()) /* a group a pass */                  \
     for (int ti = ps; ti < nb; ++ti) {                                                                                      \
-        const unsigned qn = (unsigned)(ps ? ti : TILE__CHOL_CPSPLIT_##sfx ? 1 : ti + 1) * (16 / TILE__CHOL_VW_##sfx); /* a row's */\
+        /* chunks a row of the pass: tile column 0, the rest, or all (one pass) */                                          \
+        const unsigned qn = (unsigned)(ps ? ti : TILE__CHOL_CPSPLIT_##sfx ? 1 : ti + 1) * (16 / TILE__CHOL_VW_##sfx);       \
         const unsigned cb = ps ? 16u : 0u; /* the pass's first column */                                                    \
         const unsigned mg = TILE__CHOL_DIVQ_M(qn);                                                                          \
         const size_t ob = (size_t)16 * (size_t)ti * (size_t)nn; /* the block's first row in a */                            \
         T *tb = TILE__CHOL_TILE(LY, sfx, T, ws, ti, 0); /* the block's tiles, in order */                                   \
         for (unsigned e = (unsigned)tid; e < 16 * qn; e += (unsigned)nthr) {                                                \
             /* unsigned: / 16 and % 16 as shifts and masks, no sign fix-ups */                                              \
-            const unsigned rl = TILE__CHOL_DIVQU(e, mg), c0 = cb + (e - rl * qn) * TILE__CHOL_VW_##sfx, r = 16 * (unsigned)ti + rl;\
+            const unsigned rl = TILE__CHOL_DIVQU(e, mg), c0 = cb + (e - rl * qn) * TILE__CHOL_VW_##sfx,                     \
+                           r = 16 * (unsigned)ti + rl;                                                                      \
             T *dst = tb + (c0 / 16) * TILE__CHOL_TT_##LY##_##sfx + TILE__CHOL_OFF_##LY(sfx, rl, c0 % 16);                   \
             const size_t so = ob + (size_t)(rl * (unsigned)nn + c0); /* a + so: formed only for rows < n */                 \
             if (c0 > r) { /* wholly above the diagonal */                                                                   \
@@ -620,12 +622,19 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
     }                                                                                                                       \
-    /* copy out, the n x n matrix with the copy-in's mapping (every line of                                                 \
-     * a row, not only those up to the diagonal): L's lower triangle and zeros                                              \
-     * past the diagonal (the result is L itself: the zeros ride along with the                                             \
-     * stores, no other pass); chunks past the diagonal read no shared memory,                                              \
-     * and a diagonal tile's upper part (update leftovers) is masked by the                                                 \
-     * thread's fixed place in the tile */                                                                                  \
+    /* copy out, the n x n matrix: L's lower triangle and zeros past the                                                    \
+     * diagonal (the result is L itself: the zeros ride along with the stores,                                              \
+     * no other pass). Thread v (of VT: the block's threads, 128 virtual ones on                                            \
+     * the CPU) takes, in every row block, rows v / 8, v / 8 + VT / 8, ... and,                                             \
+     * in every 128-byte line of those rows (8 chunks: two f32 tiles, one f64),                                             \
+     * chunk v % 8: its place in a tile is fixed, so a chunk costs a tile base,                                             \
+     * an address, the load, the masks and the store (the flat row-major loop                                               \
+     * before recomputed a tile index, a division and the layout offset a chunk:                                            \
+     * 17 % of the f32 n = 128 kernel's instructions, ncu at cb421b9). A warp                                               \
+     * stores 4 rows x 128 contiguous bytes; its shared loads are 4 wavefronts                                              \
+     * in both layouts. The same mapping for the copy-in raised registers (f32                                              \
+     * nb = 8: 201, f64 spilled). v comes through tile__chol_rowoff: computed                                               \
+     * here, not kept live from the kernel's start */                                                                       \
     TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid)) {                                                                          \
         const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;          \
         TILE__CHOL_NOUNROLL for (unsigned ti = 0; ti < unb; ++ti) {                                                         \
