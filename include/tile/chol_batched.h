@@ -576,8 +576,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \
-    const unsigned un = (unsigned)nn, unb = (unsigned)nb, rp = (TILE_ON_DEVICE ? (unsigned)nthr : 128u) / 8;                \
-    if (TILE__CHOL_CPSPLIT_##sfx) tile__chol_cp_wait1(); /* pass 0's group */                                               \
+    if (TILE__CHOL_CPSPLIT_##sfx) TILE__CP_ASYNC_WAIT(1); /* pass 0's group: all but the newest */                          \
     else tile__chol_cp_wait();                                                                                              \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
     tile_barrier();                                                                                                         \
@@ -635,6 +634,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
      * in both layouts. The same mapping for the copy-in raised registers (f32                                              \
      * nb = 8: 201, f64 spilled). v comes through tile__chol_rowoff: computed                                               \
      * here, not kept live from the kernel's start */                                                                       \
+    const unsigned un = (unsigned)nn, unb = (unsigned)nb, rp = (TILE_ON_DEVICE ? (unsigned)nthr : 128u) / 8;                \
     TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid)) {                                                                          \
         const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;          \
         TILE__CHOL_NOUNROLL for (unsigned ti = 0; ti < unb; ++ti) {                                                         \
@@ -673,11 +673,6 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
 TILE_API void tile__chol_cp_commit(void) {
 #if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-TILE_API void tile__chol_cp_wait1(void) { /* all but the newest group */
-#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group 1;\n" ::: "memory");
 #endif
 }
 TILE_API void tile__chol_cp_wait(void) {
