@@ -746,6 +746,58 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f32, f32, float, S, A)
 TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A)
 TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
 
+/* The two NW x NW matrices of a warp (NW = 16 / 32: contiguous, 16-byte
+ * aligned at g) to / from its half-warps' lower tiles in layout P at st
+ * (NW = 32: tiles 00, 10, 11, as the blocked workspace at nb = 2): 16-byte
+ * chunk q = 32 k + lane (cp.async in; 16-byte loads and stores out), so
+ * that each global access of the warp is 512 contiguous bytes, where a
+ * lane's own row took 16 bytes of every 32-byte sector of a request (f64
+ * n = 16: 17.6 -> 10.6 us, f32 8.7 -> 8.1, bench/results/2026-12-02-h200-
+ * chol-stage-*). The strictly upper block is not read, and stored as
+ * zeros. Each waits for the warp: the in for its copies, the out for the
+ * lanes' rows. */
+#if TILE_ON_DEVICE
+#define TILE__CHOL_CPW_AT(sfx, st, NW, e)                                                          \
+    ((st) + ((size_t)((e) / ((NW) * (NW))) * ((NW) / 16) * ((NW) / 16 + 1) / 2 +                   \
+             ((e) / (NW) % (NW) >> 4) * (((e) / (NW) % (NW) >> 4) + 1) / 2 + ((e) % (NW) >> 4)) *  \
+                 TILE__CHOL_TS_##sfx +                                                             \
+     TILE__CHOL_OFF_P(sfx, (e) / (NW) % 16, (e) % 16))
+#define TILE__CHOL_CPW_DEF(sfx, T, NW)                                                             \
+    TILE_API void tile__chol_cp##NW##_in_##sfx(T *st, const T *g) {                                \
+        const int l = (int)(threadIdx.x & 31u), vw = TILE__CHOL_VW_##sfx;                          \
+        TILE__UNROLL for (int k = 0; k < 2 * (NW) * (NW) / vw / 32; ++k) {                         \
+            const int e = vw * (32 * k + l);                                                       \
+            if ((e % (NW) >> 4) <= (e / (NW) % (NW) >> 4)) /* not the strictly upper block */      \
+                tile__cp_async16(TILE__CHOL_CPW_AT(sfx, st, NW, e), g + e);                        \
+        }                                                                                          \
+        tile__chol_cp_wait();                                                                      \
+        __syncwarp();                                                                              \
+    }                                                                                              \
+    TILE_API void tile__chol_cp##NW##_out_##sfx(T *g, const T *st) {                               \
+        const int l = (int)(threadIdx.x & 31u), vw = TILE__CHOL_VW_##sfx;                          \
+        __syncwarp();                                                                              \
+        TILE__UNROLL for (int k = 0; k < 2 * (NW) * (NW) / vw / 32; ++k) {                         \
+            const int e = vw * (32 * k + l);                                                       \
+            T v[TILE__CHOL_VW_##sfx] = {0};                                                        \
+            if ((e % (NW) >> 4) <= (e / (NW) % (NW) >> 4)) tile__chol_vld_##sfx(v, TILE__CHOL_CPW_AT(sfx, st, NW, e)); \
+            tile__chol_vst_##sfx(g + e, v);                                                        \
+        }                                                                                          \
+    }
+TILE__CHOL_CPW_DEF(f32, float, 16)
+TILE__CHOL_CPW_DEF(f64, double, 16)
+TILE__CHOL_CPW_DEF(f32, float, 32)
+TILE__CHOL_CPW_DEF(f64, double, 32)
+#else
+#define tile__chol_cp16_in_f32(st, g) ((void)(st), (void)(g))
+#define tile__chol_cp16_in_f64(st, g) ((void)(st), (void)(g))
+#define tile__chol_cp16_out_f32(g, st) ((void)(g), (void)(st))
+#define tile__chol_cp16_out_f64(g, st) ((void)(g), (void)(st))
+#define tile__chol_cp32_in_f32(st, g) ((void)(st), (void)(g))
+#define tile__chol_cp32_in_f64(st, g) ((void)(st), (void)(g))
+#define tile__chol_cp32_out_f32(g, st) ((void)(g), (void)(st))
+#define tile__chol_cp32_out_f64(g, st) ((void)(g), (void)(st))
+#endif
+
 /* ---- the library's kernels and host calls ---- */
 #define TILE__CHOL_KBLOCK_f32 tile_chol_block_f32
 #define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
@@ -754,45 +806,77 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
      * stored as soon as final, a10 staged in the group's shared tile for    \
      * the update: f64 112 registers instead of 168, one wave at batch 4096) */ \
     TILE_KERNEL(tile__chol_small_k_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
-        const int m = (int)tile_block(0) * TILE16_GROUPS + tile16_group();         \
+        const int g = tile16_group(), m = (int)tile_block(0) * TILE16_GROUPS + g; \
         const int valid = m < batch, rows = (valid && n > 16 && n <= 32) ? n : 0; \
         T *am = rows ? a + (size_t)m * (size_t)n * (size_t)n : 0;                  \
-        T *ws = (T *)tile__smem_alloc(&tile__k, (size_t)TILE16_GROUPS * TILE__CHOL_TS_##sfx * sizeof(T)); \
+        T *ws = (T *)tile__smem_alloc(&tile__k, (size_t)TILE16_GROUPS * 3 * TILE__CHOL_TS_##sfx * sizeof(T)); \
         if (!ws) return; /* arena overflow (raised): the whole block stops */      \
-        T *st = ws + (size_t)tile16_group() * TILE__CHOL_TS_##sfx;                 \
+        /* the group's tiles 00, 10, 11 (10: also the update's staged a10) */    \
+        T *t00 = ws + (size_t)g * 3 * TILE__CHOL_TS_##sfx, *t10 = t00 + TILE__CHOL_TS_##sfx, \
+          *t11 = t10 + TILE__CHOL_TS_##sfx;                                       \
+        /* warp-uniform: both matrices of the warp there, n = 32, aligned */       \
+        const int stg = TILE_ON_DEVICE && n == 32 && (m | 1) < batch && !((uintptr_t)a & 15); \
+        T *aw = stg ? a + (size_t)(m & ~1) * 1024 : 0, *sw = ws + (size_t)(g & ~1) * 3 * TILE__CHOL_TS_##sfx; \
+        if (stg) tile__chol_cp32_in_##sfx(sw, aw);                                 \
         tile16_##sfx a00 = tile16_eye_##sfx(), a10 = tile16_zeros_##sfx(), a11 = tile16_eye_##sfx(); \
-        tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                        \
+        if (stg) tile__chol_tld_P_##sfx(&a00, t00);                                \
+        else tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                   \
         int r;                                                                     \
         TILE__CHOL_PANEL(TILE__CHOL_SMALLPN_##sfx, sfx, r, &a00, &a10, eps,        \
-                         tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16));     \
+                         if (stg) tile__chol_tld_P_##sfx(&a10, t10);              \
+                         else tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16)); \
         tile__chol_zero_upper_##sfx(&a00);                                         \
-        tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
-        tile16_store_##sfx(am, rows, n, 16, 32, 0, 16, &a10);                      \
-        a00 = tile16_zeros_##sfx(); /* the block above a11: L itself */            \
-        tile16_store_##sfx(am, rows, n, 0, 16, 16, 32, &a00);                      \
+        if (stg) tile__chol_tst_P_##sfx(t00, &a00);                                \
+        else {                                                                     \
+            tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                   \
+            tile16_store_##sfx(am, rows, n, 16, 32, 0, 16, &a10);                  \
+            a00 = tile16_zeros_##sfx(); /* the block above a11: L itself */        \
+            tile16_store_##sfx(am, rows, n, 0, 16, 16, 32, &a00);                  \
+        }                                                                          \
         /* a11 only now: a00, a10 and a11 never live at once (registers) */       \
-        tile16_load_##sfx(&a11, am, rows, n, 16, 32, 16, 32);                      \
-        tile16_store_row16_##sfx(st, TILE__CHOL_LD_##sfx, &a10);                   \
+        if (stg) tile__chol_tld_P_##sfx(&a11, t11);                                \
+        else tile16_load_##sfx(&a11, am, rows, n, 16, 32, 16, 32);                 \
+        tile16_store_row16_##sfx(t10, TILE__CHOL_LD_##sfx, &a10);                  \
         tile16__sync(); /* the group's rows, written, before any lane reads them */ \
-        TILE__CHOL_SYRK_##sfx(&a11, &a10, st);                                     \
+        TILE__CHOL_SYRK_##sfx(&a11, &a10, t10);                                    \
         const int i1 = tile__chol_fs_##sfx(&a11, &a11, eps, 0);                    \
         if (!r && i1) r = 16 + i1;                                                 \
         tile__chol_zero_upper_##sfx(&a11);                                         \
-        tile16_store_##sfx(am, rows, n, 16, 32, 16, 32, &a11);                     \
+        if (stg) {                                                                 \
+            tile__chol_tst_P_##sfx(t11, &a11);                                     \
+            tile__chol_cp32_out_##sfx(aw, sw);                                     \
+        } else                                                                     \
+            tile16_store_##sfx(am, rows, n, 16, 32, 16, 32, &a11);                 \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
     }                                                                              \
-    /* n <= 16: one tile, no a10 / a11 and no shuffled update: far fewer      \
-     * registers than the kernel above (f64: 168), so batch 4096 (2048 warps, \
-     * 15.5 an SM) is resident at once instead of in two waves */             \
+    /* n <= 16: one tile a half-warp, no a10 / a11 and no shuffled update:      \
+     * far fewer registers than the kernel above (f64: 168), so batch 4096     \
+     * (2048 warps, 15.5 an SM) is resident at once instead of in two waves;  \
+     * whole warps of n = 16 staged through shared memory (tile__chol_cp16)   \
+     * when 16-byte aligned */                                                \
     TILE_KERNEL(tile__chol_small16_k_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
-        const int m = (int)tile_block(0) * TILE16_GROUPS + tile16_group();         \
+        const int g = tile16_group(), m = (int)tile_block(0) * TILE16_GROUPS + g; \
         const int valid = m < batch, rows = (valid && n > 0 && n <= 16) ? n : 0;  \
         T *am = rows ? a + (size_t)m * (size_t)n * (size_t)n : 0;                  \
+        T *ws = (T *)tile__smem_alloc(&tile__k, (size_t)TILE16_GROUPS * TILE__CHOL_TS_##sfx * sizeof(T)); \
+        if (!ws) return; /* arena overflow (raised): the whole block stops */      \
+        T *st = ws + (size_t)g * TILE__CHOL_TS_##sfx;                              \
+        /* warp-uniform: both matrices of the warp there, n = 16, aligned */       \
+        const int stg = TILE_ON_DEVICE && n == 16 && (m | 1) < batch && !((uintptr_t)a & 15); \
+        T *aw = stg ? a + (size_t)(m & ~1) * 256 : 0, *sw = ws + (size_t)(g & ~1) * TILE__CHOL_TS_##sfx; \
         tile16_##sfx a00 = tile16_eye_##sfx();                                     \
-        tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                        \
+        if (stg) {                                                                 \
+            tile__chol_cp16_in_##sfx(sw, aw);                                      \
+            tile__chol_tld_P_##sfx(&a00, st);                                      \
+        } else                                                                     \
+            tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                    \
         const int r = tile__chol_fs_##sfx(&a00, &a00, eps, 0);                     \
         tile__chol_zero_upper_##sfx(&a00);                                         \
-        tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
+        if (stg) {                                                                 \
+            tile__chol_tst_P_##sfx(st, &a00);                                      \
+            tile__chol_cp16_out_##sfx(aw, sw);                                     \
+        } else                                                                     \
+            tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                   \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
     }                                                                              \
     TILE_KERNEL(tile__chol_blk64_k_##sfx, 64, T *a, int n, T eps, int *info) {     \
@@ -1328,12 +1412,13 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
         }                                                                          \
         if (n <= 16) {                                                             \
             const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
-            return tile_launch(ex, tile__chol_small16_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, \
+            return tile_launch(tile_exec_smem(ex, (size_t)groups * TILE__CHOL_TS_##sfx * sizeof(T)), \
+                               tile__chol_small16_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, \
                                n, batch, eps, info);                               \
         }                                                                          \
         if (n <= 32) {                                                             \
             const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
-            return tile_launch(tile_exec_smem(ex, (size_t)groups * TILE__CHOL_TS_##sfx * sizeof(T)), \
+            return tile_launch(tile_exec_smem(ex, (size_t)groups * 3 * TILE__CHOL_TS_##sfx * sizeof(T)), \
                                tile__chol_small_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, n, \
                                batch, eps, info);                                  \
         }                                                                          \

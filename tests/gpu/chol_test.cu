@@ -664,11 +664,12 @@ static void batched_all(const target *t, const char *sfx, double tol) {
     }
     /* 33 .. 128: the rows kernels (NP 64 / 96 / 128, n at and past each
      * padding boundary, n % 4 != 0: scalar loads and stores) */
-    static const int spec_n[] = {3, 16, 20, 33, 40, 47, 64, 65, 92, 96, 97, 100, 128};
+    static const int spec_n[] = {3, 16, 20, 32, 33, 40, 47, 64, 65, 92, 96, 97, 100, 128};
     const int ns = (int)(sizeof spec_n / sizeof spec_n[0]);
     for (int q = 0; q < ns; ++q) {
         const int n = spec_n[q];
-        if (g_quick && q % 2) continue;
+        /* 16, 32 always: warp 0 staged through shared memory, matrix 2 not */
+        if (g_quick && q % 2 && n != 16 && n != 32) continue;
         batch_run<T>(t, sfx, n, 3, K_ILL, (T)0, 2, tol * 100);
         batch_run<T>(t, sfx, n, 3, K_SINGULAR, (T)0, 1, tol);
         batch_run<T>(t, sfx, n, 3, K_SINGULAR, (T)1e-6, 1, tol);
@@ -676,9 +677,10 @@ static void batched_all(const target *t, const char *sfx, double tol) {
         batch_run<T>(t, sfx, n, 3, K_NAN_LOWER, (T)0, 1, tol);
         batch_run<T>(t, sfx, n, 3, K_NAN_UPPER, (T)0, 1, tol);
     }
-    /* matrices one element off 16-byte alignment: the scalar path (n % 4 == 0) */
-    static const int off_n[] = {64, 96, 128, 65};
-    for (int q = 0; q < 4; ++q) {
+    /* matrices one element off 16-byte alignment: the scalar path (n % 4 == 0;
+     * n = 16 / 32: not the staged copies of whole warps) */
+    static const int off_n[] = {16, 32, 64, 96, 128, 65};
+    for (int q = 0; q < 6; ++q) {
         if (g_quick && q % 2) continue;
         batch_run<T>(t, sfx, off_n[q], 3, K_SPD, (T)0, 1, tol, 1);
         batch_run<T>(t, sfx, off_n[q], 3, K_NONSPD, (T)0, 1, tol, 1);
