@@ -751,9 +751,10 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
  * (NW = 32: tiles 00, 10, 11, as the blocked workspace at nb = 2): 16-byte
  * chunk q = 32 k + lane (cp.async in; 16-byte loads and stores out), so
  * that each global access of the warp is 512 contiguous bytes, where a
- * lane's own row took 16 bytes of every 32-byte sector of a request (f64
- * n = 16: 17.6 -> 10.6 us, f32 8.7 -> 8.1, bench/results/2026-12-02-h200-
- * chol-stage-*). The strictly upper block is not read, and stored as
+ * lane's own row took 16 bytes of every 32-byte sector of a request (H200,
+ * batch 4096: n = 32 f32 26.0 -> 15.2 us, f64 50.5 -> 30.4; n = 16 f32
+ * 8.8 -> 8.2, f64 17.6 -> 10.7: bench/results/2026-12-02-h200-chol-stage-
+ * 408a34b.txt). The strictly upper block is not read, and stored as
  * zeros. Each waits for the warp: the in for its copies, the out for the
  * lanes' rows. */
 #if TILE_ON_DEVICE
@@ -804,7 +805,8 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
 #define TILE__CHOL_KERNELS(sfx, T)                                                 \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
      * stored as soon as final, a10 staged in the group's shared tile for    \
-     * the update: f64 112 registers instead of 168, one wave at batch 4096) */ \
+     * the update: f64 114 registers instead of 168, one wave at batch 4096; \
+     * whole warps of n = 32 staged through shared memory, tile__chol_cp32) */ \
     TILE_KERNEL(tile__chol_small_k_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
         const int g = tile16_group(), m = (int)tile_block(0) * TILE16_GROUPS + g; \
         const int valid = m < batch, rows = (valid && n > 16 && n <= 32) ? n : 0; \
