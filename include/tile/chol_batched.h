@@ -784,20 +784,19 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
             tile__chol_vst_##sfx(g + e, v);                                                        \
         }                                                                                          \
     }
+#else /* the CPU never stages (its kernels' stg is 0): the calls only compile */
+#define TILE__CHOL_CPW_DEF(sfx, T, NW)                                                             \
+    TILE_API void tile__chol_cp##NW##_in_##sfx(T *st, const T *g) { (void)st, (void)g; }           \
+    TILE_API void tile__chol_cp##NW##_out_##sfx(T *g, const T *st) { (void)g, (void)st; }
+#endif
 TILE__CHOL_CPW_DEF(f32, float, 16)
 TILE__CHOL_CPW_DEF(f64, double, 16)
 TILE__CHOL_CPW_DEF(f32, float, 32)
 TILE__CHOL_CPW_DEF(f64, double, 32)
-#else
-#define tile__chol_cp16_in_f32(st, g) ((void)(st), (void)(g))
-#define tile__chol_cp16_in_f64(st, g) ((void)(st), (void)(g))
-#define tile__chol_cp16_out_f32(g, st) ((void)(g), (void)(st))
-#define tile__chol_cp16_out_f64(g, st) ((void)(g), (void)(st))
-#define tile__chol_cp32_in_f32(st, g) ((void)(st), (void)(g))
-#define tile__chol_cp32_in_f64(st, g) ((void)(st), (void)(g))
-#define tile__chol_cp32_out_f32(g, st) ((void)(g), (void)(st))
-#define tile__chol_cp32_out_f64(g, st) ((void)(g), (void)(st))
-#endif
+/* does the warp of matrix m stage its NW x NW matrices (warp-uniform: both
+ * of its matrices in the batch, n = NW, a 16-byte aligned base)? */
+#define TILE__CHOL_STG(NW, n, m, batch, a) \
+    (TILE_ON_DEVICE && (n) == (NW) && ((m) | 1) < (batch) && !((uintptr_t)(a)&15))
 
 /* ---- the library's kernels and host calls ---- */
 #define TILE__CHOL_KBLOCK_f32 tile_chol_block_f32
@@ -816,8 +815,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
         /* the group's tiles 00, 10, 11 (10: also the update's staged a10) */    \
         T *t00 = ws + (size_t)g * 3 * TILE__CHOL_TS_##sfx, *t10 = t00 + TILE__CHOL_TS_##sfx, \
           *t11 = t10 + TILE__CHOL_TS_##sfx;                                       \
-        /* warp-uniform: both matrices of the warp there, n = 32, aligned */       \
-        const int stg = TILE_ON_DEVICE && n == 32 && (m | 1) < batch && !((uintptr_t)a & 15); \
+        const int stg = TILE__CHOL_STG(32, n, m, batch, a);                        \
         T *aw = stg ? a + (size_t)(m & ~1) * 1024 : 0, *sw = ws + (size_t)(g & ~1) * 3 * TILE__CHOL_TS_##sfx; \
         if (stg) tile__chol_cp32_in_##sfx(sw, aw);                                 \
         tile16_##sfx a00 = tile16_eye_##sfx(), a10 = tile16_zeros_##sfx(), a11 = tile16_eye_##sfx(); \
@@ -863,8 +861,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
         T *ws = (T *)tile__smem_alloc(&tile__k, (size_t)TILE16_GROUPS * TILE__CHOL_TS_##sfx * sizeof(T)); \
         if (!ws) return; /* arena overflow (raised): the whole block stops */      \
         T *st = ws + (size_t)g * TILE__CHOL_TS_##sfx;                              \
-        /* warp-uniform: both matrices of the warp there, n = 16, aligned */       \
-        const int stg = TILE_ON_DEVICE && n == 16 && (m | 1) < batch && !((uintptr_t)a & 15); \
+        const int stg = TILE__CHOL_STG(16, n, m, batch, a);                        \
         T *aw = stg ? a + (size_t)(m & ~1) * 256 : 0, *sw = ws + (size_t)(g & ~1) * TILE__CHOL_TS_##sfx; \
         tile16_##sfx a00 = tile16_eye_##sfx();                                     \
         if (stg) {                                                                 \
