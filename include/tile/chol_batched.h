@@ -336,7 +336,28 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
  * else a pivot not > 0 becomes NaN */
 #define TILE__CHOL_CLAMP(T, dr) (eps > (T)0 ? ((dr) > eps ? (dr) : eps) : ((dr) > (T)0 ? (dr) : (T)NAN))
 #if TILE_ON_DEVICE
-#define TILE__CHOL_RS(sfx, d) tile__chol_rsqrt_##sfx(d)
+/* tile__chol_fs's own: the MUFU value with TILE__CHOL_FS_NEWTON_<type>
+ * Newton steps (f32 0: rsqrt.approx.f32 is within 2 ulp, and gives +0 for
+ * +inf without a guard; f64 2: see old/rsq.cu) */
+#ifndef TILE__CHOL_FS_NEWTON_f32
+#define TILE__CHOL_FS_NEWTON_f32 0
+#endif
+#ifndef TILE__CHOL_FS_NEWTON_f64
+#define TILE__CHOL_FS_NEWTON_f64 2
+#endif
+TILE_API float tile__chol_rsf_f32(float d) {
+    float y;
+    asm("rsqrt.approx.f32 %0, %1;" : "=f"(y) : "f"(d));
+    TILE__UNROLL for (int s = 0; s < TILE__CHOL_FS_NEWTON_f32; ++s) y = fmaf(0.5f * y, fmaf(-d * y, y, 1.0f), y);
+    return TILE__CHOL_FS_NEWTON_f32 && isinf(d) ? 0.0f : y;
+}
+TILE_API double tile__chol_rsf_f64(double d) {
+    double y;
+    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(d));
+    TILE__UNROLL for (int s = 0; s < TILE__CHOL_FS_NEWTON_f64; ++s) y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
+    return TILE__CHOL_FS_NEWTON_f64 && isinf(d) ? 0.0 : y;
+}
+#define TILE__CHOL_RS(sfx, d) tile__chol_rsf_##sfx(d)
 #else
 TILE_API float tile__chol_rsh_f32(float d) { return 1.0f / sqrtf(d); }
 TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
@@ -365,10 +386,48 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
  * a column write their strictly upper triangle, never read (garbage there;
  * the kernels zero it or store it as L's zeros). Fewer instructions a step
  * than the IEEE sqrt / division subroutines and the per-row guards. */
+/* step j's update of rows by column j of L (l_kj, k > j): from the lanes by
+ * shuffles, or, given a scratch tile lt (layout P, the group's own), written
+ * there as row j (lane i its l_ij) and read back as broadcast 16-byte
+ * loads. A shuffle moves 4 bytes a lane (a double takes two) and the MIO
+ * pipe issues one warp's a cycle: 120 of them a 16 x 16 factor */
+#define TILE__CHOL_FS_UPD(t, p, solve, k, j, lkj)             \
+    TILE16__EACH_ROW(i) {                                     \
+        (t)->r[i][k] -= (t)->r[i][j] * (lkj);                 \
+        if (solve) (p)->r[i][k] -= (p)->r[i][j] * (lkj);      \
+    }
+#ifndef TILE__CHOL_LTFENCE
+#define TILE__CHOL_LTFENCE() asm volatile("" ::: "memory")
+#endif
+#if TILE_ON_DEVICE
+#define TILE__CHOL_FS_COLJ(sfx, T, t, p, solve, j, rj, ltm, lt, ltw)                             \
+    if (ltm) { /* row 15 too: its diagonal, 1 / l_15,15, for tile__chol_slt */                 \
+        T lc[16];                                                                                \
+        if (ltw) (lt)[16 * (j) + tile16_lane()] = tile16_lane() == (j) ? (rj) : (t)->r[0][j];    \
+        if ((j) + 1 < 16) __syncwarp();                                                          \
+        TILE__UNROLL for (int q = ((j) + 1) & -TILE__CHOL_VW_##sfx; q < 16; q += TILE__CHOL_VW_##sfx) \
+            tile__chol_vld_##sfx(lc + q, (lt) + 16 * (j) + q);                                   \
+        TILE__CHOL_LTFENCE();                                                                    \
+        TILE__UNROLL for (int k = (j) + 1; k < 16; ++k) TILE__CHOL_FS_UPD(t, p, solve, k, j, lc[k]) \
+    } else                                                                                       \
+        TILE__UNROLL for (int k = (j) + 1; k < 16; ++k) {                                        \
+            const T lkj = TILE16__GETW(t, k, j);                                                 \
+            TILE__CHOL_FS_UPD(t, p, solve, k, j, lkj)                                            \
+        }
+#define TILE__CHOL_LTSYNC(ltm, lt, ltw) \
+    do {                      \
+        if (ltm) __syncwarp(); \
+    } while (0)
+#else
+#define TILE__CHOL_FS_COLJ(sfx, T, t, p, solve, j, rj, ltm, lt, ltw) \
+    TILE__UNROLL for (int k = (j) + 1; k < 16; ++k) TILE__CHOL_FS_UPD(t, p, solve, k, j, (t)->r[k][j])
+#define TILE__CHOL_LTSYNC(ltm, lt, ltw) (void)(ltm), (void)(lt), (void)(ltw)
+#endif
 #define TILE__CHOL_FS_DEF(sfx, T)                                                                 \
-    TILE_API int tile__chol_fs_##sfx(tile16_##sfx *t, tile16_##sfx *p, T eps, int solve) {        \
+    TILE_API int tile__chol_fs_##sfx(tile16_##sfx *t, tile16_##sfx *p, T eps, int solve, int ltm, T *lt, int ltw) { \
         int info = 0;                                                                             \
         T dn = TILE16__GETW(t, 0, 0);                                                             \
+        TILE__CHOL_LTSYNC(ltm, lt, ltw); /* earlier reads of the scratch (a tile load) done */              \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                               \
             const T d0 = dn;                                                                      \
             if (!(d0 > (T)0) && info == 0) info = j + 1;                                          \
@@ -383,14 +442,9 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
              * row j + 1 (the same FMA as its update below): off the chain of                     \
              * the column's shuffles */                                                           \
             if (j + 1 < 16) TILE__CHOL_NEXT_PIVOT(dn, t, j);                                      \
-            TILE__UNROLL for (int k = j + 1; k < 16; ++k) {                                       \
-                const T lkj = TILE16__GETW(t, k, j);                                              \
-                TILE16__EACH_ROW(i) {                                                             \
-                    t->r[i][k] -= t->r[i][j] * lkj;                                               \
-                    if (solve) p->r[i][k] -= p->r[i][j] * lkj;                                    \
-                }                                                                                 \
-            }                                                                                     \
+            TILE__CHOL_FS_COLJ(sfx, T, t, p, solve, j, r, ltm, lt, ltw)                           \
         }                                                                                         \
+        TILE__CHOL_LTSYNC(ltm, lt, ltw); /* the scratch's reads done: the caller may write it */           \
         return info;                                                                              \
     }
 TILE__CHOL_FS_DEF(f32, float)
@@ -402,17 +456,43 @@ TILE__CHOL_FS_DEF(f64, double)
  * its own shuffles (the one pass keeps both tiles live through the factor:
  * f64 148 registers against 112, f32 on sm_80 spilled); A: 1 on sm_90, 2
  * elsewhere */
-#define TILE__CHOL_PANEL_1(sfx, info, t, p, eps, ...)                      \
+#define TILE__CHOL_PANEL_1(sfx, info, t, p, eps, ltm, lt, ltw, ...)        \
     do {                                                                   \
         __VA_ARGS__; /* loads *p */                                        \
-        (info) = tile__chol_fs_##sfx((t), (p), (eps), 1);                  \
+        (info) = tile__chol_fs_##sfx((t), (p), (eps), 1, (ltm), (lt), (ltw)); \
     } while (0)
-#define TILE__CHOL_PANEL_2(sfx, info, t, p, eps, ...)                      \
+#define TILE__CHOL_PANEL_2(sfx, info, t, p, eps, ltm, lt, ltw, ...)        \
     do {                                                                   \
-        (info) = tile__chol_fs_##sfx((t), (t), (eps), 0);                  \
+        (info) = tile__chol_fs_##sfx((t), (t), (eps), 0, (ltm), (lt), (ltw)); \
         __VA_ARGS__;                                                       \
         tile16__w_solve_xlt_##sfx((t), (p));                               \
     } while (0)
+/* 3: as 2, the solve reading L^T's rows from the factor's scratch lt (its
+ * diagonal holds 1 / l_jj) as broadcast loads instead of shuffling L */
+#if TILE_ON_DEVICE
+#define TILE__CHOL_SLT_DEF(sfx, T)                                                                 \
+    TILE_API void tile__chol_slt_##sfx(tile16_##sfx *p, const T *lt) {                             \
+        TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                \
+            T lc[16];                                                                              \
+            TILE__UNROLL for (int q = (j) & -TILE__CHOL_VW_##sfx; q < 16; q += TILE__CHOL_VW_##sfx) \
+                tile__chol_vld_##sfx(lc + q, lt + 16 * j + q);                                     \
+            p->r[0][j] *= lc[j];                                                                   \
+            TILE__UNROLL for (int k = j + 1; k < 16; ++k) p->r[0][k] -= p->r[0][j] * lc[k];        \
+            TILE__CHOL_LTFENCE();                                                                  \
+        }                                                                                          \
+    }
+TILE__CHOL_SLT_DEF(f32, float)
+TILE__CHOL_SLT_DEF(f64, double)
+#define TILE__CHOL_PANEL_3(sfx, info, t, p, eps, ltm, lt, ltw, ...)        \
+    do {                                                                   \
+        (info) = tile__chol_fs_##sfx((t), (t), (eps), 0, 1, (lt), (ltw));  \
+        __VA_ARGS__;                                                       \
+        tile__chol_slt_##sfx((p), (lt));                                   \
+        __syncwarp(); /* the scratch's reads done */                       \
+    } while (0)
+#else
+#define TILE__CHOL_PANEL_3(...) TILE__CHOL_PANEL_2(__VA_ARGS__)
+#endif
 #define TILE__CHOL_PANEL(PN, ...) TILE__CHOL_PANEL_(PN, __VA_ARGS__)
 #define TILE__CHOL_PANEL_(PN, ...) TILE__CHOL_PANEL_##PN(__VA_ARGS__)
 #if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
@@ -420,10 +500,52 @@ TILE__CHOL_FS_DEF(f64, double)
 #else
 #define TILE__CHOL_PANEL_A(...) TILE__CHOL_PANEL_1(__VA_ARGS__)
 #endif
+/* is panel form PN one pass on this target? */
+#define TILE__CHOL_PN1_1 1
+#define TILE__CHOL_PN1_2 0
+#if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
+#define TILE__CHOL_PN1_A 0
+#else
+#define TILE__CHOL_PN1_A 1
+#endif
+/* the blocked kernels' one-pass panel with its columns through shared
+ * memory (1) or by shuffles (0), by layout (P: by the block's groups) */
+#ifndef TILE__CHOL_BLKP_LT_f32
+#define TILE__CHOL_BLKP_LT_f32(groups) ((groups) <= 4)
+#endif
+#ifndef TILE__CHOL_BLKP_LT_f64
+#define TILE__CHOL_BLKP_LT_f64(groups) 0
+#endif
+#ifndef TILE__CHOL_BLKS_LT_f32
+#define TILE__CHOL_BLKS_LT_f32 0
+#endif
+#ifndef TILE__CHOL_BLKS_LT_f64
+#define TILE__CHOL_BLKS_LT_f64 1
+#endif
 /* tile__chol_small_k's A00 factor and A10 solve (f64 one pass: 138
  * registers against 102) */
+/* tile__chol_small_k's factors with their columns through the group's shared
+ * tiles (1) or by shuffles (0), and its blocks an SM for ptxas (0: none) */
+#ifndef TILE__CHOL_SMALL_LT_f32
+#define TILE__CHOL_SMALL_LT_f32 1
+#endif
+#ifndef TILE__CHOL_SMALL_LT_f64
+#define TILE__CHOL_SMALL_LT_f64 1
+#endif
+#ifndef TILE__CHOL_SMALL_MINB_f32
+#define TILE__CHOL_SMALL_MINB_f32 0
+#endif
+#ifndef TILE__CHOL_SMALL_MINB_f64
+#define TILE__CHOL_SMALL_MINB_f64 0
+#endif
 #define TILE__CHOL_SMALLPN_f32 1
-#define TILE__CHOL_SMALLPN_f64 2
+#ifndef TILE__CHOL_SMALLPN_f64
+#if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
+#define TILE__CHOL_SMALLPN_f64 2 /* 3 spilled on sm_80 */
+#else
+#define TILE__CHOL_SMALLPN_f64 3
+#endif
+#endif
 /* the blocked solves' two halves, named FWD and BWD, their shuffling tile16
  * operations from family P (tile16_: any block; tile16__w_: whole warps) */
 #define TILE__CHOL_FB_DEF(FWD, BWD, P, sfx, T) \
@@ -516,8 +638,8 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #define TILE__CHOL_PUBPN_f64 2
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
-#define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN)
-#define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN) \
+#define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, LT) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT)
+#define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT) \
 TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                                                               \
     const int ok = a && ws && n > 0 && n <= TILE_CHOL_MAX_N;                                                                \
     const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1;                                                                 \
@@ -596,7 +718,13 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             T *pik = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 1 + task, k) : pkk;                                        \
             tile__chol_tld_##LY##_##sfx(&lkk, pkk);                                                                         \
             int ik;                                                                                                         \
-            TILE__CHOL_PANEL_##PN(sfx, ik, &lkk, &p, eps, tile__chol_tld_##LY##_##sfx(&p, pik));                            \
+            /* one pass: the factor's columns through the group's own panel tile                                            \
+             * (in registers now), or, at the last step, group 0's through L_kk's                                           \
+             * (only warp 0 runs it, and group 0 rewrites it after the barrier);                                            \
+             * an idle half-warp reads L_kk's tile and writes nothing */                                                    \
+            const int ltw = valid || (k + 1 == nb && g == 0);                                                               \
+            TILE__CHOL_PANEL_##PN(sfx, ik, &lkk, &p, eps, (LT) && TILE__CHOL_PN1_##PN, pik, ltw,                            \
+                                  tile__chol_tld_##LY##_##sfx(&p, pik));                                                    \
             if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                              \
             if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                \
         }                                                                                                                   \
@@ -713,7 +841,7 @@ TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                        
 }                                                                                                                           \
                                                                                                                             \
 /* one n x n matrix (n <= 128) per block, its lower tiles staged in shared memory */                                        \
-TILE__CHOL_BLOCK_DEF(tile_chol_block_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx)                                              \
+TILE__CHOL_BLOCK_DEF(tile_chol_block_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx, TILE__CHOL_BLKP_LT_##sfx(groups))                                              \
                                                                                                                             \
 /* A x = b with L from the factor: one (matrix, 16 right-hand-side columns)                                                 \
  * per group of 16 lanes; b (n x nrhs, row-major) is overwritten by x.                                                      \
@@ -742,9 +870,9 @@ TILE__CHOL_DEF(f64, double)
  * elsewhere: sm_80 spilled with one); f64 at nb <= 7 with the one-pass
  * panel (148 registers, fewer blocks an SM, yet 2-5 % faster: ...-88a6828-
  * sweep-f64-onepass.txt) */
-TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f32, f32, float, S, A)
-TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A)
-TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1)
+TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f32, f32, float, S, A, TILE__CHOL_BLKS_LT_f32)
+TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A, TILE__CHOL_BLKS_LT_f64)
+TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1, TILE__CHOL_BLKP_LT_f64(groups))
 
 /* The two NW x NW matrices of a warp (NW = 16 / 32: contiguous, 16-byte
  * aligned at g) to / from its half-warps' lower tiles in layout P at st
@@ -806,7 +934,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
      * stored as soon as final, a10 staged in the group's shared tile for    \
      * the update: f64 114 registers instead of 168, one wave at batch 4096; \
      * whole warps of n = 32 staged through shared memory, tile__chol_cp32) */ \
-    TILE_KERNEL(tile__chol_small_k_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
+    TILE_KERNEL_SMEM_BOUNDS(tile__chol_small_k_##sfx, 128, 0, TILE__CHOL_SMALL_MINB_##sfx, T *a, int n, int batch, T eps, int *info) { \
         const int g = tile16_group(), m = (int)tile_block(0) * TILE16_GROUPS + g; \
         const int valid = m < batch, rows = (valid && n > 16 && n <= 32) ? n : 0; \
         T *am = rows ? a + (size_t)m * (size_t)n * (size_t)n : 0;                  \
@@ -822,7 +950,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
         if (stg) tile__chol_tld_P_##sfx(&a00, t00);                                \
         else tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                   \
         int r;                                                                     \
-        TILE__CHOL_PANEL(TILE__CHOL_SMALLPN_##sfx, sfx, r, &a00, &a10, eps,        \
+        TILE__CHOL_PANEL(TILE__CHOL_SMALLPN_##sfx, sfx, r, &a00, &a10, eps, TILE__CHOL_SMALL_LT_##sfx, t00, 1, \
                          if (stg) tile__chol_tld_P_##sfx(&a10, t10);              \
                          else tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16)); \
         tile__chol_zero_upper_##sfx(&a00);                                         \
@@ -839,7 +967,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
         tile16_store_row16_##sfx(t10, TILE__CHOL_LD_##sfx, &a10);                  \
         tile16__sync(); /* the group's rows, written, before any lane reads them */ \
         TILE__CHOL_SYRK_##sfx(&a11, &a10, t10);                                    \
-        const int i1 = tile__chol_fs_##sfx(&a11, &a11, eps, 0);                    \
+        const int i1 = tile__chol_fs_##sfx(&a11, &a11, eps, 0, TILE__CHOL_SMALL_LT_##sfx, t11, 1);                    \
         if (!r && i1) r = 16 + i1;                                                 \
         tile__chol_zero_upper_##sfx(&a11);                                         \
         if (stg) {                                                                 \
@@ -869,7 +997,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
             tile__chol_tld_P_##sfx(&a00, st);                                      \
         } else                                                                     \
             tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                    \
-        const int r = tile__chol_fs_##sfx(&a00, &a00, eps, 0);                     \
+        const int r = tile__chol_fs_##sfx(&a00, &a00, eps, 0, 1, st, 1);                     \
         tile__chol_zero_upper_##sfx(&a00);                                         \
         if (stg) {                                                                 \
             tile__chol_tst_P_##sfx(st, &a00);                                      \
