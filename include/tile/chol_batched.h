@@ -358,7 +358,18 @@ TILE_API double tile__chol_rsf_f64(double d) {
     return TILE__CHOL_FS_NEWTON_f64 && isinf(d) ? 0.0 : y;
 }
 #define TILE__CHOL_RS(sfx, d) tile__chol_rsf_##sfx(d)
+/* l_jj = sqrt(d): f32 by MUFU (+inf stays +inf), f64 as d r, r 0 for d =
+ * +inf only */
+TILE_API float tile__chol_sqa_f32(float d) {
+    float y;
+    asm("sqrt.approx.f32 %0, %1;" : "=f"(y) : "f"(d));
+    return y;
+}
+#define TILE__CHOL_SD_f32(d, r) tile__chol_sqa_f32(d)
+#define TILE__CHOL_SD_f64(d, r) ((r) == 0.0 ? (d) : (d) * (r))
+#define TILE__CHOL_SD(sfx, d, r) TILE__CHOL_SD_##sfx(d, r)
 #else
+#define TILE__CHOL_SD(sfx, d, r) ((r) == 0 ? (d) : (d) * (r))
 TILE_API float tile__chol_rsh_f32(float d) { return 1.0f / sqrtf(d); }
 TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
 #define TILE__CHOL_RS(sfx, d) tile__chol_rsh_##sfx(d)
@@ -401,9 +412,9 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
 #endif
 #if TILE_ON_DEVICE
 #define TILE__CHOL_FS_COLJ(sfx, T, t, p, solve, j, rj, ltm, lt, ltw)                             \
-    if (ltm) { /* row 15 too: its diagonal, 1 / l_15,15, for tile__chol_slt */                 \
+    if (ltm) { /* row 15 too: ltm 2 puts 1 / l_jj on the diagonal, for tile__chol_slt */       \
         T lc[16];                                                                                \
-        if (ltw) (lt)[16 * (j) + tile16_lane()] = tile16_lane() == (j) ? (rj) : (t)->r[0][j];    \
+        if (ltw) (lt)[16 * (j) + tile16_lane()] = (ltm) == 2 && tile16_lane() == (j) ? (rj) : (t)->r[0][j]; \
         if ((j) + 1 < 16) __syncwarp();                                                          \
         TILE__UNROLL for (int q = ((j) + 1) & -TILE__CHOL_VW_##sfx; q < 16; q += TILE__CHOL_VW_##sfx) \
             tile__chol_vld_##sfx(lc + q, (lt) + 16 * (j) + q);                                   \
@@ -433,7 +444,7 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
             if (!(d0 > (T)0) && info == 0) info = j + 1;                                          \
             const T d = TILE__CHOL_CLAMP(T, d0);                                                  \
             const T r = TILE__CHOL_RS(sfx, d);                                                    \
-            const T sd = r == (T)0 ? d : d * r; /* l_jj: r is 0 for d = +inf only */             \
+            const T sd = TILE__CHOL_SD(sfx, d, r); /* l_jj */                                     \
             TILE16__EACH_ROW(i) {                                                                 \
                 t->r[i][j] = TILE16__ROW(i) == j ? sd : t->r[i][j] * r;                           \
                 if (solve) p->r[i][j] *= r;                                                       \
@@ -485,7 +496,7 @@ TILE__CHOL_SLT_DEF(f32, float)
 TILE__CHOL_SLT_DEF(f64, double)
 #define TILE__CHOL_PANEL_3(sfx, info, t, p, eps, ltm, lt, ltw, ...)        \
     do {                                                                   \
-        (info) = tile__chol_fs_##sfx((t), (t), (eps), 0, 1, (lt), (ltw));  \
+        (info) = tile__chol_fs_##sfx((t), (t), (eps), 0, 2, (lt), (ltw));  \
         __VA_ARGS__;                                                       \
         tile__chol_slt_##sfx((p), (lt));                                   \
         __syncwarp(); /* the scratch's reads done */                       \
