@@ -378,11 +378,18 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
 /* dn <- the pivot j + 1 after step j: lane j + 1 forms it from its own row
  * and broadcasts it; the CPU's one thread has every row */
 #if TILE_ON_DEVICE
-#define TILE__CHOL_NEXT_PIVOT(dn, t, j) \
-    (dn) = __shfl_sync(0xffffffffu, (t)->r[0][(j) + 1] - (t)->r[0][j] * (t)->r[0][j], (j) + 1, 16)
+#define TILE__CHOL_NEXT_PIVOT(dn, t, j, w) \
+    (dn) = __shfl_sync(0xffffffffu, (t)->r[0][(j) + 1] - (t)->r[0][j] * (t)->r[0][j], (j) + 1, (w) ? 32 : 16)
+/* the row a lane holds: of its half-warp's tile, or (wide) of the warp's:
+ * lanes 16..31 then hold rows of other tiles than the factored one, which
+ * they solve with lanes 0..15's columns */
+#define TILE__CHOL_ROWW(i, w) ((w) ? (int)(threadIdx.x & 31u) : tile16_lane())
+#define TILE__CHOL_GETWW(t, k, j, w) __shfl_sync(0xffffffffu, (t)->r[0][j], (k), (w) ? 32 : 16)
 #else
-#define TILE__CHOL_NEXT_PIVOT(dn, t, j) \
+#define TILE__CHOL_NEXT_PIVOT(dn, t, j, w) \
     (dn) = (t)->r[(j) + 1][(j) + 1] - (t)->r[(j) + 1][j] * (t)->r[(j) + 1][j]
+#define TILE__CHOL_ROWW(i, w) (i)
+#define TILE__CHOL_GETWW(t, k, j, w) ((t)->r[k][j])
 #endif
 /* The library kernels' 16 x 16 factor (internal: whole warps only; the
  * public tile16_chol keeps its exact IEEE square root and division and
@@ -412,9 +419,9 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
 #endif
 #if TILE_ON_DEVICE
 #define TILE__CHOL_FS_COLJ(sfx, T, t, p, solve, j, rj, ltm, lt, ltw)                             \
-    if (ltm) { /* row 15 too: ltm 2 puts 1 / l_jj on the diagonal, for tile__chol_slt */       \
+    if ((ltm) & 3) { /* row 15 too: ltm 2 puts 1 / l_jj on the diagonal, for tile__chol_slt */ \
         T lc[16];                                                                                \
-        if (ltw) (lt)[16 * (j) + tile16_lane()] = (ltm) == 2 && tile16_lane() == (j) ? (rj) : (t)->r[0][j]; \
+        if (ltw) (lt)[16 * (j) + tile16_lane()] = ((ltm) & 3) == 2 && tile16_lane() == (j) ? (rj) : (t)->r[0][j]; \
         if ((j) + 1 < 16) __syncwarp();                                                          \
         TILE__UNROLL for (int q = ((j) + 1) & -TILE__CHOL_VW_##sfx; q < 16; q += TILE__CHOL_VW_##sfx) \
             tile__chol_vld_##sfx(lc + q, (lt) + 16 * (j) + q);                                   \
@@ -422,12 +429,12 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
         TILE__UNROLL for (int k = (j) + 1; k < 16; ++k) TILE__CHOL_FS_UPD(t, p, solve, k, j, lc[k]) \
     } else                                                                                       \
         TILE__UNROLL for (int k = (j) + 1; k < 16; ++k) {                                        \
-            const T lkj = TILE16__GETW(t, k, j);                                                 \
+            const T lkj = TILE__CHOL_GETWW(t, k, j, (ltm) & 4);                                  \
             TILE__CHOL_FS_UPD(t, p, solve, k, j, lkj)                                            \
         }
 #define TILE__CHOL_LTSYNC(ltm, lt, ltw) \
     do {                      \
-        if (ltm) __syncwarp(); \
+        if ((ltm) & 3) __syncwarp(); \
     } while (0)
 #else
 #define TILE__CHOL_FS_COLJ(sfx, T, t, p, solve, j, rj, ltm, lt, ltw) \
@@ -437,7 +444,7 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
 #define TILE__CHOL_FS_DEF(sfx, T)                                                                 \
     TILE_API int tile__chol_fs_##sfx(tile16_##sfx *t, tile16_##sfx *p, T eps, int solve, int ltm, T *lt, int ltw) { \
         int info = 0;                                                                             \
-        T dn = TILE16__GETW(t, 0, 0);                                                             \
+        T dn = TILE__CHOL_GETWW(t, 0, 0, ltm & 4);                                                \
         TILE__CHOL_LTSYNC(ltm, lt, ltw); /* earlier reads of the scratch (a tile load) done */              \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                               \
             const T d0 = dn;                                                                      \
@@ -446,13 +453,13 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
             const T r = TILE__CHOL_RS(sfx, d);                                                    \
             const T sd = TILE__CHOL_SD(sfx, d, r); /* l_jj */                                     \
             TILE16__EACH_ROW(i) {                                                                 \
-                t->r[i][j] = TILE16__ROW(i) == j ? sd : t->r[i][j] * r;                           \
+                t->r[i][j] = TILE__CHOL_ROWW(i, ltm & 4) == j ? sd : t->r[i][j] * r;              \
                 if (solve) p->r[i][j] *= r;                                                       \
             }                                                                                     \
             /* the next pivot first, from the registers of the lane that holds                    \
              * row j + 1 (the same FMA as its update below): off the chain of                     \
              * the column's shuffles */                                                           \
-            if (j + 1 < 16) TILE__CHOL_NEXT_PIVOT(dn, t, j);                                      \
+            if (j + 1 < 16) TILE__CHOL_NEXT_PIVOT(dn, t, j, ltm & 4);                             \
             TILE__CHOL_FS_COLJ(sfx, T, t, p, solve, j, r, ltm, lt, ltw)                           \
         }                                                                                         \
         TILE__CHOL_LTSYNC(ltm, lt, ltw); /* the scratch's reads done: the caller may write it */           \
@@ -511,6 +518,17 @@ TILE__CHOL_SLT_DEF(f64, double)
 #else
 #define TILE__CHOL_PANEL_A(...) TILE__CHOL_PANEL_1(__VA_ARGS__)
 #endif
+/* the blocked kernels' one-pass panel three tiles a warp (1) or one a
+ * half-warp (0), by the block's groups (H200, batch 4096, bench/results/
+ * 2026-12-02-h200-chol-wide-*.txt: f32 on 128 threads n = 92 147.1 ->
+ * 140.3 us, 128 290.5 -> 278.4; slower on 64 threads, f32 n = 64 68.4 ->
+ * 72.2, f64 n = 64 / 92 138.8 / 318.8 -> 142.0 / 326.3; f64 n = 128 a tie) */
+#ifndef TILE__CHOL_WIDE_f32
+#define TILE__CHOL_WIDE_f32(groups) ((groups) > 4)
+#endif
+#ifndef TILE__CHOL_WIDE_f64
+#define TILE__CHOL_WIDE_f64(groups) 0
+#endif
 /* is panel form PN one pass on this target? */
 #define TILE__CHOL_PN1_1 1
 #define TILE__CHOL_PN1_2 0
@@ -522,7 +540,7 @@ TILE__CHOL_SLT_DEF(f64, double)
 /* the blocked kernels' one-pass panel with its columns through shared
  * memory (1) or by shuffles (0), by layout (P: by the block's groups) */
 #ifndef TILE__CHOL_BLKP_LT_f32
-#define TILE__CHOL_BLKP_LT_f32(groups) ((groups) <= 4)
+#define TILE__CHOL_BLKP_LT_f32(groups) 1
 #endif
 #ifndef TILE__CHOL_BLKP_LT_f64
 #define TILE__CHOL_BLKP_LT_f64(groups) 0
@@ -720,6 +738,29 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         const int cnt = nb - k - 1 > 0 ? nb - k - 1 : 1;                                                                    \
         tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
         T *pkk = TILE__CHOL_TILE(LY, sfx, T, ws, k, k);                                                                     \
+        if (TILE_ON_DEVICE && TILE__CHOL_WIDE_##sfx(groups) && TILE__CHOL_PN1_##PN) {                                               \
+            /* wide: a warp solves three panel tiles with one factor of L_kk                                                \
+             * (lanes 0..15's t): A in lanes 0..15's p, B and C in lanes 16..31's                                           \
+             * t and p, which run the same steps with lanes 0..15's columns (l_jj                                           \
+             * only where the warp's lane is j, shuffles over the warp): fewer                                              \
+             * warps a step in the panel, the same chain. The columns' scratch: A's                                         \
+             * tile, or at the last step L_kk's (warp 0 only) */                                                            \
+            const int hi = g & 1, last = k + 1 == nb;                                                                       \
+            TILE__CHOL_NOUNROLL for (int t0 = 3 * (g >> 1); t0 < cnt; t0 += 3 * (groups >> 1)) {                            \
+                const int tp = hi ? t0 + 2 : t0, vt = hi && t0 + 1 < cnt && !last, vp = tp < cnt && !last;                  \
+                T *ptt = vt ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 2 + t0, k) : pkk;                                         \
+                T *ppp = vp ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 1 + tp, k) : pkk;                                         \
+                T *lt = last ? pkk : TILE__CHOL_TILE(LY, sfx, T, ws, k + 1 + t0, k);                                        \
+                tile16_##sfx p;                                                                                             \
+                tile__chol_tld_##LY##_##sfx(&lkk, ptt);                                                                     \
+                int ik;                                                                                                     \
+                TILE__CHOL_PANEL_1(sfx, ik, &lkk, &p, eps, 4 | ((LT) ? 1 : 0), lt, !hi && (!last || g == 0),               \
+                                   tile__chol_tld_##LY##_##sfx(&p, ppp));                                                   \
+                if (t0 == 0 && g == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                  \
+                if (vt) tile__chol_tst_##LY##_##sfx(ptt, &lkk);                                                             \
+                if (vp) tile__chol_tst_##LY##_##sfx(ppp, &p);                                                               \
+            }                                                                                                               \
+        } else                                                                                                              \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                 \
             const int task = t0 + (g & 1), valid = task < cnt && k + 1 < nb;                                                \
             /* factor and panel solve in one pass; a group with no panel tile                                               \
