@@ -298,8 +298,9 @@ TILE__CHOL_ZERO_UPPER_DEF(f64, double)
  * slow paths are subroutine calls in SASS: a call pins registers (f32 NP =
  * 128, C = 64 needed 134 registers with them, 112 without). MUFU
  * approximations refined by Newton steps (f32 one; f64 two cubic steps for
- * 1 / d, three Newton steps for the rsqrt: full precision from a start of
- * 7 good bits): within an ulp or two of the IEEE results.
+ * 1 / d, three Newton steps for the rsqrt from MUFU's 20 good bits, where
+ * two already give 1.24 ulp: bench/results/2026-12-02-h200-chol-ltcols-
+ * 3f5589a.txt): within an ulp or two of the IEEE results.
  * NaN stays NaN; d = +inf gives 0 (as 1 / inf), not the NaN of the step.
  * TILE__CHOL_RS below: the rsqrt on the device, 1 / sqrt on the CPU. */
 TILE_API float tile__chol_rcp_f32(float d) {
@@ -336,9 +337,11 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
  * else a pivot not > 0 becomes NaN */
 #define TILE__CHOL_CLAMP(T, dr) (eps > (T)0 ? ((dr) > eps ? (dr) : eps) : ((dr) > (T)0 ? (dr) : (T)NAN))
 #if TILE_ON_DEVICE
-/* tile__chol_fs's own: the MUFU value with TILE__CHOL_FS_NEWTON_<type>
- * Newton steps (f32 0: rsqrt.approx.f32 is within 2 ulp, and gives +0 for
- * +inf without a guard; f64 2: see old/rsq.cu) */
+/* tile__chol_fs's own: the MUFU value and TILE__CHOL_FS_NEWTON_<type>
+ * Newton steps, measured on 2^20 values (the ltcols file above): f32 0,
+ * rsqrt.approx.f32 alone is within 2.08 ulp (1.24 with a step) and gives
+ * +0 for +inf without a guard; f64 2, 1.24 ulp as with 3. Each dropped step
+ * shortens every column's chain (f32 n = 64 75.5 -> 71.4 us) */
 #ifndef TILE__CHOL_FS_NEWTON_f32
 #define TILE__CHOL_FS_NEWTON_f32 0
 #endif
@@ -391,24 +394,16 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
 #define TILE__CHOL_ROWW(i, w) (i)
 #define TILE__CHOL_GETWW(t, k, j, w) ((t)->r[k][j])
 #endif
-/* The library kernels' 16 x 16 factor (internal: whole warps only; the
- * public tile16_chol keeps its exact IEEE square root and division and
- * leaves the strictly upper triangle alone). t <- L (lower triangle, the
- * non-SPD contract of tile16_chol), and, with solve (a constant after
- * inlining), p <- p L^-T in the same pass: the solve's right-looking step j
- * (x_j = p_j / l_jj, p_c -= x_j l_cj for c > j) needs column j of L, the
- * values the factor's step j shuffles anyway, so the panel solve costs its
- * FMAs and no shuffle or division of its own. Per step one reciprocal
- * square root r (MUFU and a Newton step) scales the column (l_ij = a_ij r,
- * l_jj = d r; +inf stays +inf), and the updates run unguarded: rows above
- * a column write their strictly upper triangle, never read (garbage there;
- * the kernels zero it or store it as L's zeros). Fewer instructions a step
- * than the IEEE sqrt / division subroutines and the per-row guards. */
-/* step j's update of rows by column j of L (l_kj, k > j): from the lanes by
- * shuffles, or, given a scratch tile lt (layout P, the group's own), written
- * there as row j (lane i its l_ij) and read back as broadcast 16-byte
- * loads. A shuffle moves 4 bytes a lane (a double takes two) and the MIO
- * pipe issues one warp's a cycle: 120 of them a 16 x 16 factor */
+/* step j's update of the rows by column j of L (l_kj, k > j) in
+ * tile__chol_fs: by shuffles (ltm & 3 == 0), or through a scratch of 16 x 16
+ * elements, 16-byte aligned, rows 16 apart (lt: any workspace tile of the
+ * caller's that nobody else touches meanwhile), written as row j (lane i
+ * its l_ij, where ltw) and read back as broadcast 16-byte loads. A shuffle
+ * moves 4 bytes a lane (a double takes two) and the MIO pipe issues one
+ * warp's a cycle: 120 of them a 16 x 16 factor bounded n <= 16 (f64 n = 16
+ * 10.7 -> 9.6 us, n = 128's nb = 8 kernel 647 -> 589 with them written
+ * instead). Where the loaded columns raised registers past a kernel's
+ * blocks an SM, the shuffles stay (the kernels' TILE__CHOL_*_LT) */
 #define TILE__CHOL_FS_UPD(t, p, solve, k, j, lkj)             \
     TILE16__EACH_ROW(i) {                                     \
         (t)->r[i][k] -= (t)->r[i][j] * (lkj);                 \
@@ -441,6 +436,22 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
     TILE__UNROLL for (int k = (j) + 1; k < 16; ++k) TILE__CHOL_FS_UPD(t, p, solve, k, j, (t)->r[k][j])
 #define TILE__CHOL_LTSYNC(ltm, lt, ltw) (void)(ltm), (void)(lt), (void)(ltw)
 #endif
+/* The library kernels' 16 x 16 factor (internal: whole warps only; the
+ * public tile16_chol keeps its exact IEEE square root and division and
+ * leaves the strictly upper triangle alone). t <- L (lower triangle, the
+ * non-SPD contract of tile16_chol), and, with solve (a constant after
+ * inlining), p <- p L^-T in the same pass: the solve's right-looking step j
+ * (x_j = p_j / l_jj, p_c -= x_j l_cj for c > j) needs column j of L, the
+ * values the factor's step j moves anyway, so the panel solve costs its
+ * FMAs and nothing else. Per step one reciprocal square root r (MUFU,
+ * TILE__CHOL_RS) scales the column (l_ij = a_ij r; l_jj = sqrt(d), +inf
+ * stays +inf), and the updates run unguarded: rows above a column write
+ * their strictly upper triangle, never read (garbage there; the kernels
+ * zero it or store it as L's zeros). ltm (constant): bits 0..1 the columns'
+ * path (0 shuffles, 1 the scratch lt, 2 the scratch with 1 / l_jj on its
+ * diagonal, for tile__chol_slt), bit 2 wide: lanes 16..31 hold rows of
+ * other tiles, solved with lanes 0..15's columns (l_jj only on warp lane j,
+ * shuffles over the warp). ltw: this lane writes the scratch. */
 #define TILE__CHOL_FS_DEF(sfx, T)                                                                 \
     TILE_API int tile__chol_fs_##sfx(tile16_##sfx *t, tile16_##sfx *p, T eps, int solve, int ltm, T *lt, int ltw) { \
         int info = 0;                                                                             \
@@ -458,7 +469,7 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
             }                                                                                     \
             /* the next pivot first, from the registers of the lane that holds                    \
              * row j + 1 (the same FMA as its update below): off the chain of                     \
-             * the column's shuffles */                                                           \
+             * the column's exchange */                                                           \
             if (j + 1 < 16) TILE__CHOL_NEXT_PIVOT(dn, t, j, ltm & 4);                             \
             TILE__CHOL_FS_COLJ(sfx, T, t, p, solve, j, r, ltm, lt, ltw)                           \
         }                                                                                         \
@@ -469,11 +480,12 @@ TILE__CHOL_FS_DEF(f32, float)
 TILE__CHOL_FS_DEF(f64, double)
 
 /* the panel of the blocked kernels and tile__chol_small_k: info <- chol(*t),
- * *p <- P L^-T, P loaded by the statement given last. PN: 1 in one pass
- * (the load first); 2 factors first and loads p after, then solves with
- * its own shuffles (the one pass keeps both tiles live through the factor:
- * f64 148 registers against 112, f32 on sm_80 spilled); A: 1 on sm_90, 2
- * elsewhere */
+ * *p <- P L^-T, P loaded by the statement given last; ltm, lt, ltw: the
+ * factor's column path (tile__chol_fs). PN: 1 in one pass (the load
+ * first); 2 factors first and loads p after, then solves with its own
+ * shuffles (the one pass keeps both tiles live through the factor: f64 148
+ * registers against 112, f32 on sm_80 spilled); 3 (device) as 2, the solve
+ * from the factor's scratch; A: 1 on sm_90, 2 elsewhere */
 #define TILE__CHOL_PANEL_1(sfx, info, t, p, eps, ltm, lt, ltw, ...)        \
     do {                                                                   \
         __VA_ARGS__; /* loads *p */                                        \
@@ -538,7 +550,11 @@ TILE__CHOL_SLT_DEF(f64, double)
 #define TILE__CHOL_PN1_A 1
 #endif
 /* the blocked kernels' one-pass panel with its columns through shared
- * memory (1) or by shuffles (0), by layout (P: by the block's groups) */
+ * memory (1) or by shuffles (0), by layout (P: by the block's groups). The
+ * loaded columns cost registers: on where that kept the kernel's blocks an
+ * SM (f32 P 72 / 80, 64 / 128 threads with the wide panel; f64 S 144, 3
+ * blocks by shared memory: n = 128 647 -> 589 us), off where it did not
+ * (f32 S 200 against 80, f64 P 140 against 108: n = 64 / 92 slower) */
 #ifndef TILE__CHOL_BLKP_LT_f32
 #define TILE__CHOL_BLKP_LT_f32(groups) 1
 #endif
@@ -551,22 +567,17 @@ TILE__CHOL_SLT_DEF(f64, double)
 #ifndef TILE__CHOL_BLKS_LT_f64
 #define TILE__CHOL_BLKS_LT_f64 1
 #endif
-/* tile__chol_small_k's A00 factor and A10 solve (f64 one pass: 138
- * registers against 102) */
 /* tile__chol_small_k's factors with their columns through the group's shared
- * tiles (1) or by shuffles (0), and its blocks an SM for ptxas (0: none) */
+ * tiles (1) or by shuffles (0) */
 #ifndef TILE__CHOL_SMALL_LT_f32
 #define TILE__CHOL_SMALL_LT_f32 1
 #endif
 #ifndef TILE__CHOL_SMALL_LT_f64
 #define TILE__CHOL_SMALL_LT_f64 1
 #endif
-#ifndef TILE__CHOL_SMALL_MINB_f32
-#define TILE__CHOL_SMALL_MINB_f32 0
-#endif
-#ifndef TILE__CHOL_SMALL_MINB_f64
-#define TILE__CHOL_SMALL_MINB_f64 0
-#endif
+/* its A00 factor and A10 solve: PN (above); f64 n = 32 (H200, batch 4096,
+ * ...-ltcols-3f5589a.txt) 27.9 us in two passes, 27.4 in one (144 registers:
+ * not one wave), 25.8 with the solve from the scratch (3, 114 registers) */
 #define TILE__CHOL_SMALLPN_f32 1
 #ifndef TILE__CHOL_SMALLPN_f64
 #if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
@@ -986,7 +997,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
      * stored as soon as final, a10 staged in the group's shared tile for    \
      * the update: f64 114 registers instead of 168, one wave at batch 4096; \
      * whole warps of n = 32 staged through shared memory, tile__chol_cp32) */ \
-    TILE_KERNEL_SMEM_BOUNDS(tile__chol_small_k_##sfx, 128, 0, TILE__CHOL_SMALL_MINB_##sfx, T *a, int n, int batch, T eps, int *info) { \
+    TILE_KERNEL(tile__chol_small_k_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
         const int g = tile16_group(), m = (int)tile_block(0) * TILE16_GROUPS + g; \
         const int valid = m < batch, rows = (valid && n > 16 && n <= 32) ? n : 0; \
         T *am = rows ? a + (size_t)m * (size_t)n * (size_t)n : 0;                  \
