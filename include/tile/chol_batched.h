@@ -43,7 +43,8 @@
  *     of 16 bytes), then a right-looking loop with two
  *     barriers a step: panel (each group factors L_kk in registers itself
  *     and solves one tile L_ik = A_ik L_kk^-T, in the factor's own pass
- *     where registers allow) and trailing update (each group one tile,
+ *     where registers allow; f32 on 128 threads a warp solves three tiles
+ *     with one factor) and trailing update (each group one tile,
  *     A_ij -= L_ik L_jk^T, A and C in registers, B broadcast from shared
  *     memory for f32 on sm_90 and f64 everywhere, shuffled from a register
  *     tile for f32 elsewhere), then whole rows are written back: L's lower
@@ -52,7 +53,9 @@
  *     TILE_CHOL_ROWS 2 only: the blocked kernels are faster at every n.
  *     The library's 16 x 16 factor is an internal one-pass form
  *     (tile__chol_fs): a reciprocal square root a column instead of the
- *     IEEE sqrt and division, unguarded updates, the next pivot ahead.
+ *     IEEE sqrt and division, unguarded updates, the next pivot ahead, and
+ *     each column exchanged through a shared scratch tile where registers
+ *     allow (else by shuffles).
  *     The stores of the n <= 32 kernels are whole 16 x 16 tiles: the
  *     diagonal tiles' strictly upper parts are set to zero in registers
  *     first, and n > 16 stores a zero tile for the block above A11.
