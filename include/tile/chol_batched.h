@@ -339,6 +339,7 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
 /* the pivot clamp of tile16_chol: eps > 0 clamps d <= eps (and NaN) to eps,
  * else a pivot not > 0 becomes NaN */
 #define TILE__CHOL_CLAMP(T, dr) (eps > (T)0 ? ((dr) > eps ? (dr) : eps) : ((dr) > (T)0 ? (dr) : (T)NAN))
+#define TILE__CHOL_SD_DR(d, r) ((r) == 0 ? (d) : (d) * (r))
 #if TILE_ON_DEVICE
 /* tile__chol_fs's own: the MUFU value and TILE__CHOL_FS_NEWTON_<type>
  * Newton steps, measured on 2^20 values (the ltcols file above): f32 0,
@@ -364,18 +365,18 @@ TILE_API double tile__chol_rsf_f64(double d) {
     return TILE__CHOL_FS_NEWTON_f64 && isinf(d) ? 0.0 : y;
 }
 #define TILE__CHOL_RS(sfx, d) tile__chol_rsf_##sfx(d)
-/* l_jj = sqrt(d): f32 by MUFU (+inf stays +inf), f64 as d r, r 0 for d =
- * +inf only */
+/* l_jj = sqrt(d): f32 by MUFU (+inf stays +inf), f64 (and the CPU) as d r,
+ * r 0 for d = +inf only */
 TILE_API float tile__chol_sqa_f32(float d) {
     float y;
     asm("sqrt.approx.f32 %0, %1;" : "=f"(y) : "f"(d));
     return y;
 }
 #define TILE__CHOL_SD_f32(d, r) tile__chol_sqa_f32(d)
-#define TILE__CHOL_SD_f64(d, r) ((r) == 0.0 ? (d) : (d) * (r))
+#define TILE__CHOL_SD_f64(d, r) TILE__CHOL_SD_DR(d, r)
 #define TILE__CHOL_SD(sfx, d, r) TILE__CHOL_SD_##sfx(d, r)
 #else
-#define TILE__CHOL_SD(sfx, d, r) ((r) == 0 ? (d) : (d) * (r))
+#define TILE__CHOL_SD(sfx, d, r) TILE__CHOL_SD_DR(d, r)
 TILE_API float tile__chol_rsh_f32(float d) { return 1.0f / sqrtf(d); }
 TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
 #define TILE__CHOL_RS(sfx, d) tile__chol_rsh_##sfx(d)
@@ -416,13 +417,17 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
 #define TILE__CHOL_LTFENCE() asm volatile("" ::: "memory")
 #endif
 #if TILE_ON_DEVICE
+/* lc[c] <- row j of the scratch lt for c >= c0 (whole 16-byte chunks: a
+ * few below c0 too) */
+#define TILE__CHOL_LTROW(sfx, lc, lt, j, c0)                                                     \
+    TILE__UNROLL for (int q = (c0) & -TILE__CHOL_VW_##sfx; q < 16; q += TILE__CHOL_VW_##sfx)     \
+        tile__chol_vld_##sfx((lc) + q, (lt) + 16 * (j) + q)
 #define TILE__CHOL_FS_COLJ(sfx, T, t, p, solve, j, rj, ltm, lt, ltw)                             \
     if ((ltm) & 3) { /* row 15 too: ltm 2 puts 1 / l_jj on the diagonal, for tile__chol_slt */ \
         T lc[16];                                                                                \
         if (ltw) (lt)[16 * (j) + tile16_lane()] = ((ltm) & 3) == 2 && tile16_lane() == (j) ? (rj) : (t)->r[0][j]; \
         if ((j) + 1 < 16) __syncwarp();                                                          \
-        TILE__UNROLL for (int q = ((j) + 1) & -TILE__CHOL_VW_##sfx; q < 16; q += TILE__CHOL_VW_##sfx) \
-            tile__chol_vld_##sfx(lc + q, (lt) + 16 * (j) + q);                                   \
+        TILE__CHOL_LTROW(sfx, lc, lt, j, (j) + 1);                                              \
         TILE__CHOL_LTFENCE();                                                                    \
         TILE__UNROLL for (int k = (j) + 1; k < 16; ++k) TILE__CHOL_FS_UPD(t, p, solve, k, j, lc[k]) \
     } else                                                                                       \
@@ -431,8 +436,8 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
             TILE__CHOL_FS_UPD(t, p, solve, k, j, lkj)                                            \
         }
 #define TILE__CHOL_LTSYNC(ltm, lt, ltw) \
-    do {                      \
-        if ((ltm) & 3) __syncwarp(); \
+    do {                                \
+        if ((ltm) & 3) __syncwarp();    \
     } while (0)
 #else
 #define TILE__CHOL_FS_COLJ(sfx, T, t, p, solve, j, rj, ltm, lt, ltw) \
@@ -507,8 +512,7 @@ TILE__CHOL_FS_DEF(f64, double)
     TILE_API void tile__chol_slt_##sfx(tile16_##sfx *p, const T *lt) {                             \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                \
             T lc[16];                                                                              \
-            TILE__UNROLL for (int q = (j) & -TILE__CHOL_VW_##sfx; q < 16; q += TILE__CHOL_VW_##sfx) \
-                tile__chol_vld_##sfx(lc + q, lt + 16 * j + q);                                     \
+            TILE__CHOL_LTROW(sfx, lc, lt, j, j);                                                   \
             p->r[0][j] *= lc[j];                                                                   \
             TILE__UNROLL for (int k = j + 1; k < 16; ++k) p->r[0][k] -= p->r[0][j] * lc[k];        \
             TILE__CHOL_LTFENCE();                                                                  \
@@ -528,10 +532,15 @@ TILE__CHOL_SLT_DEF(f64, double)
 #endif
 #define TILE__CHOL_PANEL(PN, ...) TILE__CHOL_PANEL_(PN, __VA_ARGS__)
 #define TILE__CHOL_PANEL_(PN, ...) TILE__CHOL_PANEL_##PN(__VA_ARGS__)
+/* is panel form PN one pass on this target? */
+#define TILE__CHOL_PN1_1 1
+#define TILE__CHOL_PN1_2 0
 #if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
 #define TILE__CHOL_PANEL_A(...) TILE__CHOL_PANEL_2(__VA_ARGS__)
+#define TILE__CHOL_PN1_A 0
 #else
 #define TILE__CHOL_PANEL_A(...) TILE__CHOL_PANEL_1(__VA_ARGS__)
+#define TILE__CHOL_PN1_A 1
 #endif
 /* the blocked kernels' one-pass panel three tiles a warp (1) or one a
  * half-warp (0), by the block's groups (H200, batch 4096, bench/results/
@@ -543,14 +552,6 @@ TILE__CHOL_SLT_DEF(f64, double)
 #endif
 #ifndef TILE__CHOL_WIDE_f64
 #define TILE__CHOL_WIDE_f64(groups) 0
-#endif
-/* is panel form PN one pass on this target? */
-#define TILE__CHOL_PN1_1 1
-#define TILE__CHOL_PN1_2 0
-#if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
-#define TILE__CHOL_PN1_A 0
-#else
-#define TILE__CHOL_PN1_A 1
 #endif
 /* the blocked kernels' one-pass panel with its columns through shared
  * memory (1) or by shuffles (0), by layout (P: by the block's groups). The

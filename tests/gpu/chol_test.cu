@@ -680,7 +680,7 @@ static void batched_all(const target *t, const char *sfx, double tol) {
     /* matrices one element off 16-byte alignment: the scalar path (n % 4 == 0;
      * n = 16 / 32: not the staged copies of whole warps) */
     static const int off_n[] = {16, 32, 64, 96, 128, 65};
-    for (int q = 0; q < 6; ++q) {
+    for (int q = 0; q < (int)(sizeof off_n / sizeof off_n[0]); ++q) {
         if (g_quick && q % 2) continue;
         batch_run<T>(t, sfx, off_n[q], 3, K_SPD, (T)0, 1, tol, 1);
         batch_run<T>(t, sfx, off_n[q], 3, K_NONSPD, (T)0, 1, tol, 1);
