@@ -96,7 +96,9 @@
 /* tile__chol_small_k's per-group staging tile: rows padded to 80 / 144 bytes */
 #define TILE__CHOL_LD_f32 20
 #define TILE__CHOL_LD_f64 18
+#ifndef TILE__CHOL_TS_f32
 #define TILE__CHOL_TS_f32 (16 * 20 + 16) /* + 64 bytes: neighbouring tiles on other banks */
+#endif
 #define TILE__CHOL_TS_f64 (16 * 18)
 #define TILE__CHOL_VW_f32 4 /* elements of a 16-byte access */
 #define TILE__CHOL_VW_f64 2
@@ -236,6 +238,73 @@ TILE__CHOL_SUB_ABT_ROWS_DEF(P, f32, float, )
 TILE__CHOL_SUB_ABT_ROWS_DEF(S, f32, float, )
 TILE__CHOL_SUB_ABT_ROWS_DEF(P, f64, double, asm volatile("" ::: "memory");)
 TILE__CHOL_SUB_ABT_ROWS_DEF(S, f64, double, asm volatile("" ::: "memory");)
+#endif
+/* The blocked kernels' trailing-update task C -= A B^T with all three tiles
+ * in shared memory (device): lane (rb, cb) = (lane & 7, lane >> 3) of the
+ * group computes rows rb and rb + 8, columns 8 cb .. 8 cb + 7 of C, so a
+ * 16-byte load feeds 8 (A) or 2 (B) FMAs' rows instead of the row-a-lane
+ * form's one: 48 shared accesses a tile instead of 76 (B's rows, the
+ * broadcast operand, 32 instead of 64). The two column blocks walk k in a
+ * rotated chunk order (cb = 1 one chunk ahead): their B rows 8 apart (the P
+ * layout's 160 elements, the S layout's 128: one bank group) then sit on
+ * different banks. The lane comes through tile__chol_rowoff (the offsets of
+ * its rows are not kept live across the kernel: blk64 f32 spilled). H200,
+ * batch 4096 (bench/results/2026-12-02-h200-chol-upd28-*.txt), against the
+ * row form in the same process: f32 n = 128 278.1 -> 262.2 us, 92 140.2 ->
+ * 139.1, 64 68.3 -> 67.9; f64 S (n = 128) 585.9 -> 561.1; f64 P 108 -> 134
+ * registers, n = 64 / 92 138.4 / 318.6 -> 145.5 / 340.8: off there
+ * (TILE__CHOL_UPD28_<type>) */
+#ifndef TILE__CHOL_U28H
+#define TILE__CHOL_U28H 4
+#endif
+#ifndef TILE__CHOL_U28FENCE
+#define TILE__CHOL_U28FENCE() asm volatile("" ::: "memory")
+#endif
+#if TILE_ON_DEVICE
+#define TILE__CHOL_UPD28_DEF(LY, sfx, T)                                                            \
+    TILE_API void tile__chol_upd28_##LY##_##sfx(T *c, const T *a, const T *b) {                     \
+        const int l = tile__chol_rowoff(tile16_lane()), rb = l & 7, cb = l >> 3, vw = TILE__CHOL_VW_##sfx; \
+        T acc[2][8];                                                                                \
+        TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                                 \
+            TILE__UNROLL for (int h = 0; h < 8; h += vw)                                            \
+                tile__chol_vld_##sfx(acc[ii] + h, c + TILE__CHOL_OFF_##LY(sfx, rb + 8 * ii, 8 * cb + h)); \
+        TILE__UNROLL for (int q = 0; q < 16 / vw; ++q) {                                            \
+            const int kq = vw * ((q + cb) & (16 / vw - 1));                                         \
+            T av[2][TILE__CHOL_VW_##sfx];                                                           \
+            TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                             \
+                tile__chol_vld_##sfx(av[ii], a + TILE__CHOL_OFF_##LY(sfx, rb + 8 * ii, kq));        \
+            TILE__UNROLL for (int h = 0; h < 8; h += TILE__CHOL_U28H) { /* B's rows in parts: registers */ \
+                T bv[TILE__CHOL_U28H][TILE__CHOL_VW_##sfx];                                         \
+                TILE__UNROLL for (int jj = 0; jj < TILE__CHOL_U28H; ++jj)                           \
+                    tile__chol_vld_##sfx(bv[jj], b + TILE__CHOL_OFF_##LY(sfx, 8 * cb + h + jj, kq)); \
+                TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                         \
+                    TILE__UNROLL for (int jj = 0; jj < TILE__CHOL_U28H; ++jj)                       \
+                        TILE__UNROLL for (int kk = 0; kk < TILE__CHOL_VW_##sfx; ++kk)               \
+                            acc[ii][h + jj] -= av[ii][kk] * bv[jj][kk];                             \
+                TILE__CHOL_U28FENCE();                                                              \
+            }                                                                                       \
+        }                                                                                           \
+        TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                                 \
+            TILE__UNROLL for (int h = 0; h < 8; h += vw)                                            \
+                tile__chol_vst_##sfx(c + TILE__CHOL_OFF_##LY(sfx, rb + 8 * ii, 8 * cb + h), acc[ii] + h); \
+    }
+TILE__CHOL_UPD28_DEF(P, f32, float)
+TILE__CHOL_UPD28_DEF(S, f32, float)
+TILE__CHOL_UPD28_DEF(P, f64, double)
+TILE__CHOL_UPD28_DEF(S, f64, double)
+#endif
+/* the blocked update in that form (1) or by lane rows (0), by layout LY and
+ * the block's groups */
+#if TILE_ON_DEVICE
+#define TILE__CHOL_UPD28(LY, sfx, c, a, b) tile__chol_upd28_##LY##_##sfx((c), (a), (b))
+#else
+#define TILE__CHOL_UPD28(LY, sfx, c, a, b) ((void)(c), (void)(a), (void)(b))
+#endif
+#ifndef TILE__CHOL_UPD28_f32
+#define TILE__CHOL_UPD28_f32(LY, groups) 1
+#endif
+#ifndef TILE__CHOL_UPD28_f64
+#define TILE__CHOL_UPD28_f64(LY, groups) TILE__CHOL_IS_S_##LY
 #endif
 #define TILE__CHOL_UPDATE_REG(LY, sfx, c, l, b)                                    \
     do {                                                                           \
@@ -543,15 +612,22 @@ TILE__CHOL_SLT_DEF(f64, double)
 #define TILE__CHOL_PN1_A 1
 #endif
 /* the blocked kernels' one-pass panel three tiles a warp (1) or one a
- * half-warp (0), by the block's groups (H200, batch 4096, bench/results/
- * 2026-12-02-h200-chol-wide-*.txt: f32 on 128 threads n = 92 147.1 ->
- * 140.3 us, 128 290.5 -> 278.4; slower on 64 threads, f32 n = 64 68.4 ->
- * 72.2, f64 n = 64 / 92 138.8 / 318.8 -> 142.0 / 326.3; f64 n = 128 a tie) */
+ * half-warp (0), by layout LY and the block's groups (H200, batch 4096,
+ * bench/results/2026-12-02-h200-chol-wide-*.txt: f32 on 128 threads n = 92
+ * 147.1 -> 140.3 us, 128 290.5 -> 278.4; slower on 64 threads, f32 n = 64
+ * 68.4 -> 72.2, f64 n = 64 / 92 138.8 / 318.8 -> 142.0 / 326.3; f64 n =
+ * 128 a tie). Since the 2 x 8 update (TILE__CHOL_UPD28) f32 P on 128
+ * threads keeps it off: with the wide panel, the scratch columns and that
+ * update ptxas spilled (4 bytes at any register count up to 96), and
+ * without the scratch columns n = 92 took 155.6 us against 139.1 with them
+ * and no wide panel (...-chol-upd28-*.txt) */
+#define TILE__CHOL_IS_S_P 0
+#define TILE__CHOL_IS_S_S 1
 #ifndef TILE__CHOL_WIDE_f32
-#define TILE__CHOL_WIDE_f32(groups) ((groups) > 4)
+#define TILE__CHOL_WIDE_f32(LY, groups) (TILE__CHOL_IS_S_##LY && (groups) > 4)
 #endif
 #ifndef TILE__CHOL_WIDE_f64
-#define TILE__CHOL_WIDE_f64(groups) 0
+#define TILE__CHOL_WIDE_f64(LY, groups) 0
 #endif
 /* the blocked kernels' one-pass panel with its columns through shared
  * memory (1) or by shuffles (0), by layout (P: by the block's groups). The
@@ -753,7 +829,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         const int cnt = nb - k - 1 > 0 ? nb - k - 1 : 1;                                                                    \
         tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
         T *pkk = TILE__CHOL_TILE(LY, sfx, T, ws, k, k);                                                                     \
-        if (TILE_ON_DEVICE && TILE__CHOL_WIDE_##sfx(groups) && TILE__CHOL_PN1_##PN) {                                               \
+        if (TILE_ON_DEVICE && TILE__CHOL_WIDE_##sfx(LY, groups) && TILE__CHOL_PN1_##PN) {                                               \
             /* wide: a warp solves three panel tiles with one factor of L_kk                                                \
              * (lanes 0..15's t): A in lanes 0..15's p, B and C in lanes 16..31's                                           \
              * t and p, which run the same steps with lanes 0..15's columns (l_jj                                           \
@@ -806,13 +882,17 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             TILE__CHOL_UTASK(sfx, m, tk, i, j);                                                                             \
             i += k + 1;                                                                                                     \
             j += k + 1;                                                                                                     \
-            tile16_##sfx c, l;                                                                                              \
             /* an idle group reads a panel tile: nobody writes those now */                                                 \
             T *pij = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, i, j) : TILE__CHOL_TILE(LY, sfx, T, ws, k + 1, k);             \
-            tile__chol_tld_##LY##_##sfx(&c, pij);                                                                           \
-            tile__chol_tld_##LY##_##sfx(&l, TILE__CHOL_TILE(LY, sfx, T, ws, i, k));                                         \
-            TILE__CHOL_UPDATE_##sfx(LY, &c, &l, TILE__CHOL_TILE(LY, sfx, T, ws, j, k));                                     \
-            if (valid) tile__chol_tst_##LY##_##sfx(pij, &c);                                                                \
+            if (TILE_ON_DEVICE && TILE__CHOL_UPD28_##sfx(LY, groups)) {                                                                 \
+                if (valid) TILE__CHOL_UPD28(LY, sfx, pij, TILE__CHOL_TILE(LY, sfx, T, ws, i, k), TILE__CHOL_TILE(LY, sfx, T, ws, j, k)); \
+            } else {                                                                                                        \
+                tile16_##sfx c, l;                                                                                          \
+                tile__chol_tld_##LY##_##sfx(&c, pij);                                                                       \
+                tile__chol_tld_##LY##_##sfx(&l, TILE__CHOL_TILE(LY, sfx, T, ws, i, k));                                     \
+                TILE__CHOL_UPDATE_##sfx(LY, &c, &l, TILE__CHOL_TILE(LY, sfx, T, ws, j, k));                                 \
+                if (valid) tile__chol_tst_##LY##_##sfx(pij, &c);                                                            \
+            }                                                                                                               \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
     }                                                                                                                       \
@@ -994,6 +1074,20 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
     (TILE_ON_DEVICE && (n) == (NW) && ((m) | 1) < (batch) && !((uintptr_t)(a)&15))
 
 /* ---- the library's kernels and host calls ---- */
+/* the blocked kernels' resident blocks an SM asked of the compiler
+ * (TILE_KERNEL_SMEM_BOUNDS: 0 its heuristic) */
+#ifndef TILE__CHOL_MINB64_f32
+#define TILE__CHOL_MINB64_f32 0
+#endif
+#ifndef TILE__CHOL_MINB64_f64
+#define TILE__CHOL_MINB64_f64 0
+#endif
+#ifndef TILE__CHOL_MINB128_f32
+#define TILE__CHOL_MINB128_f32 0
+#endif
+#ifndef TILE__CHOL_MINB128_f64
+#define TILE__CHOL_MINB128_f64 0
+#endif
 #define TILE__CHOL_KBLOCK_f32 tile_chol_block_f32
 #define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
 #define TILE__CHOL_KERNELS(sfx, T)                                                 \
@@ -1073,13 +1167,13 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
             tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                   \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
     }                                                                              \
-    TILE_KERNEL(tile__chol_blk64_k_##sfx, 64, T *a, int n, T eps, int *info) {     \
+    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk64_k_##sfx, 64, 0, TILE__CHOL_MINB64_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
         const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
-    TILE_KERNEL(tile__chol_blk128_k_##sfx, 128, T *a, int n, T eps, int *info) {   \
+    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128_k_##sfx, 128, 0, TILE__CHOL_MINB128_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
         const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \

@@ -313,6 +313,7 @@ typedef struct tile__launch_t {
 } tile__launch_t;
 
 #if TILE_CUDA
+#include <atomic> /* the launch path's answers kept across threads (tile__fcache) */
 /* C++ in the launch path: a __global__ wrapper generic over the kernel body and
  * its parameter types. CUDA C has no other way to forward an arbitrary
  * parameter list from a kernel to a __host__ __device__ function without the
@@ -386,28 +387,59 @@ __global__ void __launch_bounds__(B, MINB ? MINB : B > 512 ? 1 : 0) tile__kernel
         }
     }
 }
+/* The launch path's questions to the runtime, answered once per kernel
+ * wrapper and device (devices 0..15; others ask every launch): the kernel's
+ * static shared memory + 1 (0: not asked yet) and the dynamic limit raised
+ * so far. cudaFuncGetAttributes on every launch cost more host time than a
+ * small kernel runs (docs/launch.md). fresh: ask, ignoring the answers kept
+ * (the retry of a launch that failed with them: a cudaDeviceReset drops the
+ * raised limit). */
+#define TILE__FC_DEVS 16
+typedef struct tile__fcache {
+    std::atomic<long long> stat1[TILE__FC_DEVS], dyn[TILE__FC_DEVS];
+} tile__fcache;
+static inline cudaError_t tile__gpu_static_smem(const void *kf, tile__fcache *c, int dev, int fresh, size_t *st) {
+    const int cd = dev >= 0 && dev < TILE__FC_DEVS;
+    const long long v = cd && !fresh ? c->stat1[dev].load(std::memory_order_relaxed) : 0;
+    if (v > 0) {
+        *st = (size_t)(v - 1);
+        return cudaSuccess;
+    }
+    cudaFuncAttributes fa;
+    const cudaError_t e = cudaFuncGetAttributes(&fa, kf);
+    if (e == cudaSuccess) {
+        *st = fa.sharedSizeBytes;
+        if (cd) c->stat1[dev].store((long long)fa.sharedSizeBytes + 1, std::memory_order_relaxed);
+    }
+    return e;
+}
 /* Raise the dynamic shared-memory limit when static shared memory (scratch,
  * TILE_STATIC_SMEM) and the arena together pass the 48 KiB default. */
-static inline cudaError_t tile__gpu_smem_attr(const void *kf, size_t smem) {
-    cudaFuncAttributes fa;
-    cudaError_t e = cudaFuncGetAttributes(&fa, kf);
-    if (e == cudaSuccess && smem + fa.sharedSizeBytes > 48 * 1024)
+static inline cudaError_t tile__gpu_smem_attr(const void *kf, tile__fcache *c, int dev, int fresh, size_t smem) {
+    size_t st = 0;
+    cudaError_t e = tile__gpu_static_smem(kf, c, dev, fresh, &st);
+    const int cd = dev >= 0 && dev < TILE__FC_DEVS;
+    if (e == cudaSuccess && smem + st > 48 * 1024 &&
+        (!cd || fresh || c->dyn[dev].load(std::memory_order_relaxed) < (long long)smem)) {
         e = cudaFuncSetAttribute(kf, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e == cudaSuccess && cd) c->dyn[dev].store((long long)smem, std::memory_order_relaxed);
+    }
     return e;
 }
 /* Dynamic shared memory the kernel never sees (*pad) so that at most cap
  * blocks fit an SM: a block takes its static + dynamic + the reserved bytes,
  * and cap + 1 of them must pass the SM's shared memory (tile_exec_max_resident). */
-static inline cudaError_t tile__gpu_cap_pad(const void *kf, int device, int cap, size_t smem, size_t *pad) {
+static inline cudaError_t tile__gpu_cap_pad(const void *kf, tile__fcache *c, int device, int fresh, int cap, size_t smem,
+                                            size_t *pad) {
     *pad = 0;
     if (cap <= 0) return cudaSuccess;
-    cudaFuncAttributes fa;
+    size_t st = 0;
     int per_sm = 0, reserved = 0;
-    cudaError_t e = cudaFuncGetAttributes(&fa, kf);
+    cudaError_t e = tile__gpu_static_smem(kf, c, device, fresh, &st);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device);
     if (e != cudaSuccess) return e;
-    const size_t need = (size_t)per_sm / (size_t)(cap + 1) + 1, have = fa.sharedSizeBytes + smem + (size_t)reserved;
+    const size_t need = (size_t)per_sm / (size_t)(cap + 1) + 1, have = st + smem + (size_t)reserved;
     if (have < need) *pad = (need - have + 127u) & ~(size_t)127u;
     return cudaSuccess;
 }
@@ -418,31 +450,35 @@ static int tile__gpu_launch(tile__launch_t *L, A... a) {
     const unsigned last = (unsigned)(L->nthreads - (L->nblocks - 1) * B); /* threads of the last block: 1..B */
     cudaError_t e;
     size_t pad = 0; /* tile_exec_max_resident */
-    if constexpr (!P) {
-        void (*kern)(tile_kctx, unsigned, A...) = tile__kernel<F, B, MINB, SIMT, A...>;
-        e = tile__gpu_cap_pad((const void *)kern, L->device, L->max_resident, L->smem, &pad);
-        if (e == cudaSuccess) e = tile__gpu_smem_attr((const void *)kern, L->smem + pad);
-        if (e == cudaSuccess) {
-            kern<<<(unsigned)L->nblocks, B, L->smem + pad, (cudaStream_t)L->stream>>>(L->k, last, a...);
-            e = cudaGetLastError();
+    static tile__fcache fc; /* one a wrapper instantiation (an inline function's static) */
+    for (int fresh = 0;; fresh = 1) {
+        if constexpr (!P) {
+            void (*kern)(tile_kctx, unsigned, A...) = tile__kernel<F, B, MINB, SIMT, A...>;
+            e = tile__gpu_cap_pad((const void *)kern, &fc, L->device, fresh, L->max_resident, L->smem, &pad);
+            if (e == cudaSuccess) e = tile__gpu_smem_attr((const void *)kern, &fc, L->device, fresh, L->smem + pad);
+            if (e == cudaSuccess) {
+                kern<<<(unsigned)L->nblocks, B, L->smem + pad, (cudaStream_t)L->stream>>>(L->k, last, a...);
+                e = cudaGetLastError();
+            }
+        } else {
+            void (*kern)(tile_kctx, unsigned, unsigned, A...) = tile__kernel_persistent<F, B, MINB, A...>;
+            int per_sm = L->persistent, sms = 0;
+            int64_t grid = L->nblocks;
+            e = tile__gpu_cap_pad((const void *)kern, &fc, L->device, fresh, L->max_resident, L->smem, &pad);
+            if (e == cudaSuccess) e = tile__gpu_smem_attr((const void *)kern, &fc, L->device, fresh, L->smem + pad);
+            if (e == cudaSuccess && per_sm <= 0) { /* as many as fit */
+                e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B, L->smem + pad);
+                if (per_sm < 1) per_sm = 1; /* the launch reports what does not fit */
+            }
+            if (e == cudaSuccess && L->max_resident > 0 && per_sm > L->max_resident) per_sm = L->max_resident;
+            if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, L->device);
+            if (e == cudaSuccess) {
+                if ((int64_t)per_sm * sms < grid) grid = (int64_t)per_sm * sms;
+                kern<<<(unsigned)grid, B, L->smem + pad, (cudaStream_t)L->stream>>>(L->k, (unsigned)L->nblocks, last, a...);
+                e = cudaGetLastError();
+            }
         }
-    } else {
-        void (*kern)(tile_kctx, unsigned, unsigned, A...) = tile__kernel_persistent<F, B, MINB, A...>;
-        int per_sm = L->persistent, sms = 0;
-        int64_t grid = L->nblocks;
-        e = tile__gpu_cap_pad((const void *)kern, L->device, L->max_resident, L->smem, &pad);
-        if (e == cudaSuccess) e = tile__gpu_smem_attr((const void *)kern, L->smem + pad);
-        if (e == cudaSuccess && per_sm <= 0) { /* as many as fit */
-            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B, L->smem + pad);
-            if (per_sm < 1) per_sm = 1; /* the launch reports what does not fit */
-        }
-        if (e == cudaSuccess && L->max_resident > 0 && per_sm > L->max_resident) per_sm = L->max_resident;
-        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, L->device);
-        if (e == cudaSuccess) {
-            if ((int64_t)per_sm * sms < grid) grid = (int64_t)per_sm * sms;
-            kern<<<(unsigned)grid, B, L->smem + pad, (cudaStream_t)L->stream>>>(L->k, (unsigned)L->nblocks, last, a...);
-            e = cudaGetLastError();
-        }
+        if (e == cudaSuccess || fresh) break;
     }
     return (int)e;
 }
