@@ -251,9 +251,11 @@ TILE__CHOL_SUB_ABT_ROWS_DEF(S, f64, double, asm volatile("" ::: "memory");)
  * its rows are not kept live across the kernel: blk64 f32 spilled). H200,
  * batch 4096 (bench/results/2026-12-02-h200-chol-upd28-*.txt), against the
  * row form in the same process: f32 n = 128 278.1 -> 262.2 us, 92 140.2 ->
- * 139.1, 64 68.3 -> 67.9; f64 S (n = 128) 585.9 -> 561.1; f64 P 108 -> 134
- * registers, n = 64 / 92 138.4 / 318.6 -> 145.5 / 340.8: off there
- * (TILE__CHOL_UPD28_<type>) */
+ * 139.1, 64 68.3 -> 67.9; f64 n = 128 585.9 -> 561.1, and with the P
+ * layout's too (same registers, 108) n = 64 139.2 -> 135.0, 92 318.7 ->
+ * 300.9 (before the lane went through tile__chol_rowoff, f64 P took 134
+ * registers and was slower). TILE__CHOL_UPD28_<type>(LY, groups): 0 keeps
+ * the row form */
 #ifndef TILE__CHOL_U28H
 #define TILE__CHOL_U28H 4
 #endif
@@ -304,7 +306,7 @@ TILE__CHOL_UPD28_DEF(S, f64, double)
 #define TILE__CHOL_UPD28_f32(LY, groups) 1
 #endif
 #ifndef TILE__CHOL_UPD28_f64
-#define TILE__CHOL_UPD28_f64(LY, groups) TILE__CHOL_IS_S_##LY
+#define TILE__CHOL_UPD28_f64(LY, groups) 1
 #endif
 #define TILE__CHOL_UPDATE_REG(LY, sfx, c, l, b)                                    \
     do {                                                                           \
