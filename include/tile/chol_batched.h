@@ -256,12 +256,6 @@ TILE__CHOL_SUB_ABT_ROWS_DEF(S, f64, double, asm volatile("" ::: "memory");)
  * 300.9 (before the lane went through tile__chol_rowoff, f64 P took 134
  * registers and was slower). TILE__CHOL_UPD28_<type>(LY, groups): 0 keeps
  * the row form */
-#ifndef TILE__CHOL_U28H
-#define TILE__CHOL_U28H 4
-#endif
-#ifndef TILE__CHOL_U28FENCE
-#define TILE__CHOL_U28FENCE() asm volatile("" ::: "memory")
-#endif
 #if TILE_ON_DEVICE
 #define TILE__CHOL_UPD28_DEF(LY, sfx, T)                                                            \
     TILE_API void tile__chol_upd28_##LY##_##sfx(T *c, const T *a, const T *b) {                     \
@@ -275,15 +269,15 @@ TILE__CHOL_SUB_ABT_ROWS_DEF(S, f64, double, asm volatile("" ::: "memory");)
             T av[2][TILE__CHOL_VW_##sfx];                                                           \
             TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                             \
                 tile__chol_vld_##sfx(av[ii], a + TILE__CHOL_OFF_##LY(sfx, rb + 8 * ii, kq));        \
-            TILE__UNROLL for (int h = 0; h < 8; h += TILE__CHOL_U28H) { /* B's rows in parts: registers */ \
-                T bv[TILE__CHOL_U28H][TILE__CHOL_VW_##sfx];                                         \
-                TILE__UNROLL for (int jj = 0; jj < TILE__CHOL_U28H; ++jj)                           \
+            TILE__UNROLL for (int h = 0; h < 8; h += 4) { /* B's rows four at a time: registers */ \
+                T bv[4][TILE__CHOL_VW_##sfx];                                                       \
+                TILE__UNROLL for (int jj = 0; jj < 4; ++jj)                                         \
                     tile__chol_vld_##sfx(bv[jj], b + TILE__CHOL_OFF_##LY(sfx, 8 * cb + h + jj, kq)); \
                 TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                         \
-                    TILE__UNROLL for (int jj = 0; jj < TILE__CHOL_U28H; ++jj)                       \
+                    TILE__UNROLL for (int jj = 0; jj < 4; ++jj)                                     \
                         TILE__UNROLL for (int kk = 0; kk < TILE__CHOL_VW_##sfx; ++kk)               \
                             acc[ii][h + jj] -= av[ii][kk] * bv[jj][kk];                             \
-                TILE__CHOL_U28FENCE();                                                              \
+                asm volatile("" ::: "memory");                                                      \
             }                                                                                       \
         }                                                                                           \
         TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                                 \
@@ -622,7 +616,8 @@ TILE__CHOL_SLT_DEF(f64, double)
  * threads keeps it off: with the wide panel, the scratch columns and that
  * update ptxas spilled (4 bytes at any register count up to 96), and
  * without the scratch columns n = 92 took 155.6 us against 139.1 with them
- * and no wide panel (...-chol-upd28-*.txt) */
+ * and no wide panel (...-chol-upd28-*.txt); the S layout (n = 128) keeps
+ * it: 264.1 against 262.3 without, a tie */
 #define TILE__CHOL_IS_S_P 0
 #define TILE__CHOL_IS_S_S 1
 #ifndef TILE__CHOL_WIDE_f32
