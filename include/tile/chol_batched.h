@@ -629,9 +629,10 @@ TILE__CHOL_SLT_DEF(f64, double)
 /* the blocked kernels' one-pass panel with its columns through shared
  * memory (1) or by shuffles (0), by layout (P: by the block's groups). The
  * loaded columns cost registers: on where that kept the kernel's blocks an
- * SM (f32 P 72 / 80, 64 / 128 threads with the wide panel; f64 S 144, 3
- * blocks by shared memory: n = 128 647 -> 589 us), off where it did not
- * (f32 S 200 against 80, f64 P 140 against 108: n = 64 / 92 slower) */
+ * SM (f32 P 80 on 64 and 128 threads; f64 S 144 then, 152 with the 2 x 8
+ * update, 3 blocks by shared memory: n = 128 647 -> 589 us), off where it
+ * did not (f32 S 200 against 80, f64 P 140 against 108: n = 64 / 92
+ * slower) */
 #ifndef TILE__CHOL_BLKP_LT_f32
 #define TILE__CHOL_BLKP_LT_f32(groups) 1
 #endif
@@ -1720,8 +1721,8 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
         /* Matrices in flight an SM count most (the step loop is a chain:      \
          * factor + solve, update, 2 barriers): nb <= 4 64 threads (4 groups; \
-         * only step 0's 6 update tiles take two rounds; f32 72 registers: 14 \
-         * blocks an SM), then 128 (f32 7 blocks, f64 148 registers: 3); at   \
+         * only step 0's 6 update tiles take two rounds; f32 80 registers: 12 \
+         * blocks an SM, f64 108: 9), then 128 (f32 6 blocks, f64 3); at     \
          * nb = 8 shared memory caps the SM: the swizzled layout (f32 6      \
          * blocks, f64 3). */                                                 \
         if ((n + 15) / 16 <= TILE__CHOL_BLK64_MAXNB)                               \
