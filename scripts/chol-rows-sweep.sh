@@ -9,6 +9,9 @@
 #
 #   scripts/chol-rows-sweep.sh NAME=DEFS ... [-- ncu KERNEL_REGEX]
 #   e.g. scripts/chol-rows-sweep.sh ctl= g16='-DTILE__CHOL_RG_f32_128=16'
+# nvcc splits an option's value at commas: a function-like macro with two
+# parameters goes in a header instead (x='-include path/x.h', x.h holding
+# e.g. '#define TILE__CHOL_WIDE_f32(LY, g) 0'), as do values with spaces.
 # Results: $OUT/sweep-NAME.txt (bench), $OUT/sweep-ptxas.txt (registers,
 # spills of the rows kernels), $OUT/ncu-details.txt and $OUT/ncu-sass.tgz
 # (scripts/chol-ncu.sh).
