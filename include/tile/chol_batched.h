@@ -43,11 +43,10 @@
  *     of 16 bytes), then a right-looking loop with two
  *     barriers a step: panel (each group factors L_kk in registers itself
  *     and solves one tile L_ik = A_ik L_kk^-T, in the factor's own pass
- *     where registers allow; f32 on 128 threads a warp solves three tiles
- *     with one factor) and trailing update (each group one tile,
- *     A_ij -= L_ik L_jk^T, A and C in registers, B broadcast from shared
- *     memory for f32 on sm_90 and f64 everywhere, shuffled from a register
- *     tile for f32 elsewhere), then whole rows are written back: L's lower
+ *     where registers allow; f32 at nb = 8 a warp solves three tiles with
+ *     one factor) and trailing update (each group one tile,
+ *     A_ij -= L_ik L_jk^T, a 2 x 8 block of it a lane from shared memory),
+ *     then whole rows are written back: L's lower
  *     triangle and zeros past the diagonal (16-byte stores). The rows
  *     kernels (below; one thread a row, one barrier a step) are taken with
  *     TILE_CHOL_ROWS 2 only: the blocked kernels are faster at every n.
@@ -212,50 +211,24 @@ TILE__CHOL_TLD_DEF(P, f64, double)
 TILE__CHOL_TLD_DEF(S, f32, float)
 TILE__CHOL_TLD_DEF(S, f64, double)
 
-/* the trailing update C -= A B^T, B a workspace tile. On the device its rows
- * are read as broadcast 16-byte loads (every lane the same address; row j's
- * swizzle is a constant), 4 / 2 values a load, for f64 everywhere and f32
- * on sm_90; f32 elsewhere (and the CPU) loads B as a register tile and
- * shuffles. Both device forms were measured against ptxas: f64 with B rows
- * hoisted all 256 doubles and spilled until the empty asm with a memory
- * clobber after each row kept the compiler from it (the FMAs of row j may
- * still overlap row j + 1's loads); f32 with B rows spilled on sm_80, the
- * shuffle form on sm_90: each target gets the form that keeps 0 spills. */
-#if TILE_ON_DEVICE
-#define TILE__CHOL_SUB_ABT_ROWS_DEF(LY, sfx, T, FENCE)                                              \
-    TILE_API void tile__chol_sub_abt_rows_##LY##_##sfx(tile16_##sfx *c, const tile16_##sfx *a, const T *b) { \
-        TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                 \
-            T bj[16];                                                                               \
-            TILE__UNROLL for (int q = 0; q < 16; q += TILE__CHOL_VW_##sfx)                          \
-                tile__chol_vld_##sfx(bj + q, b + TILE__CHOL_OFF_##LY(sfx, j, q));                   \
-            T s = c->r[0][j];                                                                       \
-            TILE__UNROLL for (int k = 0; k < 16; ++k) s -= a->r[0][k] * bj[k];                      \
-            c->r[0][j] = s;                                                                         \
-            FENCE                                                                                   \
-        }                                                                                           \
-    }
-TILE__CHOL_SUB_ABT_ROWS_DEF(P, f32, float, )
-TILE__CHOL_SUB_ABT_ROWS_DEF(S, f32, float, )
-TILE__CHOL_SUB_ABT_ROWS_DEF(P, f64, double, asm volatile("" ::: "memory");)
-TILE__CHOL_SUB_ABT_ROWS_DEF(S, f64, double, asm volatile("" ::: "memory");)
-#endif
-/* The blocked kernels' trailing-update task C -= A B^T with all three tiles
- * in shared memory (device): lane (rb, cb) = (lane & 7, lane >> 3) of the
- * group computes rows rb and rb + 8, columns 8 cb .. 8 cb + 7 of C, so a
- * 16-byte load feeds 8 (A) or 2 (B) FMAs' rows instead of the row-a-lane
- * form's one: 48 shared accesses a tile instead of 76 (B's rows, the
- * broadcast operand, 32 instead of 64). The two column blocks walk k in a
- * rotated chunk order (cb = 1 one chunk ahead): their B rows 8 apart (the P
- * layout's 160 elements, the S layout's 128: one bank group) then sit on
- * different banks. The lane comes through tile__chol_rowoff (the offsets of
- * its rows are not kept live across the kernel: blk64 f32 spilled). H200,
- * batch 4096 (bench/results/2026-12-02-h200-chol-upd28-*.txt), against the
- * row form in the same process: f32 n = 128 278.1 -> 262.2 us, 92 140.2 ->
- * 139.1, 64 68.3 -> 67.9; f64 n = 128 585.9 -> 561.1, and with the P
- * layout's too (same registers, 108) n = 64 139.2 -> 135.0, 92 318.7 ->
- * 300.9 (before the lane went through tile__chol_rowoff, f64 P took 134
- * registers and was slower). TILE__CHOL_UPD28_<type>(LY, groups): 0 keeps
- * the row form */
+/* The blocked kernels' trailing-update task C -= A B^T (three workspace
+ * tiles; C written only where valid). On the device lane (rb, cb) = (lane &
+ * 7, lane >> 3) of the group computes rows rb and rb + 8, columns 8 cb ..
+ * 8 cb + 7 of C from shared memory, so a 16-byte load feeds 8 (A) or 2 (B)
+ * FMAs' rows instead of one: 48 shared accesses a tile instead of the
+ * row-a-lane form's 76 (C and A in registers, B's rows broadcast: 64 of
+ * them). The two column blocks walk k in a rotated chunk order (cb = 1 one
+ * chunk ahead): their B rows 8 apart (the P layout's 160 elements, the S
+ * layout's 128: one bank group) then sit on different banks. The lane
+ * comes through tile__chol_rowoff (else its rows' offsets stayed live across
+ * the kernel: blk64 f32 spilled). B's rows four at a time, an empty asm with
+ * a memory clobber after each four (the row form's f64 hoisted all of B's
+ * loads and spilled without one). H200, batch 4096 (bench/results/
+ * 2026-12-02-h200-chol-upd28-*.txt), against the row form in the same
+ * process: f32 n = 128 278.1 -> 262.2 us, 92 140.2 -> 139.1, 64 68.3 ->
+ * 67.9; f64 n = 128 585.9 -> 561.1, 64 139.2 -> 135.0, 92 318.7 -> 300.9
+ * (108 registers, as before; 134 before the lane went through
+ * tile__chol_rowoff). The CPU keeps the register tiles. */
 #if TILE_ON_DEVICE
 #define TILE__CHOL_UPD28_DEF(LY, sfx, T)                                                            \
     TILE_API void tile__chol_upd28_##LY##_##sfx(T *c, const T *a, const T *b) {                     \
@@ -288,35 +261,22 @@ TILE__CHOL_UPD28_DEF(P, f32, float)
 TILE__CHOL_UPD28_DEF(S, f32, float)
 TILE__CHOL_UPD28_DEF(P, f64, double)
 TILE__CHOL_UPD28_DEF(S, f64, double)
-#endif
-/* the blocked update in that form (1) or by lane rows (0), by layout LY and
- * the block's groups */
-#if TILE_ON_DEVICE
-#define TILE__CHOL_UPD28(LY, sfx, c, a, b) tile__chol_upd28_##LY##_##sfx((c), (a), (b))
-#else
-#define TILE__CHOL_UPD28(LY, sfx, c, a, b) ((void)(c), (void)(a), (void)(b))
-#endif
-#ifndef TILE__CHOL_UPD28_f32
-#define TILE__CHOL_UPD28_f32(LY, groups) 1
-#endif
-#ifndef TILE__CHOL_UPD28_f64
-#define TILE__CHOL_UPD28_f64(LY, groups) 1
-#endif
-#define TILE__CHOL_UPDATE_REG(LY, sfx, c, l, b)                                    \
+#define TILE__CHOL_UPD_TASK(LY, sfx, T, valid, c, a, b)                            \
     do {                                                                           \
-        tile16_##sfx tile__bb;                                                     \
-        tile__chol_tld_##LY##_##sfx(&tile__bb, (b));                               \
-        tile16__w_sub_abt_##sfx((c), (l), &tile__bb);                              \
+        if (valid) tile__chol_upd28_##LY##_##sfx((c), (a), (b));                   \
     } while (0)
-#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 900
-#define TILE__CHOL_UPDATE_f32(LY, c, l, b) tile__chol_sub_abt_rows_##LY##_f32((c), (l), (b))
 #else
-#define TILE__CHOL_UPDATE_f32(LY, c, l, b) TILE__CHOL_UPDATE_REG(LY, f32, c, l, b)
-#endif
-#if TILE_ON_DEVICE
-#define TILE__CHOL_UPDATE_f64(LY, c, l, b) tile__chol_sub_abt_rows_##LY##_f64((c), (l), (b))
-#else
-#define TILE__CHOL_UPDATE_f64(LY, c, l, b) TILE__CHOL_UPDATE_REG(LY, f64, c, l, b)
+#define TILE__CHOL_UPD_TASK(LY, sfx, T, valid, c, a, b)                            \
+    do {                                                                           \
+        if (valid) {                                                               \
+            tile16_##sfx tile__c, tile__a, tile__b;                                \
+            tile__chol_tld_##LY##_##sfx(&tile__c, (c));                            \
+            tile__chol_tld_##LY##_##sfx(&tile__a, (a));                            \
+            tile__chol_tld_##LY##_##sfx(&tile__b, (b));                            \
+            tile16__w_sub_abt_##sfx(&tile__c, &tile__a, &tile__b);                 \
+            tile__chol_tst_##LY##_##sfx((c), &tile__c);                            \
+        }                                                                          \
+    } while (0)
 #endif
 #if TILE_ON_DEVICE
 #define TILE__CHOL_SYRK_f32(c, a, b) tile__chol_syrk_rows_f32((c), (a), (b), TILE__CHOL_LD_f32)
@@ -329,8 +289,10 @@ TILE__CHOL_UPD28_DEF(S, f64, double)
 
 /* n = 17..32 (tile__chol_small_k): a11 -= a10 a10^T in the lower triangle,
  * B = a10's rows staged in the group's shared tile (row j at b + j * ldb)
- * and read back as broadcasts, for the same reason as above (the shuffled
- * form: 256 shuffles a tile, 168 registers f64, two waves at batch 4096) */
+ * and read back as broadcast 16-byte loads (the shuffled form: 256
+ * shuffles a tile, 168 registers f64, two waves at batch 4096); f64 with an
+ * empty asm with a memory clobber after each row, or the compiler hoists
+ * all of B's loads */
 #if TILE_ON_DEVICE
 #define TILE__CHOL_SYRK_ROWS_DEF(sfx, T)                                                                        \
     TILE_API void tile__chol_syrk_rows_##sfx(tile16_##sfx *c, const tile16_##sfx *a, const T *b, int ldb) {      \
@@ -612,7 +574,7 @@ TILE__CHOL_SLT_DEF(f64, double)
  * bench/results/2026-12-02-h200-chol-wide-*.txt: f32 on 128 threads n = 92
  * 147.1 -> 140.3 us, 128 290.5 -> 278.4; slower on 64 threads, f32 n = 64
  * 68.4 -> 72.2, f64 n = 64 / 92 138.8 / 318.8 -> 142.0 / 326.3; f64 n =
- * 128 a tie). Since the 2 x 8 update (TILE__CHOL_UPD28) f32 P on 128
+ * 128 a tie). Since the 2 x 8 update (TILE__CHOL_UPD_TASK) f32 P on 128
  * threads keeps it off: with the wide panel, the scratch columns and that
  * update ptxas spilled (4 bytes at any register count up to 96), and
  * without the scratch columns n = 92 took 155.6 us against 139.1 with them
@@ -880,17 +842,9 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             TILE__CHOL_UTASK(sfx, m, tk, i, j);                                                                             \
             i += k + 1;                                                                                                     \
             j += k + 1;                                                                                                     \
-            /* an idle group reads a panel tile: nobody writes those now */                                                 \
+            /* C of an idle group (which skips the task): a panel tile            */                                      \
             T *pij = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, i, j) : TILE__CHOL_TILE(LY, sfx, T, ws, k + 1, k);             \
-            if (TILE_ON_DEVICE && TILE__CHOL_UPD28_##sfx(LY, groups)) {                                                                 \
-                if (valid) TILE__CHOL_UPD28(LY, sfx, pij, TILE__CHOL_TILE(LY, sfx, T, ws, i, k), TILE__CHOL_TILE(LY, sfx, T, ws, j, k)); \
-            } else {                                                                                                        \
-                tile16_##sfx c, l;                                                                                          \
-                tile__chol_tld_##LY##_##sfx(&c, pij);                                                                       \
-                tile__chol_tld_##LY##_##sfx(&l, TILE__CHOL_TILE(LY, sfx, T, ws, i, k));                                     \
-                TILE__CHOL_UPDATE_##sfx(LY, &c, &l, TILE__CHOL_TILE(LY, sfx, T, ws, j, k));                                 \
-                if (valid) tile__chol_tst_##LY##_##sfx(pij, &c);                                                            \
-            }                                                                                                               \
+            TILE__CHOL_UPD_TASK(LY, sfx, T, valid, pij, TILE__CHOL_TILE(LY, sfx, T, ws, i, k), TILE__CHOL_TILE(LY, sfx, T, ws, j, k)); \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
     }                                                                                                                       \

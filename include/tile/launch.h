@@ -391,57 +391,47 @@ __global__ void __launch_bounds__(B, MINB ? MINB : B > 512 ? 1 : 0) tile__kernel
  * wrapper and device (devices 0..15; others ask every launch): the kernel's
  * static shared memory + 1 (0: not asked yet) and the dynamic limit raised
  * so far. cudaFuncGetAttributes on every launch cost more host time than a
- * small kernel runs (docs/launch.md). fresh: ask, ignoring the answers kept
- * (the retry of a launch that failed with them: a cudaDeviceReset drops the
- * raised limit). */
+ * small kernel runs (docs/launch.md). */
 #define TILE__FC_DEVS 16
 typedef struct tile__fcache {
     std::atomic<long long> stat1[TILE__FC_DEVS], dyn[TILE__FC_DEVS];
 } tile__fcache;
-static inline cudaError_t tile__gpu_static_smem(const void *kf, tile__fcache *c, int dev, int fresh, size_t *st) {
-    const int cd = dev >= 0 && dev < TILE__FC_DEVS;
+/* Before a launch of kf: *pad, the dynamic shared memory the kernel never
+ * sees so that at most L->max_resident blocks fit an SM (a block takes its
+ * static + dynamic + the reserved bytes, and cap + 1 of them must pass the
+ * SM's shared memory: tile_exec_max_resident); then the dynamic limit
+ * raised where static shared memory (scratch, TILE_STATIC_SMEM) and the
+ * arena with its pad pass the 48 KiB default. fresh: ask, ignoring the
+ * answers kept (the retry of a launch that failed with them: a
+ * cudaDeviceReset drops the raised limit). */
+static inline cudaError_t tile__gpu_prep(const void *kf, tile__fcache *c, const tile__launch_t *L, int fresh,
+                                         size_t *pad) {
+    const int dev = L->device, cap = L->max_resident, cd = dev >= 0 && dev < TILE__FC_DEVS;
     const long long v = cd && !fresh ? c->stat1[dev].load(std::memory_order_relaxed) : 0;
-    if (v > 0) {
-        *st = (size_t)(v - 1);
-        return cudaSuccess;
+    size_t st = (size_t)(v - 1);
+    cudaError_t e = cudaSuccess;
+    *pad = 0;
+    if (v <= 0) {
+        cudaFuncAttributes fa;
+        e = cudaFuncGetAttributes(&fa, kf);
+        if (e != cudaSuccess) return e;
+        st = fa.sharedSizeBytes;
+        if (cd) c->stat1[dev].store((long long)st + 1, std::memory_order_relaxed);
     }
-    cudaFuncAttributes fa;
-    const cudaError_t e = cudaFuncGetAttributes(&fa, kf);
-    if (e == cudaSuccess) {
-        *st = fa.sharedSizeBytes;
-        if (cd) c->stat1[dev].store((long long)fa.sharedSizeBytes + 1, std::memory_order_relaxed);
+    if (cap > 0) {
+        int per_sm = 0, reserved = 0;
+        e = cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
+        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev);
+        if (e != cudaSuccess) return e;
+        const size_t need = (size_t)per_sm / (size_t)(cap + 1) + 1, have = st + L->smem + (size_t)reserved;
+        if (have < need) *pad = (need - have + 127u) & ~(size_t)127u;
     }
-    return e;
-}
-/* Raise the dynamic shared-memory limit when static shared memory (scratch,
- * TILE_STATIC_SMEM) and the arena together pass the 48 KiB default. */
-static inline cudaError_t tile__gpu_smem_attr(const void *kf, tile__fcache *c, int dev, int fresh, size_t smem) {
-    size_t st = 0;
-    cudaError_t e = tile__gpu_static_smem(kf, c, dev, fresh, &st);
-    const int cd = dev >= 0 && dev < TILE__FC_DEVS;
-    if (e == cudaSuccess && smem + st > 48 * 1024 &&
-        (!cd || fresh || c->dyn[dev].load(std::memory_order_relaxed) < (long long)smem)) {
+    const size_t smem = L->smem + *pad;
+    if (smem + st > 48 * 1024 && (!cd || fresh || c->dyn[dev].load(std::memory_order_relaxed) < (long long)smem)) {
         e = cudaFuncSetAttribute(kf, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
         if (e == cudaSuccess && cd) c->dyn[dev].store((long long)smem, std::memory_order_relaxed);
     }
     return e;
-}
-/* Dynamic shared memory the kernel never sees (*pad) so that at most cap
- * blocks fit an SM: a block takes its static + dynamic + the reserved bytes,
- * and cap + 1 of them must pass the SM's shared memory (tile_exec_max_resident). */
-static inline cudaError_t tile__gpu_cap_pad(const void *kf, tile__fcache *c, int device, int fresh, int cap, size_t smem,
-                                            size_t *pad) {
-    *pad = 0;
-    if (cap <= 0) return cudaSuccess;
-    size_t st = 0;
-    int per_sm = 0, reserved = 0;
-    cudaError_t e = tile__gpu_static_smem(kf, c, device, fresh, &st);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device);
-    if (e != cudaSuccess) return e;
-    const size_t need = (size_t)per_sm / (size_t)(cap + 1) + 1, have = st + smem + (size_t)reserved;
-    if (have < need) *pad = (need - have + 127u) & ~(size_t)127u;
-    return cudaSuccess;
 }
 /* P (a constant): the persistent wrapper; `if constexpr` keeps the other one
  * from being instantiated (each costs a full device compile of the body). */
@@ -454,8 +444,7 @@ static int tile__gpu_launch(tile__launch_t *L, A... a) {
     for (int fresh = 0;; fresh = 1) {
         if constexpr (!P) {
             void (*kern)(tile_kctx, unsigned, A...) = tile__kernel<F, B, MINB, SIMT, A...>;
-            e = tile__gpu_cap_pad((const void *)kern, &fc, L->device, fresh, L->max_resident, L->smem, &pad);
-            if (e == cudaSuccess) e = tile__gpu_smem_attr((const void *)kern, &fc, L->device, fresh, L->smem + pad);
+            e = tile__gpu_prep((const void *)kern, &fc, L, fresh, &pad);
             if (e == cudaSuccess) {
                 kern<<<(unsigned)L->nblocks, B, L->smem + pad, (cudaStream_t)L->stream>>>(L->k, last, a...);
                 e = cudaGetLastError();
@@ -464,8 +453,7 @@ static int tile__gpu_launch(tile__launch_t *L, A... a) {
             void (*kern)(tile_kctx, unsigned, unsigned, A...) = tile__kernel_persistent<F, B, MINB, A...>;
             int per_sm = L->persistent, sms = 0;
             int64_t grid = L->nblocks;
-            e = tile__gpu_cap_pad((const void *)kern, &fc, L->device, fresh, L->max_resident, L->smem, &pad);
-            if (e == cudaSuccess) e = tile__gpu_smem_attr((const void *)kern, &fc, L->device, fresh, L->smem + pad);
+            e = tile__gpu_prep((const void *)kern, &fc, L, fresh, &pad);
             if (e == cudaSuccess && per_sm <= 0) { /* as many as fit */
                 e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, B, L->smem + pad);
                 if (per_sm < 1) per_sm = 1; /* the launch reports what does not fit */
