@@ -78,10 +78,11 @@
  *       Each group solves columns c0 .. c0+15 of its own b (n x nrhs) with its L.
  *   Example: one 64 x 64 matrix a block,
  *     TILE_KERNEL_SMEM(chol64, 128, TILE_CHOL_WS_BYTES_F32(64), float *a, int *info) {
- *         void *ws = tile__smem_alloc(&tile__k, TILE_CHOL_WS_BYTES_F32(64));
+ *         void *ws = tile_smem_alloc(TILE_CHOL_WS_BYTES_F32(64));
  *         int r = tile_chol_block_f32(ws, a + (size_t)tile_block(0) * 64 * 64, 64, 0.0f, TILE16_GROUPS);
  *         if (tile_thread() == 0) info[tile_block(0)] = r;
  *     }
+ *     // a = {SPD matrices}: each becomes L (zeros above the diagonal), info[b] = 0
  */
 #ifndef TILE_CHOL_BATCHED_H
 #define TILE_CHOL_BATCHED_H
@@ -574,16 +575,15 @@ TILE__CHOL_SLT_DEF(f64, double)
  * bench/results/2026-12-02-h200-chol-wide-*.txt: f32 on 128 threads n = 92
  * 147.1 -> 140.3 us, 128 290.5 -> 278.4; slower on 64 threads, f32 n = 64
  * 68.4 -> 72.2, f64 n = 64 / 92 138.8 / 318.8 -> 142.0 / 326.3; f64 n =
- * 128 a tie). Since the 2 x 8 update (TILE__CHOL_UPD_TASK) f32 P on 128
- * threads keeps it off: with the wide panel, the scratch columns and that
- * update ptxas spilled (4 bytes at any register count up to 96), and
- * without the scratch columns n = 92 took 155.6 us against 139.1 with them
- * and no wide panel (...-chol-upd28-*.txt); the S layout (n = 128) keeps
- * it: 264.1 against 262.3 without, a tie */
-#define TILE__CHOL_IS_S_P 0
-#define TILE__CHOL_IS_S_S 1
+ * 128 a tie). With the 2 x 8 update (TILE__CHOL_UPD_TASK), the scratch
+ * columns and the wide panel, f32 P on 128 threads takes 72 registers (7
+ * blocks an SM, 6 without it) since the panel's tile counts come from ntl
+ * (nb - k - 1), not k + 1 (which ptxas spilled, 4 bytes, at any register
+ * count): n = 92 139.1 -> 133.7 us (bench/results/2026-12-02-h200-chol-
+ * wide72-*.txt); on 64 threads still slower (n = 64 68.0 -> 70.1), f64 too
+ * (n = 64 / 92 135.0 / 301.4 -> 142.4 / 320.2) */
 #ifndef TILE__CHOL_WIDE_f32
-#define TILE__CHOL_WIDE_f32(LY, groups) (TILE__CHOL_IS_S_##LY && (groups) > 4)
+#define TILE__CHOL_WIDE_f32(LY, groups) ((groups) > 4)
 #endif
 #ifndef TILE__CHOL_WIDE_f64
 #define TILE__CHOL_WIDE_f64(LY, groups) 0
@@ -796,9 +796,9 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
              * only where the warp's lane is j, shuffles over the warp): fewer                                              \
              * warps a step in the panel, the same chain. The columns' scratch: A's                                         \
              * tile, or at the last step L_kk's (warp 0 only) */                                                            \
-            const int hi = g & 1, last = k + 1 == nb;                                                                       \
+            const int hi = g & 1, ntl = nb - k - 1, last = ntl == 0; /* ntl: the panel tiles */                         \
             TILE__CHOL_NOUNROLL for (int t0 = 3 * (g >> 1); t0 < cnt; t0 += 3 * (groups >> 1)) {                            \
-                const int tp = hi ? t0 + 2 : t0, vt = hi && t0 + 1 < cnt && !last, vp = tp < cnt && !last;                  \
+                const int tp = hi ? t0 + 2 : t0, vt = hi && t0 + 1 < ntl, vp = tp < ntl;                                    \
                 T *ptt = vt ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 2 + t0, k) : pkk;                                         \
                 T *ppp = vp ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 1 + tp, k) : pkk;                                         \
                 T *lt = last ? pkk : TILE__CHOL_TILE(LY, sfx, T, ws, k + 1 + t0, k);                                        \

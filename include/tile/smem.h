@@ -227,6 +227,15 @@ TILE_API void tile__smem_stop(tile_kctx *k) {
 #define TILE__PROD(...) TILE__PROD_(__VA_ARGS__, 1, 1, 1, 1)
 #define TILE__PROD_(a, b, c, d, ...) ((size_t)(a) * (size_t)(b) * (size_t)(c) * (size_t)(d))
 
+/* Raw arena bytes (16-byte aligned) inside a kernel body, as a void *: the
+ * workspace of a building block such as tile_chol_block_f32. Uniform (every
+ * thread of the block asks the same bytes); bytes may be a runtime value.
+ * When they do not fit the launch's arena the block stops here, as for
+ * tile_shared (TILE_ERR_SMEM_OVERFLOW).
+ *   void *ws = tile_smem_alloc(TILE_CHOL_WS_BYTES_F32(n)); // launched with
+ *   // tile_exec_smem(ex, TILE_CHOL_WS_BYTES_F32(n)): ws != NULL */
+#define tile_smem_alloc(bytes) TILE__SMEM_TAKE((size_t)(bytes))
+
 /* Arena bookkeeping inside a kernel body (cooperative: all threads call). */
 #define tile_smem_mark() ((int)tile__k.smem_off)
 #define tile_smem_release(mark) \

@@ -25,6 +25,8 @@
  *    p+1), non-SPD (a_pp = -1), NaN (in the lower triangle: info at that row;
  *    in the strictly upper triangle only: ignored, same bits as without);
  *  - argument errors (n 0 and 129, batch -1, null pointers) and batch 0;
+ *  - n > 32: the device building block tile_chol_block (the header's
+ *    example kernel, 64 and 128 threads) equal to the library call;
  *  - the device building block tile_chol_small (9 matrices of n 1..32 in one
  *    launch, mixed n in a warp, idle groups passing NULL, two non-SPD: info,
  *    NaN columns, the valid leading factor, the upper triangle +0) against
@@ -129,6 +131,21 @@ enum { SMALL_B = 64 };
     }
 SMALL_K(f32, float)
 SMALL_K(f64, double)
+
+/* ---------------- device building block tile_chol_block ---------------- */
+/* One matrix a block, as the header's example: the workspace from the arena
+ * (tile_smem_alloc), 64 or 128 threads (the library's own kernels take other
+ * forms for f64; f32 128 threads: the wide panel) */
+#define BLOCK_K(sfx, T, WS, B)                                                     \
+    TILE_KERNEL(blk##B##_##sfx, B, T *a, int n, T eps, int *info) {                \
+        void *ws = tile_smem_alloc(WS(n));                                         \
+        const int r = tile_chol_block_##sfx(ws, a + (size_t)tile_block(0) * n * n, n, eps, TILE16_GROUPS); \
+        if (tile_thread() == 0) info[tile_block(0)] = r;                           \
+    }
+BLOCK_K(f32, float, TILE_CHOL_WS_BYTES_F32, 64)
+BLOCK_K(f32, float, TILE_CHOL_WS_BYTES_F32, 128)
+BLOCK_K(f64, double, TILE_CHOL_WS_BYTES_F64, 64)
+BLOCK_K(f64, double, TILE_CHOL_WS_BYTES_F64, 128)
 
 
 
@@ -295,11 +312,18 @@ template <> struct ops<float> {
      * blocked kernels, 1 the default's choice, 3 the warp kernel (f32 32 < n <= 64);
      * other_paths: those checked against the default (the one it does not take, and 3) */
     static int other_paths(int n, int *p) {
-        p[0] = TILE__CHOL_OTHER_PATH(f32, n);
-        p[1] = 3;
-        return n <= 64 ? 2 : 1;
+        int c = 0;
+        p[c++] = TILE__CHOL_OTHER_PATH(f32, n);
+        if (n <= 64) p[c++] = 3;
+        p[c++] = 10;
+        p[c++] = 11;
+        return c;
     }
+    /* path 10 / 11: the building block tile_chol_block in 64- / 128-thread blocks */
     static int factor_path(tile_exec ex, float *a, int n, int batch, float eps, int *info, int path) {
+        const tile_exec e2 = tile_exec_smem(ex, TILE_CHOL_WS_BYTES_F32(n));
+        if (path == 10) return tile_launch(e2, blk64_f32, tile_grid1(batch), 64, a, n, eps, info);
+        if (path == 11) return tile_launch(e2, blk128_f32, tile_grid1(batch), 128, a, n, eps, info);
         return tile__chol_batched_path_f32(ex, a, n, batch, eps, info, path);
     }
     static int solve(tile_exec ex, const float *l, float *b, int n, int nrhs, int batch) {
@@ -312,9 +336,14 @@ template <> struct ops<double> {
     }
     static int other_paths(int n, int *p) {
         p[0] = TILE__CHOL_OTHER_PATH(f64, n);
-        return 1;
+        p[1] = 10;
+        p[2] = 11;
+        return 3;
     }
     static int factor_path(tile_exec ex, double *a, int n, int batch, double eps, int *info, int path) {
+        const tile_exec e2 = tile_exec_smem(ex, TILE_CHOL_WS_BYTES_F64(n));
+        if (path == 10) return tile_launch(e2, blk64_f64, tile_grid1(batch), 64, a, n, eps, info);
+        if (path == 11) return tile_launch(e2, blk128_f64, tile_grid1(batch), 128, a, n, eps, info);
         return tile__chol_batched_path_f64(ex, a, n, batch, eps, info, path);
     }
     static int solve(tile_exec ex, const double *l, double *b, int n, int nrhs, int batch) {
@@ -521,13 +550,15 @@ static void batch_run(const target *t, const char *sfx, int n, int batch, int ki
         free(c);
         free(cb);
     }
-    /* on the GPU, the other factor paths (rows vs blocked kernels, n > 32; the
-     * warp kernel at f32 n <= 64) on the same input: L equal within tol (NaN
+    /* n > 32, the other factor paths on the GPU (rows vs blocked kernels; the
+     * warp kernel at f32 n <= 64) and on both targets the building block
+     * tile_chol_block on 64 and 128 threads, on the same input: L equal within tol (NaN
      * where the default has NaN), the same info; for NaN in the lower
      * triangle the info only */
-    int paths[2];
+    int paths[4];
     const int npaths = ops<T>::other_paths(n, paths);
-    for (int pi = 0; t->gpu && n > 32 && kind != K_ILL && pi < npaths; ++pi) {
+    for (int pi = 0; n > 32 && kind != K_ILL && pi < npaths; ++pi) {
+        if (!t->gpu && paths[pi] < 10) continue; /* the CPU: the building block only */
         T *h3 = HALLOC(T, tot);
         int *info3 = HALLOC(int, batch + 1);
         UP(d, h0, sizeof(T) * tot);
