@@ -114,18 +114,24 @@
  *     a 16-byte access phase, each reading its own row, hit distinct banks;
  *     f32 tiles 64 bytes apart (neighbouring tiles start on other banks);
  *  S: rows of 16 elements with their 16-byte chunks swizzled: chunk q of row
- *     i at position q ^ s(i), s(i) = (i >> 1) & 3 (f32, 4 chunks a row) or
- *     i & 7 (f64, 8), the same bank spread (unswizzled 64-byte rows put 4
- *     lanes on one bank group, 128-byte rows 8) in 0.76 / 0.89 of P's bytes
- *     (f32 n = 128: 36 KiB, 6 blocks an SM instead of 4), for a few integer
- *     instructions an access. */
-#define TILE__CHOL_SWZ_f32(i, q) ((q) ^ (((i) >> 1) & 3))
-#define TILE__CHOL_SWZ_f64(i, q) ((q) ^ ((i)&7))
+ *     i at position q ^ s(i), s(i) = ((i >> 1) & 3) ^ h (f32, 4 chunks a
+ *     row) or (i & 7) ^ h (f64, 8), h = (i >> 3) & 1, the same bank spread
+ *     (unswizzled 64-byte rows put 4 lanes on one bank group, 128-byte rows
+ *     8) in 0.76 / 0.89 of P's bytes (f32 n = 128: 36 KiB, 6 blocks an SM
+ *     instead of 4), for a few integer instructions an access. The h term
+ *     puts rows 8 apart on other chunks, so the 2 x 8 update (below) reads
+ *     B's two rows at one logical chunk without a conflict and every B
+ *     address is a constant off one of two pointers. */
+#define TILE__CHOL_SWZ_f32(i, q) ((q) ^ (((i) >> 1) & 3) ^ (((i) >> 3) & 1))
+#define TILE__CHOL_SWZ_f64(i, q) ((q) ^ ((i)&7) ^ (((i) >> 3) & 1))
 #define TILE__CHOL_OFF_P(sfx, i, c) ((i)*TILE__CHOL_LD_##sfx + (c))
+#define TILE__CHOL_OFF_Q(sfx, i, c) ((i)*TILE__CHOL_LD_##sfx + ((i) >> 3) * TILE__CHOL_VW_##sfx + (c))
 #define TILE__CHOL_OFF_S(sfx, i, c) \
     ((i) * 16 + TILE__CHOL_SWZ_##sfx((i), (c) / TILE__CHOL_VW_##sfx) * TILE__CHOL_VW_##sfx + (c) % TILE__CHOL_VW_##sfx)
 #define TILE__CHOL_TT_P_f32 TILE__CHOL_TS_f32
 #define TILE__CHOL_TT_P_f64 TILE__CHOL_TS_f64
+#define TILE__CHOL_TT_Q_f32 TILE__CHOL_TS_f32
+#define TILE__CHOL_TT_Q_f64 TILE__CHOL_TS_f64
 #define TILE__CHOL_TT_S_f32 256
 #define TILE__CHOL_TT_S_f64 256
 #define TILE__CHOL_NT(nb) ((size_t)(nb) * (size_t)((nb) + 1) / 2)
@@ -134,8 +140,8 @@
 /* Workspace bytes of tile_chol_block for an n x n matrix (the lower tiles and
  * the info word): TILE_CHOL_WS_BYTES_F32(128) == 48400 (47.3 KiB),
  * TILE_CHOL_WS_BYTES_F64(128) == 82960 (81 KiB). */
-#define TILE_CHOL_WS_BYTES_F32(n) TILE__CHOL_WSB(P, f32, float, n)
-#define TILE_CHOL_WS_BYTES_F64(n) TILE__CHOL_WSB(P, f64, double, n)
+#define TILE_CHOL_WS_BYTES_F32(n) TILE__CHOL_WSB(Q, f32, float, n)
+#define TILE_CHOL_WS_BYTES_F64(n) TILE__CHOL_WSB(Q, f64, double, n)
 #define TILE__CHOL_WS_BYTES_f32(n) TILE_CHOL_WS_BYTES_F32(n)
 #define TILE__CHOL_WS_BYTES_f64(n) TILE_CHOL_WS_BYTES_F64(n)
 
@@ -209,6 +215,8 @@ TILE_API int tile__chol_rowoff(int row) {
     }
 TILE__CHOL_TLD_DEF(P, f32, float)
 TILE__CHOL_TLD_DEF(P, f64, double)
+TILE__CHOL_TLD_DEF(Q, f32, float)
+TILE__CHOL_TLD_DEF(Q, f64, double)
 TILE__CHOL_TLD_DEF(S, f32, float)
 TILE__CHOL_TLD_DEF(S, f64, double)
 
@@ -231,22 +239,59 @@ TILE__CHOL_TLD_DEF(S, f64, double)
  * (108 registers, as before; 134 before the lane went through
  * tile__chol_rowoff). The CPU keeps the register tiles. */
 #if TILE_ON_DEVICE
-#define TILE__CHOL_UPD28_DEF(LY, sfx, T)                                                            \
-    TILE_API void tile__chol_upd28_##LY##_##sfx(T *c, const T *a, const T *b) {                     \
-        const int l = tile__chol_rowoff(tile16_lane()), rb = l & 7, cb = l >> 3, vw = TILE__CHOL_VW_##sfx; \
+#define TILE__CHOL_UPD28Q_DEF(sfx, T)                                                              \
+    TILE_API void tile__chol_upd28_Q_##sfx(T *c, const T *a, const T *b) {                          \
+        const int l = tile__chol_rowoff(tile16_lane()), rb = l & 7, cb = l >> 3;                    \
+        enum { vw = TILE__CHOL_VW_##sfx, ld = TILE__CHOL_LD_##sfx, r8 = 8 * ld + vw /* row i + 8 */ }; \
+        T *pc = c + rb * ld + 8 * cb;                                                               \
+        const T *pa = a + rb * ld, *pb = b + cb * r8; /* B's row 8 cb + r: pb + r ld */            \
         T acc[2][8];                                                                                \
         TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                                 \
-            TILE__UNROLL for (int h = 0; h < 8; h += vw)                                            \
-                tile__chol_vld_##sfx(acc[ii] + h, c + TILE__CHOL_OFF_##LY(sfx, rb + 8 * ii, 8 * cb + h)); \
+            TILE__UNROLL for (int h = 0; h < 8; h += vw) tile__chol_vld_##sfx(acc[ii] + h, pc + ii * r8 + h); \
         TILE__UNROLL for (int q = 0; q < 16 / vw; ++q) {                                            \
-            const int kq = vw * ((q + cb) & (16 / vw - 1));                                         \
             T av[2][TILE__CHOL_VW_##sfx];                                                           \
-            TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                             \
-                tile__chol_vld_##sfx(av[ii], a + TILE__CHOL_OFF_##LY(sfx, rb + 8 * ii, kq));        \
+            TILE__UNROLL for (int ii = 0; ii < 2; ++ii) tile__chol_vld_##sfx(av[ii], pa + ii * r8 + vw * q); \
             TILE__UNROLL for (int h = 0; h < 8; h += 4) { /* B's rows four at a time: registers */ \
                 T bv[4][TILE__CHOL_VW_##sfx];                                                       \
                 TILE__UNROLL for (int jj = 0; jj < 4; ++jj)                                         \
-                    tile__chol_vld_##sfx(bv[jj], b + TILE__CHOL_OFF_##LY(sfx, 8 * cb + h + jj, kq)); \
+                    tile__chol_vld_##sfx(bv[jj], pb + (h + jj) * ld + vw * q);                      \
+                TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                         \
+                    TILE__UNROLL for (int jj = 0; jj < 4; ++jj)                                     \
+                        TILE__UNROLL for (int kk = 0; kk < TILE__CHOL_VW_##sfx; ++kk)               \
+                            acc[ii][h + jj] -= av[ii][kk] * bv[jj][kk];                             \
+                asm volatile("" ::: "memory");                                                      \
+            }                                                                                       \
+        }                                                                                           \
+        TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                                 \
+            TILE__UNROLL for (int h = 0; h < 8; h += vw) tile__chol_vst_##sfx(pc + ii * r8 + h, acc[ii] + h); \
+    }
+TILE__CHOL_UPD28Q_DEF(f32, float)
+TILE__CHOL_UPD28Q_DEF(f64, double)
+/* the S layout's form: no rotation (all lanes walk k alike). Rows rb and
+ * rb + 8 have swizzles s0 and s0 ^ 1; B's rows 8 cb + r have s(r) ^ cb, so
+ * B's chunk c = q ^ s(r) (a constant) lies at c ^ cb: c + cb for even c,
+ * c - cb for odd, i.e. a constant off bE or bO. ncu at 1992ce1 (f32 n =
+ * 128): the rotated form spent 160 integer instructions a warp's task
+ * (swizzle arithmetic) beside its 256 FFMA */
+#define TILE__CHOL_UPD28S_DEF(sfx, T)                                                              \
+    TILE_API void tile__chol_upd28_S_##sfx(T *c, const T *a, const T *b) {                          \
+        const int l = tile__chol_rowoff(tile16_lane()), rb = l & 7, cb = l >> 3, vw = TILE__CHOL_VW_##sfx; \
+        const int s0 = TILE__CHOL_SWZ_##sfx(rb, 0);                                                 \
+        const T *bE = b + 128 * cb + vw * cb, *bO = b + 128 * cb - vw * cb;                         \
+        T acc[2][8];                                                                                \
+        TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                                 \
+            TILE__UNROLL for (int h = 0; h < 8; h += vw)                                            \
+                tile__chol_vld_##sfx(acc[ii] + h, c + 16 * (rb + 8 * ii) + vw * (((8 * cb + h) / vw) ^ s0 ^ ii)); \
+        TILE__UNROLL for (int q = 0; q < 16 / vw; ++q) {                                            \
+            T av[2][TILE__CHOL_VW_##sfx];                                                           \
+            TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                             \
+                tile__chol_vld_##sfx(av[ii], a + 16 * (rb + 8 * ii) + vw * (q ^ s0 ^ ii));          \
+            TILE__UNROLL for (int h = 0; h < 8; h += 4) {                                           \
+                T bv[4][TILE__CHOL_VW_##sfx];                                                       \
+                TILE__UNROLL for (int jj = 0; jj < 4; ++jj) {                                       \
+                    const int r = h + jj, cc = TILE__CHOL_SWZ_##sfx(r, q);                          \
+                    tile__chol_vld_##sfx(bv[jj], ((cc & 1) ? bO : bE) + 16 * r + vw * cc);          \
+                }                                                                                   \
                 TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                         \
                     TILE__UNROLL for (int jj = 0; jj < 4; ++jj)                                     \
                         TILE__UNROLL for (int kk = 0; kk < TILE__CHOL_VW_##sfx; ++kk)               \
@@ -256,12 +301,10 @@ TILE__CHOL_TLD_DEF(S, f64, double)
         }                                                                                           \
         TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                                 \
             TILE__UNROLL for (int h = 0; h < 8; h += vw)                                            \
-                tile__chol_vst_##sfx(c + TILE__CHOL_OFF_##LY(sfx, rb + 8 * ii, 8 * cb + h), acc[ii] + h); \
+                tile__chol_vst_##sfx(c + 16 * (rb + 8 * ii) + vw * (((8 * cb + h) / vw) ^ s0 ^ ii), acc[ii] + h); \
     }
-TILE__CHOL_UPD28_DEF(P, f32, float)
-TILE__CHOL_UPD28_DEF(S, f32, float)
-TILE__CHOL_UPD28_DEF(P, f64, double)
-TILE__CHOL_UPD28_DEF(S, f64, double)
+TILE__CHOL_UPD28S_DEF(f32, float)
+TILE__CHOL_UPD28S_DEF(f64, double)
 #define TILE__CHOL_UPD_TASK(LY, sfx, T, valid, c, a, b)                            \
     do {                                                                           \
         if (valid) tile__chol_upd28_##LY##_##sfx((c), (a), (b));                   \
@@ -705,6 +748,14 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #else
 #define TILE__CHOL_EACH_V(v, tid) for (unsigned v = 0 * (unsigned)(tid); v < 128u; ++v)
 #endif
+/* the group at the update loop's start: f32 in layout Q recomputed there
+ * (ptxas kept g & ~1 in a stack slot across the panel in blk64, at any
+ * register count), elsewhere the value at hand (recomputed, f64 spilled:
+ * S on sm_80, the public Q kernels on sm_90) */
+#define TILE__CHOL_G0_Q_f32(g) tile__chol_rowoff(g)
+#define TILE__CHOL_G0_Q_f64(g) (g)
+#define TILE__CHOL_G0_S_f32(g) (g)
+#define TILE__CHOL_G0_S_f64(g) (g)
 #define TILE__CHOL_TILE(LY, sfx, T, ws, i, j) ((T *)(ws) + (size_t)((i) * ((i) + 1) / 2 + (j)) * TILE__CHOL_TT_##LY##_##sfx)
 /* the copy-in in two cp.async groups, tile column 0 first (1) or one (0):
  * f64 at nb = 8 spilled on sm_90 with two */
@@ -715,7 +766,7 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #define TILE__CHOL_CPSPLIT_f64 0
 #endif
 #define TILE__CHOL_PUBPN_f32 A
-#define TILE__CHOL_PUBPN_f64 2
+#define TILE__CHOL_PUBPN_f64 1
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, LT) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT)
@@ -836,7 +887,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
-        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
+        TILE__CHOL_NOUNROLL for (int t0 = TILE__CHOL_G0_##LY##_##sfx(g) & ~1; t0 < cntu; t0 += groups) {                           \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
             int i, j;                                                                                                       \
             TILE__CHOL_UTASK(sfx, m, tk, i, j);                                                                             \
@@ -940,7 +991,7 @@ TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                        
 }                                                                                                                           \
                                                                                                                             \
 /* one n x n matrix (n <= 128) per block, its lower tiles staged in shared memory */                                        \
-TILE__CHOL_BLOCK_DEF(tile_chol_block_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx, TILE__CHOL_BLKP_LT_##sfx(groups))                                              \
+TILE__CHOL_BLOCK_DEF(tile_chol_block_##sfx, sfx, T, Q, TILE__CHOL_PUBPN_##sfx, TILE__CHOL_BLKP_LT_##sfx(groups))                                              \
                                                                                                                             \
 /* A x = b with L from the factor: one (matrix, 16 right-hand-side columns)                                                 \
  * per group of 16 lanes; b (n x nrhs, row-major) is overwritten by x.                                                      \
@@ -966,12 +1017,13 @@ TILE__CHOL_DEF(f64, double)
  * KiB: 3 blocks an SM of 128 threads, one-pass panel on sm_90 (747.8
  * against 1100.1 us for 2 of 256 threads in the padded layout and 1094.6
  * with the two-pass panel: ...-sweep-215338c.txt; two-pass
- * elsewhere: sm_80 spilled with one); f64 at nb <= 7 with the one-pass
- * panel (148 registers, fewer blocks an SM, yet 2-5 % faster: ...-88a6828-
- * sweep-f64-onepass.txt) */
+ * elsewhere: sm_80 spilled with one). At nb <= 7 the kernels run the
+ * public tile_chol_block: f64 with the one-pass panel too (148 registers
+ * then, fewer blocks an SM, yet 2-5 % faster: ...-88a6828-sweep-f64-
+ * onepass.txt; its own two-pass form spilled once the update lost its
+ * rotation) */
 TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f32, f32, float, S, A, TILE__CHOL_BLKS_LT_f32)
 TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A, TILE__CHOL_BLKS_LT_f64)
-TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1, TILE__CHOL_BLKP_LT_f64(groups))
 
 /* The two NW x NW matrices of a warp (NW = 16 / 32: contiguous, 16-byte
  * aligned at g) to / from its half-warps' lower tiles in layout P at st
@@ -1040,8 +1092,6 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
 #ifndef TILE__CHOL_MINB128_f64
 #define TILE__CHOL_MINB128_f64 0
 #endif
-#define TILE__CHOL_KBLOCK_f32 tile_chol_block_f32
-#define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
 #define TILE__CHOL_KERNELS(sfx, T)                                                 \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
      * stored as soon as final, a10 staged in the group's shared tile for    \
@@ -1122,13 +1172,13 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk64_k_##sfx, 64, 0, TILE__CHOL_MINB64_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        const int r = tile_chol_block_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128_k_##sfx, 128, 0, TILE__CHOL_MINB128_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        const int r = tile_chol_block_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     /* nb = 8: the swizzled layout (above) */                                     \

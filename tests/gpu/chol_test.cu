@@ -134,8 +134,8 @@ SMALL_K(f64, double)
 
 /* ---------------- device building block tile_chol_block ---------------- */
 /* One matrix a block, as the header's example: the workspace from the arena
- * (tile_smem_alloc), 64 or 128 threads (the library's own kernels take other
- * forms for f64; f32 128 threads: the wide panel) */
+ * (tile_smem_alloc), 64 or 128 threads (the library runs nb <= 4 on 64, 5..7
+ * on 128, 8 in another layout: here every nb on both) */
 #define BLOCK_K(sfx, T, WS, B)                                                     \
     TILE_KERNEL(blk##B##_##sfx, B, T *a, int n, T eps, int *info) {                \
         void *ws = tile_smem_alloc(WS(n));                                         \
