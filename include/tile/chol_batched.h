@@ -125,13 +125,10 @@
 #define TILE__CHOL_SWZ_f32(i, q) ((q) ^ (((i) >> 1) & 3) ^ (((i) >> 3) & 1))
 #define TILE__CHOL_SWZ_f64(i, q) ((q) ^ ((i)&7) ^ (((i) >> 3) & 1))
 #define TILE__CHOL_OFF_P(sfx, i, c) ((i)*TILE__CHOL_LD_##sfx + (c))
-#define TILE__CHOL_OFF_Q(sfx, i, c) ((i)*TILE__CHOL_LD_##sfx + ((i) >> 3) * TILE__CHOL_VW_##sfx + (c))
 #define TILE__CHOL_OFF_S(sfx, i, c) \
     ((i) * 16 + TILE__CHOL_SWZ_##sfx((i), (c) / TILE__CHOL_VW_##sfx) * TILE__CHOL_VW_##sfx + (c) % TILE__CHOL_VW_##sfx)
 #define TILE__CHOL_TT_P_f32 TILE__CHOL_TS_f32
 #define TILE__CHOL_TT_P_f64 TILE__CHOL_TS_f64
-#define TILE__CHOL_TT_Q_f32 TILE__CHOL_TS_f32
-#define TILE__CHOL_TT_Q_f64 TILE__CHOL_TS_f64
 #define TILE__CHOL_TT_S_f32 256
 #define TILE__CHOL_TT_S_f64 256
 #define TILE__CHOL_NT(nb) ((size_t)(nb) * (size_t)((nb) + 1) / 2)
@@ -140,8 +137,8 @@
 /* Workspace bytes of tile_chol_block for an n x n matrix (the lower tiles and
  * the info word): TILE_CHOL_WS_BYTES_F32(128) == 48400 (47.3 KiB),
  * TILE_CHOL_WS_BYTES_F64(128) == 82960 (81 KiB). */
-#define TILE_CHOL_WS_BYTES_F32(n) TILE__CHOL_WSB(Q, f32, float, n)
-#define TILE_CHOL_WS_BYTES_F64(n) TILE__CHOL_WSB(Q, f64, double, n)
+#define TILE_CHOL_WS_BYTES_F32(n) TILE__CHOL_WSB(P, f32, float, n)
+#define TILE_CHOL_WS_BYTES_F64(n) TILE__CHOL_WSB(P, f64, double, n)
 #define TILE__CHOL_WS_BYTES_f32(n) TILE_CHOL_WS_BYTES_F32(n)
 #define TILE__CHOL_WS_BYTES_f64(n) TILE_CHOL_WS_BYTES_F64(n)
 
@@ -215,8 +212,6 @@ TILE_API int tile__chol_rowoff(int row) {
     }
 TILE__CHOL_TLD_DEF(P, f32, float)
 TILE__CHOL_TLD_DEF(P, f64, double)
-TILE__CHOL_TLD_DEF(Q, f32, float)
-TILE__CHOL_TLD_DEF(Q, f64, double)
 TILE__CHOL_TLD_DEF(S, f32, float)
 TILE__CHOL_TLD_DEF(S, f64, double)
 
@@ -227,8 +222,9 @@ TILE__CHOL_TLD_DEF(S, f64, double)
  * FMAs' rows instead of one: 48 shared accesses a tile instead of the
  * row-a-lane form's 76 (C and A in registers, B's rows broadcast: 64 of
  * them). The two column blocks walk k in a rotated chunk order (cb = 1 one
- * chunk ahead): their B rows 8 apart (the P layout's 160 elements, the S
- * layout's 128: one bank group) then sit on different banks. The lane
+ * chunk ahead): their B rows 8 apart (the P layout's 160 elements: one
+ * bank group) then sit on different banks (the S layout: its own form,
+ * below). The lane
  * comes through tile__chol_rowoff (else its rows' offsets stayed live across
  * the kernel: blk64 f32 spilled). B's rows four at a time, an empty asm with
  * a memory clobber after each four (the row form's f64 hoisted all of B's
@@ -239,22 +235,22 @@ TILE__CHOL_TLD_DEF(S, f64, double)
  * (108 registers, as before; 134 before the lane went through
  * tile__chol_rowoff). The CPU keeps the register tiles. */
 #if TILE_ON_DEVICE
-#define TILE__CHOL_UPD28Q_DEF(sfx, T)                                                              \
-    TILE_API void tile__chol_upd28_Q_##sfx(T *c, const T *a, const T *b) {                          \
-        const int l = tile__chol_rowoff(tile16_lane()), rb = l & 7, cb = l >> 3;                    \
-        enum { vw = TILE__CHOL_VW_##sfx, ld = TILE__CHOL_LD_##sfx, r8 = 8 * ld + vw /* row i + 8 */ }; \
-        T *pc = c + rb * ld + 8 * cb;                                                               \
-        const T *pa = a + rb * ld, *pb = b + cb * r8; /* B's row 8 cb + r: pb + r ld */            \
+#define TILE__CHOL_UPD28_DEF(LY, sfx, T)                                                            \
+    TILE_API void tile__chol_upd28_##LY##_##sfx(T *c, const T *a, const T *b) {                     \
+        const int l = tile__chol_rowoff(tile16_lane()), rb = l & 7, cb = l >> 3, vw = TILE__CHOL_VW_##sfx; \
         T acc[2][8];                                                                                \
         TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                                 \
-            TILE__UNROLL for (int h = 0; h < 8; h += vw) tile__chol_vld_##sfx(acc[ii] + h, pc + ii * r8 + h); \
+            TILE__UNROLL for (int h = 0; h < 8; h += vw)                                            \
+                tile__chol_vld_##sfx(acc[ii] + h, c + TILE__CHOL_OFF_##LY(sfx, rb + 8 * ii, 8 * cb + h)); \
         TILE__UNROLL for (int q = 0; q < 16 / vw; ++q) {                                            \
+            const int kq = vw * ((q + cb) & (16 / vw - 1));                                         \
             T av[2][TILE__CHOL_VW_##sfx];                                                           \
-            TILE__UNROLL for (int ii = 0; ii < 2; ++ii) tile__chol_vld_##sfx(av[ii], pa + ii * r8 + vw * q); \
+            TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                             \
+                tile__chol_vld_##sfx(av[ii], a + TILE__CHOL_OFF_##LY(sfx, rb + 8 * ii, kq));        \
             TILE__UNROLL for (int h = 0; h < 8; h += 4) { /* B's rows four at a time: registers */ \
                 T bv[4][TILE__CHOL_VW_##sfx];                                                       \
                 TILE__UNROLL for (int jj = 0; jj < 4; ++jj)                                         \
-                    tile__chol_vld_##sfx(bv[jj], pb + (h + jj) * ld + vw * q);                      \
+                    tile__chol_vld_##sfx(bv[jj], b + TILE__CHOL_OFF_##LY(sfx, 8 * cb + h + jj, kq)); \
                 TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                         \
                     TILE__UNROLL for (int jj = 0; jj < 4; ++jj)                                     \
                         TILE__UNROLL for (int kk = 0; kk < TILE__CHOL_VW_##sfx; ++kk)               \
@@ -263,10 +259,11 @@ TILE__CHOL_TLD_DEF(S, f64, double)
             }                                                                                       \
         }                                                                                           \
         TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                                 \
-            TILE__UNROLL for (int h = 0; h < 8; h += vw) tile__chol_vst_##sfx(pc + ii * r8 + h, acc[ii] + h); \
+            TILE__UNROLL for (int h = 0; h < 8; h += vw)                                            \
+                tile__chol_vst_##sfx(c + TILE__CHOL_OFF_##LY(sfx, rb + 8 * ii, 8 * cb + h), acc[ii] + h); \
     }
-TILE__CHOL_UPD28Q_DEF(f32, float)
-TILE__CHOL_UPD28Q_DEF(f64, double)
+TILE__CHOL_UPD28_DEF(P, f32, float)
+TILE__CHOL_UPD28_DEF(P, f64, double)
 /* the S layout's form: no rotation (all lanes walk k alike). Rows rb and
  * rb + 8 have swizzles s0 and s0 ^ 1; B's rows 8 cb + r have s(r) ^ cb, so
  * B's chunk c = q ^ s(r) (a constant) lies at c ^ cb: c + cb for even c,
@@ -748,14 +745,6 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #else
 #define TILE__CHOL_EACH_V(v, tid) for (unsigned v = 0 * (unsigned)(tid); v < 128u; ++v)
 #endif
-/* the group at the update loop's start: f32 in layout Q recomputed there
- * (ptxas kept g & ~1 in a stack slot across the panel in blk64, at any
- * register count), elsewhere the value at hand (recomputed, f64 spilled:
- * S on sm_80, the public Q kernels on sm_90) */
-#define TILE__CHOL_G0_Q_f32(g) tile__chol_rowoff(g)
-#define TILE__CHOL_G0_Q_f64(g) (g)
-#define TILE__CHOL_G0_S_f32(g) (g)
-#define TILE__CHOL_G0_S_f64(g) (g)
 #define TILE__CHOL_TILE(LY, sfx, T, ws, i, j) ((T *)(ws) + (size_t)((i) * ((i) + 1) / 2 + (j)) * TILE__CHOL_TT_##LY##_##sfx)
 /* the copy-in in two cp.async groups, tile column 0 first (1) or one (0):
  * f64 at nb = 8 spilled on sm_90 with two */
@@ -766,7 +755,7 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #define TILE__CHOL_CPSPLIT_f64 0
 #endif
 #define TILE__CHOL_PUBPN_f32 A
-#define TILE__CHOL_PUBPN_f64 1
+#define TILE__CHOL_PUBPN_f64 2
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, LT) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT)
@@ -887,7 +876,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
-        TILE__CHOL_NOUNROLL for (int t0 = TILE__CHOL_G0_##LY##_##sfx(g) & ~1; t0 < cntu; t0 += groups) {                           \
+        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
             int i, j;                                                                                                       \
             TILE__CHOL_UTASK(sfx, m, tk, i, j);                                                                             \
@@ -991,7 +980,7 @@ TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                        
 }                                                                                                                           \
                                                                                                                             \
 /* one n x n matrix (n <= 128) per block, its lower tiles staged in shared memory */                                        \
-TILE__CHOL_BLOCK_DEF(tile_chol_block_##sfx, sfx, T, Q, TILE__CHOL_PUBPN_##sfx, TILE__CHOL_BLKP_LT_##sfx(groups))                                              \
+TILE__CHOL_BLOCK_DEF(tile_chol_block_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx, TILE__CHOL_BLKP_LT_##sfx(groups))                                              \
                                                                                                                             \
 /* A x = b with L from the factor: one (matrix, 16 right-hand-side columns)                                                 \
  * per group of 16 lanes; b (n x nrhs, row-major) is overwritten by x.                                                      \
@@ -1017,13 +1006,12 @@ TILE__CHOL_DEF(f64, double)
  * KiB: 3 blocks an SM of 128 threads, one-pass panel on sm_90 (747.8
  * against 1100.1 us for 2 of 256 threads in the padded layout and 1094.6
  * with the two-pass panel: ...-sweep-215338c.txt; two-pass
- * elsewhere: sm_80 spilled with one). At nb <= 7 the kernels run the
- * public tile_chol_block: f64 with the one-pass panel too (148 registers
- * then, fewer blocks an SM, yet 2-5 % faster: ...-88a6828-sweep-f64-
- * onepass.txt; its own two-pass form spilled once the update lost its
- * rotation) */
+ * elsewhere: sm_80 spilled with one); f64 at nb <= 7 with the one-pass
+ * panel (148 registers, fewer blocks an SM, yet 2-5 % faster: ...-88a6828-
+ * sweep-f64-onepass.txt) */
 TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f32, f32, float, S, A, TILE__CHOL_BLKS_LT_f32)
 TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A, TILE__CHOL_BLKS_LT_f64)
+TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1, TILE__CHOL_BLKP_LT_f64(groups))
 
 /* The two NW x NW matrices of a warp (NW = 16 / 32: contiguous, 16-byte
  * aligned at g) to / from its half-warps' lower tiles in layout P at st
@@ -1092,6 +1080,8 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
 #ifndef TILE__CHOL_MINB128_f64
 #define TILE__CHOL_MINB128_f64 0
 #endif
+#define TILE__CHOL_KBLOCK_f32 tile_chol_block_f32
+#define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
 #define TILE__CHOL_KERNELS(sfx, T)                                                 \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
      * stored as soon as final, a10 staged in the group's shared tile for    \
@@ -1172,13 +1162,13 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk64_k_##sfx, 64, 0, TILE__CHOL_MINB64_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = tile_chol_block_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128_k_##sfx, 128, 0, TILE__CHOL_MINB128_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = tile_chol_block_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     /* nb = 8: the swizzled layout (above) */                                     \
