@@ -235,6 +235,16 @@ TILE__CHOL_TLD_DEF(S, f64, double)
  * (108 registers, as before; 134 before the lane went through
  * tile__chol_rowoff). The CPU keeps the register tiles. */
 #if TILE_ON_DEVICE
+/* the 2 x 8 block's FMAs for B rows h .. h + 3 (av: A's two rows, bv: B's
+ * four, one chunk of k each), then an empty asm with a memory clobber */
+#define TILE__CHOL_UPD28_FMA(sfx, acc, av, bv, h)                                                   \
+    do {                                                                                            \
+        TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                                 \
+            TILE__UNROLL for (int jj = 0; jj < 4; ++jj)                                             \
+                TILE__UNROLL for (int kk = 0; kk < TILE__CHOL_VW_##sfx; ++kk)                       \
+                    (acc)[ii][(h) + jj] -= (av)[ii][kk] * (bv)[jj][kk];                             \
+        asm volatile("" ::: "memory");                                                              \
+    } while (0)
 #define TILE__CHOL_UPD28_DEF(LY, sfx, T)                                                            \
     TILE_API void tile__chol_upd28_##LY##_##sfx(T *c, const T *a, const T *b) {                     \
         const int l = tile__chol_rowoff(tile16_lane()), rb = l & 7, cb = l >> 3, vw = TILE__CHOL_VW_##sfx; \
@@ -251,11 +261,7 @@ TILE__CHOL_TLD_DEF(S, f64, double)
                 T bv[4][TILE__CHOL_VW_##sfx];                                                       \
                 TILE__UNROLL for (int jj = 0; jj < 4; ++jj)                                         \
                     tile__chol_vld_##sfx(bv[jj], b + TILE__CHOL_OFF_##LY(sfx, 8 * cb + h + jj, kq)); \
-                TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                         \
-                    TILE__UNROLL for (int jj = 0; jj < 4; ++jj)                                     \
-                        TILE__UNROLL for (int kk = 0; kk < TILE__CHOL_VW_##sfx; ++kk)               \
-                            acc[ii][h + jj] -= av[ii][kk] * bv[jj][kk];                             \
-                asm volatile("" ::: "memory");                                                      \
+                TILE__CHOL_UPD28_FMA(sfx, acc, av, bv, h);                                          \
             }                                                                                       \
         }                                                                                           \
         TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                                 \
@@ -289,11 +295,7 @@ TILE__CHOL_UPD28_DEF(P, f64, double)
                     const int r = h + jj, cc = TILE__CHOL_SWZ_##sfx(r, q);                          \
                     tile__chol_vld_##sfx(bv[jj], ((cc & 1) ? bO : bE) + 16 * r + vw * cc);          \
                 }                                                                                   \
-                TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                         \
-                    TILE__UNROLL for (int jj = 0; jj < 4; ++jj)                                     \
-                        TILE__UNROLL for (int kk = 0; kk < TILE__CHOL_VW_##sfx; ++kk)               \
-                            acc[ii][h + jj] -= av[ii][kk] * bv[jj][kk];                             \
-                asm volatile("" ::: "memory");                                                      \
+                TILE__CHOL_UPD28_FMA(sfx, acc, av, bv, h);                                          \
             }                                                                                       \
         }                                                                                           \
         TILE__UNROLL for (int ii = 0; ii < 2; ++ii)                                                 \
