@@ -1,5 +1,5 @@
-/* The block's shared-memory arena on the CPU: tile_shared from
- * TILE_KERNEL_SMEM, 16-byte alignment, bump layout, tile_smem_free,
+/* The block's shared-memory arena on the CPU: tile_shared and tile_smem_alloc
+ * from TILE_KERNEL_SMEM, 16-byte alignment, bump layout, tile_smem_free,
  * tile_smem_mark / tile_smem_release reuse, contents kept apart, a fresh arena
  * per block. (Overflow: test_launch.c, also in the TILE_DEBUG build.) */
 #include "test_util.h"
@@ -188,12 +188,59 @@ static void test_shared_nd(void **state) {
     assert_int_equal(out[n], 0); /* the budget is used exactly; last tile 96 bytes, no rounding */
 }
 
+/* tile_smem_alloc: raw bytes at runtime sizes, bump-allocated like tiles
+ * (16-byte aligned, each after the last), writable; past the arena the block
+ * stops at the allocation (rec[5] stays unset) and the launch reports
+ * TILE_ERR_SMEM_OVERFLOW. rec: [0] second - first, [1] third - first, [2]
+ * free after all, [3] aligned, [4] bytes read back, [5] reached the end */
+TILE_KERNEL_SMEM(raw_bytes, 32, 256, long *rec, int n1, int n2, int n3) {
+    unsigned char *p1 = (unsigned char *)tile_smem_alloc(n1);
+    unsigned char *p2 = (unsigned char *)tile_smem_alloc(n2);
+    unsigned char *p3 = (unsigned char *)tile_smem_alloc((size_t)n3);
+    rec[0] = (long)(p2 - p1);
+    rec[1] = (long)(p3 - p1);
+    rec[2] = tile_smem_free();
+    rec[3] = ((uintptr_t)p1 | (uintptr_t)p2 | (uintptr_t)p3) % 16 == 0;
+    for (int i = 0; i < n1; ++i) p1[i] = (unsigned char)(1 + i);
+    for (int i = 0; i < n2; ++i) p2[i] = (unsigned char)(101 + i);
+    for (int i = 0; i < n3; ++i) p3[i] = (unsigned char)(201 + i % 50);
+    long ok = 1;
+    for (int i = 0; i < n1; ++i) ok &= p1[i] == (unsigned char)(1 + i);
+    for (int i = 0; i < n2; ++i) ok &= p2[i] == (unsigned char)(101 + i);
+    for (int i = 0; i < n3; ++i) ok &= p3[i] == (unsigned char)(201 + i % 50);
+    rec[4] = ok;
+    rec[5] = 1;
+}
+
+static void test_smem_alloc_raw(void **state) {
+    (void)state;
+    long rec[6];
+    for (int i = 0; i < 6; ++i) rec[i] = -99;
+    assert_tile_ok(tile_launch(TILE_CPU, raw_bytes, tile_grid1(1), 32, rec, 5, 40, 100));
+    assert_int_equal(rec[0], 16);        /* 5 bytes, then the next multiple of 16 */
+    assert_int_equal(rec[1], 16 + 48);   /* 40 bytes: 48 */
+    assert_int_equal(rec[2], 256 - 164); /* 64 + 100 used */
+    assert_int_equal(rec[3], 1);
+    assert_int_equal(rec[4], 1);
+    assert_int_equal(rec[5], 1);
+    /* 16 + 48 + 193 > 256: the third allocation stops the block */
+    for (int i = 0; i < 6; ++i) rec[i] = -99;
+    assert_int_equal(tile_launch(TILE_CPU, raw_bytes, tile_grid1(1), 32, rec, 5, 40, 193), TILE_ERR_SMEM_OVERFLOW);
+    assert_int_equal(rec[5], -99);
+    assert_int_equal(rec[0], -99);
+    /* 192 fits exactly: the arena used to its last byte */
+    assert_tile_ok(tile_launch(TILE_CPU, raw_bytes, tile_grid1(1), 32, rec, 5, 40, 192));
+    assert_int_equal(rec[2], 0);
+    assert_int_equal(rec[5], 1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout_and_free),
         cmocka_unit_test(test_smem_bytes_macro),
         cmocka_unit_test(test_mark_release),
         cmocka_unit_test(test_shared_nd),
+        cmocka_unit_test(test_smem_alloc_raw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
