@@ -275,7 +275,9 @@ TILE__CHOL_UPD28_DEF(P, f64, double)
  * B's chunk c = q ^ s(r) (a constant) lies at c ^ cb: c + cb for even c,
  * c - cb for odd, i.e. a constant off bE or bO. ncu at 1992ce1 (f32 n =
  * 128): the rotated form spent 160 integer instructions a warp's task
- * (swizzle arithmetic) beside its 256 FFMA */
+ * (swizzle arithmetic) beside its 256 FFMA; without it f32 / f64 n = 128
+ * 262.3 / 561.8 -> 253.4 / 538.8 us (H200, batch 4096, bench/results/
+ * 2026-12-02-h200-chol-s28-q-sweeps.txt) */
 #define TILE__CHOL_UPD28S_DEF(sfx, T)                                                              \
     TILE_API void tile__chol_upd28_S_##sfx(T *c, const T *a, const T *b) {                          \
         const int l = tile__chol_rowoff(tile16_lane()), rb = l & 7, cb = l >> 3, vw = TILE__CHOL_VW_##sfx; \
