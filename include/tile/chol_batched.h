@@ -830,7 +830,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         /* panel: every task factors the diagonal tile itself (no barrier                                                   \
          * between the two); group 0 (task 0) records the info and writes L_kk                                              \
          * after the barrier, when nobody reads that tile */                                                                \
-        const int cnt = nb - k - 1 > 0 ? nb - k - 1 : 1;                                                                    \
+        const int ntl = nb - k - 1, cnt = ntl > 0 ? ntl : 1; /* the panel tiles; a task at the last step */           \
         tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
         T *pkk = TILE__CHOL_TILE(LY, sfx, T, ws, k, k);                                                                     \
         if (TILE_ON_DEVICE && TILE__CHOL_WIDE_##sfx(LY, groups) && TILE__CHOL_PN1_##PN) {                                               \
@@ -840,7 +840,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
              * only where the warp's lane is j, shuffles over the warp): fewer                                              \
              * warps a step in the panel, the same chain. The columns' scratch: A's                                         \
              * tile, or at the last step L_kk's (warp 0 only) */                                                            \
-            const int hi = g & 1, ntl = nb - k - 1, last = ntl == 0; /* ntl: the panel tiles */                         \
+            const int hi = g & 1, last = ntl == 0;                                                                          \
             TILE__CHOL_NOUNROLL for (int t0 = 3 * (g >> 1); t0 < cnt; t0 += 3 * (groups >> 1)) {                            \
                 const int tp = hi ? t0 + 2 : t0, vt = hi && t0 + 1 < ntl, vp = tp < ntl;                                    \
                 T *ptt = vt ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 2 + t0, k) : pkk;                                         \

@@ -142,10 +142,17 @@ SMALL_K(f64, double)
         const int r = tile_chol_block_##sfx(ws, a + (size_t)tile_block(0) * n * n, n, eps, TILE16_GROUPS); \
         if (tile_thread() == 0) info[tile_block(0)] = r;                           \
     }
-BLOCK_K(f32, float, TILE_CHOL_WS_BYTES_F32, 64)
-BLOCK_K(f32, float, TILE_CHOL_WS_BYTES_F32, 128)
-BLOCK_K(f64, double, TILE_CHOL_WS_BYTES_F64, 64)
-BLOCK_K(f64, double, TILE_CHOL_WS_BYTES_F64, 128)
+/* path 10 / 11 of the ops below: the 64- / 128-thread kernel */
+#define BLOCK_PATH(sfx, T, WS)                                                     \
+    BLOCK_K(sfx, T, WS, 64)                                                        \
+    BLOCK_K(sfx, T, WS, 128)                                                       \
+    static int block_path(tile_exec ex, T *a, int n, int batch, T eps, int *info, int path) { \
+        const tile_exec e2 = tile_exec_smem(ex, WS(n));                            \
+        if (path == 10) return tile_launch(e2, blk64_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
+        return tile_launch(e2, blk128_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
+    }
+BLOCK_PATH(f32, float, TILE_CHOL_WS_BYTES_F32)
+BLOCK_PATH(f64, double, TILE_CHOL_WS_BYTES_F64)
 
 
 
@@ -321,9 +328,7 @@ template <> struct ops<float> {
     }
     /* path 10 / 11: the building block tile_chol_block in 64- / 128-thread blocks */
     static int factor_path(tile_exec ex, float *a, int n, int batch, float eps, int *info, int path) {
-        const tile_exec e2 = tile_exec_smem(ex, TILE_CHOL_WS_BYTES_F32(n));
-        if (path == 10) return tile_launch(e2, blk64_f32, tile_grid1(batch), 64, a, n, eps, info);
-        if (path == 11) return tile_launch(e2, blk128_f32, tile_grid1(batch), 128, a, n, eps, info);
+        if (path >= 10) return block_path(ex, a, n, batch, eps, info, path);
         return tile__chol_batched_path_f32(ex, a, n, batch, eps, info, path);
     }
     static int solve(tile_exec ex, const float *l, float *b, int n, int nrhs, int batch) {
@@ -341,9 +346,7 @@ template <> struct ops<double> {
         return 3;
     }
     static int factor_path(tile_exec ex, double *a, int n, int batch, double eps, int *info, int path) {
-        const tile_exec e2 = tile_exec_smem(ex, TILE_CHOL_WS_BYTES_F64(n));
-        if (path == 10) return tile_launch(e2, blk64_f64, tile_grid1(batch), 64, a, n, eps, info);
-        if (path == 11) return tile_launch(e2, blk128_f64, tile_grid1(batch), 128, a, n, eps, info);
+        if (path >= 10) return block_path(ex, a, n, batch, eps, info, path);
         return tile__chol_batched_path_f64(ex, a, n, batch, eps, info, path);
     }
     static int solve(tile_exec ex, const double *l, double *b, int n, int nrhs, int batch) {
