@@ -73,7 +73,9 @@
  *       (reads the lower triangle, writes every element) using ws, a
  *       workspace of TILE_CHOL_WS_BYTES_F32(n) bytes of shared memory (16-byte
  *       aligned); groups = TILE16_GROUPS, and the block a multiple of 32
- *       threads. Returns the info in every thread. Cooperative (barriers).
+ *       threads. Returns the info in every thread; -1, a neither read nor
+ *       written, where ws or a is NULL or n is outside 1..128. Cooperative
+ *       (barriers; the arguments the same in every thread).
  *   void tile_chol_solve_small_f32(const float *l, float *b, int n, int nrhs, int c0)
  *       Each group solves columns c0 .. c0+15 of its own b (n x nrhs) with its L.
  *   Example: one 64 x 64 matrix a block,
@@ -765,7 +767,9 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, LT) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT)
 #define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT) \
 TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                                                               \
-    const int ok = a && ws && n > 0 && n <= TILE_CHOL_MAX_N;                                                                \
+    /* bad arguments: -1, a neither read nor written (n of 0: the loops run on                                              \
+     * the workspace alone; the public call returns at once for a NULL ws) */                                               \
+    const int ok = a && n > 0 && n <= TILE_CHOL_MAX_N;                                                                      \
     const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1;                                                                 \
     const int g = tile16_group(), lane = tile16_lane();                                                                     \
     /* the copies' threads: every thread of the groups on the device, one on the CPU */                                     \
@@ -934,7 +938,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
     }                                                                                                                       \
     const int info = *winfo;                                                                                                \
     tile_barrier(); /* the workspace may be reused after return */                                                          \
-    return ok ? info : 0;                                                                                                   \
+    return ok ? info : -1;                                                                                                  \
 }                                                                                                                           \
 
 /* the blocked copy-in's element copies, and the wait for all of a thread's
@@ -984,7 +988,13 @@ TILE_API int tile_chol_small_##sfx(T *a, int n, T eps) {                        
 }                                                                                                                           \
                                                                                                                             \
 /* one n x n matrix (n <= 128) per block, its lower tiles staged in shared memory */                                        \
-TILE__CHOL_BLOCK_DEF(tile_chol_block_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx, TILE__CHOL_BLKP_LT_##sfx(groups))                                              \
+TILE__CHOL_BLOCK_DEF(tile__chol_block_p_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx, TILE__CHOL_BLKP_LT_##sfx(groups))                                            \
+/* the public form: a NULL ws returns at once (uniform over the block), its                                                 \
+ * info word not written at NULL + tiles (the library's kernels call the body:                                              \
+ * the test inside it made ptxas spill registers there) */                                                                  \
+TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {                                              \
+    return ws ? tile__chol_block_p_##sfx(ws, a, n, eps, groups) : -1;                                                       \
+}                                                                                                                           \
                                                                                                                             \
 /* A x = b with L from the factor: one (matrix, 16 right-hand-side columns)                                                 \
  * per group of 16 lanes; b (n x nrhs, row-major) is overwritten by x.                                                      \
@@ -1084,7 +1094,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
 #ifndef TILE__CHOL_MINB128_f64
 #define TILE__CHOL_MINB128_f64 0
 #endif
-#define TILE__CHOL_KBLOCK_f32 tile_chol_block_f32
+#define TILE__CHOL_KBLOCK_f32 tile__chol_block_p_f32
 #define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
 #define TILE__CHOL_KERNELS(sfx, T)                                                 \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \

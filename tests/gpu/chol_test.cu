@@ -153,6 +153,17 @@ SMALL_K(f64, double)
     }
 BLOCK_PATH(f32, float, TILE_CHOL_WS_BYTES_F32)
 BLOCK_PATH(f64, double, TILE_CHOL_WS_BYTES_F64)
+/* bad arguments to tile_chol_block (a NULL ws, a NULL a, n 0, n 129): -1 in
+ * every thread, a untouched (a NULL ws: its info word was once written at
+ * NULL + tiles, an illegal address / a crash). One launch a case: the case
+ * picked inside one kernel made ptxas spill (f64 sm_90) */
+#define BLOCK_BAD_K(sfx, T, WS)                                                    \
+    TILE_KERNEL(blkbad_##sfx, 64, T *a, int n, int nullws, int *out) {             \
+        void *ws = tile_smem_alloc(WS(32));                                        \
+        out[tile_thread()] = tile_chol_block_##sfx(nullws ? NULL : ws, a, n, (T)0, TILE16_GROUPS); \
+    }
+BLOCK_BAD_K(f32, float, TILE_CHOL_WS_BYTES_F32)
+BLOCK_BAD_K(f64, double, TILE_CHOL_WS_BYTES_F64)
 
 
 
@@ -403,6 +414,35 @@ static double rel_resid_solve(const double *a, const T *x, const T *b, int n, in
             bn += (double)b[i * nrhs + c] * b[i * nrhs + c];
         }
     return sqrt(num) / (sqrt(an) * sqrt(xn) + sqrt(bn));
+}
+
+template <class T>
+static void block_bad_run(const target *t, const char *sfx) {
+    T *h = HALLOC(T, 32 * 32), *h2 = HALLOC(T, 32 * 32);
+    int *out = HALLOC(int, 4 * 64);
+    for (int i = 0; i < 32 * 32; ++i) h[i] = (T)(i % 7 + 1);
+    T *d = DALLOC(T, 32 * 32);
+    int *dout = DALLOC(int, 4 * 64);
+    UP(d, h, sizeof(T) * 32 * 32);
+    memset(out, 0, sizeof(int) * 4 * 64);
+    UP(dout, out, sizeof(int) * 4 * 64);
+    const tile_exec e2 = tile_exec_smem(t->ex, sizeof(T) == 4 ? TILE_CHOL_WS_BYTES_F32(32) : TILE_CHOL_WS_BYTES_F64(32));
+    static const int cn[4] = {32, 32, 0, 129}, cw[4] = {1, 0, 0, 0};
+    for (int c = 0; c < 4; ++c) {
+        T *ac = c == 1 ? nullptr : d;
+        if (sizeof(T) == 4) RUN_OK(tile_launch(e2, blkbad_f32, tile_grid1(1), 64, (float *)ac, cn[c], cw[c], dout + 64 * c));
+        else RUN_OK(tile_launch(e2, blkbad_f64, tile_grid1(1), 64, (double *)ac, cn[c], cw[c], dout + 64 * c));
+    }
+    DOWN(out, dout, sizeof(int) * 4 * 64);
+    DOWN(h2, d, sizeof(T) * 32 * 32);
+    /* the CPU runs one thread a block: its slot 0 */
+    for (int c = 0; c < 4; ++c)
+        for (int i = 0; i < (t->gpu ? 64 : 1); ++i)
+            CHECK(out[64 * c + i] == -1, "%s tile_chol_block bad argument %d thread %d: returned %d, want -1", sfx, c, i, out[64 * c + i]);
+    CHECK(memcmp(h, h2, sizeof(T) * 32 * 32) == 0, "%s tile_chol_block bad arguments wrote a", sfx);
+    tile_free(t->ex, d);
+    tile_free(t->ex, dout);
+    free(h); free(h2); free(out);
 }
 
 /* Factor (and solve) `batch` matrices of kind `kind` on target t; checks per
@@ -739,6 +779,8 @@ static void run_all(const target *t) {
     ops_run<double>(t, "f64", 1e-12);
     small_run<float>(t, "f32", 2e-5);
     small_run<double>(t, "f64", 1e-12);
+    block_bad_run<float>(t, "f32");
+    block_bad_run<double>(t, "f64");
     batched_all<float>(t, "f32", 2e-5);
     batched_all<double>(t, "f64", 1e-12);
     gc_target_end(t, "");
