@@ -308,96 +308,6 @@ TILE__CHOL_UPD28_DEF(P, f64, double)
     }
 TILE__CHOL_UPD28S_DEF(f32, float)
 TILE__CHOL_UPD28S_DEF(f64, double)
-/* f32 on sm_80+: the update on the tensor cores, one tile a warp, in
- * 3xTF32 (x = hi + lo, both rounded to tf32; a b ~ ah bh + ah bl + al bh,
- * the small products first): 4 tf32 bits short of an FFMA's product
- * (|error| <= ~2^-22 |a b|), against the FFMA form's 256 FFMA and 44 shared
- * accesses a lane for a half-warp's tile, 12 mma.sync m16n8k8, 48 split
- * instructions and 12 / 20 accesses (S / P) a lane for a warp's. mma rows,
- * columns and k are logical: lane (g, t) = (lane / 4, lane % 4) reads
- * physical columns 4t .. 4t + 3 of two rows for A and B alike (one 16-byte
- * load each: k permuted alike in both), and rows are permuted by MROW so
- * that the 8 lanes of a 16-byte phase (g = 2p, 2p + 1) hit distinct banks:
- * P rows 20 floats apart pair rows r and r + 4, S (chunks swizzled by row
- * pair) needs rows of other parity, which consecutive g are. C's columns
- * follow B's rows: P's pair is two scalar accesses, S's one 8-byte one */
-#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
-#define TILE__CHOL_MROW_P(g) ((((g)&7) >> 1) + 4 * ((g)&1) + ((g)&8))
-#define TILE__CHOL_MROW_S(g) (g)
-#define TILE__CHOL_TC_PAIR_P 0
-#define TILE__CHOL_TC_PAIR_S 1
-#define TILE__CHOL_TF32(d, x) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(d) : "f"(x))
-#define TILE__CHOL_MMA_TF32(d, a, b)                                                                \
-    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, " \
-        "{%0,%1,%2,%3};"                                                                            \
-        : "+f"((d)[0]), "+f"((d)[1]), "+f"((d)[2]), "+f"((d)[3])                                    \
-        : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]))
-#define TILE__CHOL_UPDTC_DEF(LY)                                                                    \
-    TILE_API void tile__chol_updtc_##LY##_f32(float *c, const float *a, const float *b) {          \
-        const int l = tile__chol_rowoff((int)(threadIdx.x & 31u)), g = l >> 2, t = l & 3;          \
-        const int r[2] = {TILE__CHOL_MROW_##LY(g), TILE__CHOL_MROW_##LY(g) + 8};                    \
-        float x[2][4], z[2][4], acc[2][4], acc2[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};               \
-        TILE__UNROLL for (int h = 0; h < 2; ++h) {                                                  \
-            tile__chol_vld_f32(x[h], a + TILE__CHOL_OFF_##LY(f32, r[h], 4 * t));                    \
-            tile__chol_vld_f32(z[h], b + TILE__CHOL_OFF_##LY(f32, r[h], 4 * t));                    \
-        }                                                                                           \
-        /* C fragment of column half nh: rows r0, r1 x logical columns 8 nh +                     \
-         * 2t, 2t + 1, i.e. physical MROW(8 nh + 2t) (+ 1 in S; + 4 in P) */                       \
-        const int c0 = TILE__CHOL_MROW_##LY(2 * t), c1 = TILE__CHOL_MROW_##LY(2 * t + 1);           \
-        TILE__UNROLL for (int nh = 0; nh < 2; ++nh)                                                 \
-            TILE__UNROLL for (int h = 0; h < 2; ++h) {                                              \
-                const float *pc = c + TILE__CHOL_OFF_##LY(f32, r[h], 8 * nh + c0);                  \
-                if (TILE__CHOL_TC_PAIR_##LY) {                                                      \
-                    const float2 v = *(const float2 *)pc;                                           \
-                    acc[nh][2 * h] = v.x, acc[nh][2 * h + 1] = v.y;                                 \
-                } else {                                                                            \
-                    acc[nh][2 * h] = *pc;                                                           \
-                    acc[nh][2 * h + 1] = c[TILE__CHOL_OFF_##LY(f32, r[h], 8 * nh + c1)];            \
-                }                                                                                   \
-            }                                                                                       \
-        /* k half by k half (fewer registers live): A negated (C - A B^T = C +                    \
-         * (-A) B^T), its fragment {a0, a1, a2, a3} rows r0, r1 at k 2 kh, then                     \
-         * at 2 kh + 1; B's of column half nh row r[nh] at k 2 kh, 2 kh + 1 */                      \
-        TILE__UNROLL for (int kh = 0; kh < 2; ++kh) {                                               \
-            unsigned ah[4], al[4], bh[2][2], bl[2][2];                                              \
-            TILE__UNROLL for (int q = 0; q < 4; ++q) {                                              \
-                const float v = -x[q & 1][2 * kh + (q >> 1)];                                       \
-                TILE__CHOL_TF32(ah[q], v);                                                          \
-                TILE__CHOL_TF32(al[q], v - __uint_as_float(ah[q]));                                 \
-            }                                                                                       \
-            TILE__UNROLL for (int nh = 0; nh < 2; ++nh)                                             \
-                TILE__UNROLL for (int q = 0; q < 2; ++q) {                                          \
-                    const float v = z[nh][2 * kh + q];                                              \
-                    TILE__CHOL_TF32(bh[nh][q], v);                                                  \
-                    TILE__CHOL_TF32(bl[nh][q], v - __uint_as_float(bh[nh][q]));                     \
-                }                                                                                   \
-            TILE__UNROLL for (int nh = 0; nh < 2; ++nh) {                                           \
-                float *d = kh ? acc2[nh] : acc[nh];                                                 \
-                TILE__CHOL_MMA_TF32(d, al, bh[nh]);                                                 \
-                TILE__CHOL_MMA_TF32(d, ah, bl[nh]);                                                 \
-                TILE__CHOL_MMA_TF32(d, ah, bh[nh]);                                                 \
-            }                                                                                       \
-        }                                                                                           \
-        /* four chains of three mma (k halves apart), joined here */                               \
-        TILE__UNROLL for (int nh = 0; nh < 2; ++nh)                                                 \
-            TILE__UNROLL for (int q = 0; q < 4; ++q) acc[nh][q] += acc2[nh][q];                     \
-        TILE__UNROLL for (int nh = 0; nh < 2; ++nh)                                                 \
-            TILE__UNROLL for (int h = 0; h < 2; ++h) {                                              \
-                float *pc = c + TILE__CHOL_OFF_##LY(f32, r[h], 8 * nh + c0);                        \
-                if (TILE__CHOL_TC_PAIR_##LY) {                                                      \
-                    *(float2 *)pc = make_float2(acc[nh][2 * h], acc[nh][2 * h + 1]);                \
-                } else {                                                                            \
-                    *pc = acc[nh][2 * h];                                                           \
-                    c[TILE__CHOL_OFF_##LY(f32, r[h], 8 * nh + c1)] = acc[nh][2 * h + 1];            \
-                }                                                                                   \
-            }                                                                                       \
-    }
-TILE__CHOL_UPDTC_DEF(P)
-TILE__CHOL_UPDTC_DEF(S)
-#ifndef TILE__CHOL_TC_f32
-#define TILE__CHOL_TC_f32 1
-#endif
-#endif
 #define TILE__CHOL_UPD_TASK(LY, sfx, T, valid, c, a, b)                            \
     do {                                                                           \
         if (valid) tile__chol_upd28_##LY##_##sfx((c), (a), (b));                   \
@@ -415,15 +325,6 @@ TILE__CHOL_UPDTC_DEF(S)
         }                                                                          \
     } while (0)
 #endif
-#if !(TILE_ON_DEVICE && __CUDA_ARCH__ >= 800)
-#undef TILE__CHOL_TC_f32
-#define TILE__CHOL_TC_f32 0
-#define tile__chol_updtc_P_f32(c, a, b) ((void)(c), (void)(a), (void)(b))
-#define tile__chol_updtc_S_f32(c, a, b) ((void)(c), (void)(a), (void)(b))
-#endif
-#define TILE__CHOL_TC_f64 0
-#define tile__chol_updtc_P_f64(c, a, b) ((void)(c), (void)(a), (void)(b))
-#define tile__chol_updtc_S_f64(c, a, b) ((void)(c), (void)(a), (void)(b))
 #if TILE_ON_DEVICE
 #define TILE__CHOL_SYRK_f32(c, a, b) tile__chol_syrk_rows_f32((c), (a), (b), TILE__CHOL_LD_f32)
 #define TILE__CHOL_SYRK_f64(c, a, b) tile__chol_syrk_rows_f64((c), (a), (b), TILE__CHOL_LD_f64)
@@ -859,13 +760,6 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #ifndef TILE__CHOL_CPSPLIT_f64
 #define TILE__CHOL_CPSPLIT_f64 0
 #endif
-/* the panel's tests from the panel-tile count ntl (1) or from k + 1 (0): the
- * one or the other spilled registers once the f32 update went to the tensor
- * cores (f32 blk64 12 bytes with k + 1; f64 on sm_80 12 bytes with ntl) */
-#ifndef TILE__CHOL_NTLP_f32
-#define TILE__CHOL_NTLP_f32 1
-#endif
-#define TILE__CHOL_NTLP_f64 0
 #define TILE__CHOL_PUBPN_f32 A
 #define TILE__CHOL_PUBPN_f64 2
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
@@ -967,7 +861,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             }                                                                                                               \
         } else                                                                                                              \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                                 \
-            const int task = t0 + (g & 1), valid = TILE__CHOL_NTLP_##sfx ? task < ntl : task < cnt && k + 1 < nb;       \
+            const int task = t0 + (g & 1), valid = task < cnt && k + 1 < nb;                                                \
             /* factor and panel solve in one pass; a group with no panel tile                                               \
              * (idle, or the last step) solves a copy of L_kk's tile: nobody                                                \
              * writes that tile now, and its result is dropped */                                                           \
@@ -979,7 +873,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
              * (in registers now), or, at the last step, group 0's through L_kk's                                           \
              * (only warp 0 runs it, and group 0 rewrites it after the barrier);                                            \
              * an idle half-warp reads L_kk's tile and writes nothing */                                                    \
-            const int ltw = valid || ((TILE__CHOL_NTLP_##sfx ? ntl == 0 : k + 1 == nb) && g == 0);                      \
+            const int ltw = valid || (k + 1 == nb && g == 0);                                                               \
             TILE__CHOL_PANEL_##PN(sfx, ik, &lkk, &p, eps, (LT) && TILE__CHOL_PN1_##PN, pik, ltw,                            \
                                   tile__chol_tld_##LY##_##sfx(&p, pik));                                                    \
             if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                              \
@@ -990,17 +884,6 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
-        if (TILE__CHOL_TC_##sfx) {                                                                                          \
-            /* the tensor cores: a warp a tile, warp w tasks w, w + warps, ... */                                          \
-            TILE__CHOL_NOUNROLL for (int tk = tile__chol_rowoff(g) >> 1; tk < cntu; tk += groups >> 1) {                                   \
-                int i, j;                                                                                                   \
-                TILE__CHOL_UTASK(sfx, m, tk, i, j);                                                                         \
-                i += k + 1;                                                                                                 \
-                j += k + 1;                                                                                                 \
-                tile__chol_updtc_##LY##_##sfx(TILE__CHOL_TILE(LY, sfx, T, ws, i, j), TILE__CHOL_TILE(LY, sfx, T, ws, i, k), \
-                                              TILE__CHOL_TILE(LY, sfx, T, ws, j, k));                                      \
-            }                                                                                                               \
-        } else                                                                                                              \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
             int i, j;                                                                                                       \
