@@ -728,9 +728,51 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #ifndef TILE__CHOL_UPD_COLS_f64
 #define TILE__CHOL_UPD_COLS_f64 0 /* f64 the same speed, and on sm_80 columns spilled */
 #endif
+/* task tk of a step's m (m + 1) / 2 -> tile (i, j) of the trailing triangle,
+ * closed form (TILE__CHOL_UTRI_<type> 1): u -> (p, q), u = p (p + 1) / 2 + q, q <= p,
+ * p = floor((sqrt(8u + 1) - 1) / 2); u <= 27, so 8u + 1 <= 217 is an odd
+ * square or >= 0.03 from one in the root, and 0.01 absorbs an approximate
+ * root's error. Row order: (i, j) = (p, q); column order: counted from the
+ * last task, j = m - 1 - p, i = m - 1 - q. The loops (0) walk the rows or
+ * columns instead (up to m steps a task). H200, batch 4096, against the
+ * loops in the same process (bench/results/2026-12-02-h200-chol-utri-
+ * sweep.txt): */
+#ifndef TILE__CHOL_UTRI_f32
+#define TILE__CHOL_UTRI_f32 0 /* f32 n = 128 254.7 -> 263.8 us (S kernel 72 -> 80 registers) */
+#endif
+#ifndef TILE__CHOL_UTRI_f64
+#if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
+#define TILE__CHOL_UTRI_f64 0 /* sm_80: the S kernel spilled 12 bytes */
+#else
+#define TILE__CHOL_UTRI_f64 1 /* n = 64 / 92 / 128 135.3 / 302.3 / 537.6 -> 134.4 / 298.0 / 529.7 us */
+#endif
+#endif
+#if TILE_ON_DEVICE
+TILE_API float tile__chol_tri_root(float x) {
+    float y;
+    asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+#else
+#define tile__chol_tri_root(x) sqrtf(x)
+#endif
+#define TILE__CHOL_TRI(u, p, q)                                                      \
+    do {                                                                             \
+        (p) = (int)((tile__chol_tri_root((float)(8 * (u) + 1)) - 1.0f) * 0.5f + 0.01f); \
+        (q) = (u) - (p) * ((p) + 1) / 2;                                             \
+    } while (0)
 #define TILE__CHOL_UTASK(sfx, m, tk, i, j)                                           \
     do {                                                                             \
-        if (TILE__CHOL_UPD_COLS_##sfx) {                                             \
+        if (TILE__CHOL_UTRI_##sfx) {                                                 \
+            if (TILE__CHOL_UPD_COLS_##sfx) {                                         \
+                int p_, q_;                                                          \
+                TILE__CHOL_TRI((m) * ((m) + 1) / 2 - 1 - (tk), p_, q_);              \
+                (j) = (m) - 1 - p_;                                                  \
+                (i) = (m) - 1 - q_;                                                  \
+            } else {                                                                 \
+                TILE__CHOL_TRI(tk, i, j);                                            \
+            }                                                                        \
+        } else if (TILE__CHOL_UPD_COLS_##sfx) {                                      \
             int s_ = 0;                                                              \
             (j) = 0;                                                                 \
             while (s_ + (m) - (j) <= (tk)) s_ += (m) - (j)++;                        \
