@@ -728,17 +728,19 @@ TILE_API void BWD(const T *l, T *b, int n, int nrhs, int c0) {                  
 #ifndef TILE__CHOL_UPD_COLS_f64
 #define TILE__CHOL_UPD_COLS_f64 0 /* f64 the same speed, and on sm_80 columns spilled */
 #endif
-/* task tk of a step's m (m + 1) / 2 -> tile (i, j) of the trailing triangle,
- * closed form (TILE__CHOL_UTRI_<type> 1): u -> (p, q), u = p (p + 1) / 2 + q, q <= p,
- * p = floor((sqrt(8u + 1) - 1) / 2); u <= 27, so 8u + 1 <= 217 is an odd
- * square or >= 0.03 from one in the root, and 0.01 absorbs an approximate
- * root's error. Row order: (i, j) = (p, q); column order: counted from the
- * last task, j = m - 1 - p, i = m - 1 - q. The loops (0) walk the rows or
- * columns instead (up to m steps a task). H200, batch 4096, against the
- * loops in the same process (bench/results/2026-12-02-h200-chol-utri-
- * sweep.txt): */
+/* task tk of a step's m (m + 1) / 2 -> tile (i, j) of the trailing triangle
+ * in row order, closed form (TILE__CHOL_UTRI_<type> 1): tk = i (i + 1) / 2 +
+ * j, j <= i, i = floor((sqrt(8 tk + 1) - 1) / 2); tk <= 27, so 8 tk + 1 <=
+ * 217 is an odd square or >= 0.03 from one in the root, and 0.01 absorbs an
+ * approximate root's error (sqrt.approx.ftz: tile__chol_sqa_f32's form
+ * without ftz took 8 more sm_90 instructions). The loops walk the rows or
+ * columns instead (up to m steps a task). H200, batch 4096, against the loop
+ * in the same process (bench/results/2026-12-02-h200-chol-utri-sweep.txt):
+ * f64 below. f32 walks columns (TILE__CHOL_UPD_COLS_f32): the same form
+ * counted from the last task was slower there (n = 128 254.7 -> 263.8 us, S
+ * kernel 72 -> 80 registers) */
 #ifndef TILE__CHOL_UTRI_f32
-#define TILE__CHOL_UTRI_f32 0 /* f32 n = 128 254.7 -> 263.8 us (S kernel 72 -> 80 registers) */
+#define TILE__CHOL_UTRI_f32 0
 #endif
 #ifndef TILE__CHOL_UTRI_f64
 #if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
@@ -756,22 +758,11 @@ TILE_API float tile__chol_tri_root(float x) {
 #else
 #define tile__chol_tri_root(x) sqrtf(x)
 #endif
-#define TILE__CHOL_TRI(u, p, q)                                                      \
-    do {                                                                             \
-        (p) = (int)((tile__chol_tri_root((float)(8 * (u) + 1)) - 1.0f) * 0.5f + 0.01f); \
-        (q) = (u) - (p) * ((p) + 1) / 2;                                             \
-    } while (0)
 #define TILE__CHOL_UTASK(sfx, m, tk, i, j)                                           \
     do {                                                                             \
-        if (TILE__CHOL_UTRI_##sfx) {                                                 \
-            if (TILE__CHOL_UPD_COLS_##sfx) {                                         \
-                int p_, q_;                                                          \
-                TILE__CHOL_TRI((m) * ((m) + 1) / 2 - 1 - (tk), p_, q_);              \
-                (j) = (m) - 1 - p_;                                                  \
-                (i) = (m) - 1 - q_;                                                  \
-            } else {                                                                 \
-                TILE__CHOL_TRI(tk, i, j);                                            \
-            }                                                                        \
+        if (TILE__CHOL_UTRI_##sfx && !TILE__CHOL_UPD_COLS_##sfx) {                   \
+            (i) = (int)((tile__chol_tri_root((float)(8 * (tk) + 1)) - 1.0f) * 0.5f + 0.01f); \
+            (j) = (tk) - (i) * ((i) + 1) / 2;                                        \
         } else if (TILE__CHOL_UPD_COLS_##sfx) {                                      \
             int s_ = 0;                                                              \
             (j) = 0;                                                                 \

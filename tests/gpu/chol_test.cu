@@ -142,17 +142,6 @@ SMALL_K(f64, double)
         const int r = tile_chol_block_##sfx(ws, a + (size_t)tile_block(0) * n * n, n, eps, TILE16_GROUPS); \
         if (tile_thread() == 0) info[tile_block(0)] = r;                           \
     }
-/* path 10 / 11 of the ops below: the 64- / 128-thread kernel */
-#define BLOCK_PATH(sfx, T, WS)                                                     \
-    BLOCK_K(sfx, T, WS, 64)                                                        \
-    BLOCK_K(sfx, T, WS, 128)                                                       \
-    static int block_path(tile_exec ex, T *a, int n, int batch, T eps, int *info, int path) { \
-        const tile_exec e2 = tile_exec_smem(ex, WS(n));                            \
-        if (path == 10) return tile_launch(e2, blk64_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
-        return tile_launch(e2, blk128_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
-    }
-BLOCK_PATH(f32, float, TILE_CHOL_WS_BYTES_F32)
-BLOCK_PATH(f64, double, TILE_CHOL_WS_BYTES_F64)
 /* bad arguments to tile_chol_block (a NULL ws, a NULL a, n 0, n 129): -1 in
  * every thread, a untouched (a NULL ws: its info word was once written at
  * NULL + tiles, an illegal address / a crash). One launch a case: the case
@@ -161,9 +150,23 @@ BLOCK_PATH(f64, double, TILE_CHOL_WS_BYTES_F64)
     TILE_KERNEL(blkbad_##sfx, 64, T *a, int n, int nullws, int *out) {             \
         void *ws = tile_smem_alloc(WS(32));                                        \
         out[tile_thread()] = tile_chol_block_##sfx(nullws ? NULL : ws, a, n, (T)0, TILE16_GROUPS); \
+    }                                                                              \
+    static int block_bad(tile_exec ex, T *a, int n, int nullws, int *out) {        \
+        return tile_launch(tile_exec_smem(ex, WS(32)), blkbad_##sfx, tile_grid1(1), 64, a, n, nullws, out); \
     }
-BLOCK_BAD_K(f32, float, TILE_CHOL_WS_BYTES_F32)
-BLOCK_BAD_K(f64, double, TILE_CHOL_WS_BYTES_F64)
+/* path 10 / 11 of the ops below: the 64- / 128-thread kernel; the bad-argument
+ * kernel and their launchers, one set a type */
+#define BLOCK_PATH(sfx, T, WS)                                                     \
+    BLOCK_K(sfx, T, WS, 64)                                                        \
+    BLOCK_K(sfx, T, WS, 128)                                                       \
+    BLOCK_BAD_K(sfx, T, WS)                                                        \
+    static int block_path(tile_exec ex, T *a, int n, int batch, T eps, int *info, int path) { \
+        const tile_exec e2 = tile_exec_smem(ex, WS(n));                            \
+        if (path == 10) return tile_launch(e2, blk64_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
+        return tile_launch(e2, blk128_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
+    }
+BLOCK_PATH(f32, float, TILE_CHOL_WS_BYTES_F32)
+BLOCK_PATH(f64, double, TILE_CHOL_WS_BYTES_F64)
 
 
 
@@ -426,13 +429,8 @@ static void block_bad_run(const target *t, const char *sfx) {
     UP(d, h, sizeof(T) * 32 * 32);
     memset(out, 0, sizeof(int) * 4 * 64);
     UP(dout, out, sizeof(int) * 4 * 64);
-    const tile_exec e2 = tile_exec_smem(t->ex, sizeof(T) == 4 ? TILE_CHOL_WS_BYTES_F32(32) : TILE_CHOL_WS_BYTES_F64(32));
     static const int cn[4] = {32, 32, 0, 129}, cw[4] = {1, 0, 0, 0};
-    for (int c = 0; c < 4; ++c) {
-        T *ac = c == 1 ? nullptr : d;
-        if (sizeof(T) == 4) RUN_OK(tile_launch(e2, blkbad_f32, tile_grid1(1), 64, (float *)ac, cn[c], cw[c], dout + 64 * c));
-        else RUN_OK(tile_launch(e2, blkbad_f64, tile_grid1(1), 64, (double *)ac, cn[c], cw[c], dout + 64 * c));
-    }
+    for (int c = 0; c < 4; ++c) RUN_OK(block_bad(t->ex, c == 1 ? nullptr : d, cn[c], cw[c], dout + 64 * c));
     DOWN(out, dout, sizeof(int) * 4 * 64);
     DOWN(h2, d, sizeof(T) * 32 * 32);
     /* the CPU runs one thread a block: its slot 0 */
