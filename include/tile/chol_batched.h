@@ -418,27 +418,38 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
 /* tile__chol_fs's own: the MUFU value and TILE__CHOL_FS_NEWTON_<type>
  * Newton steps, measured on 2^20 values (the ltcols file above): f32 0,
  * rsqrt.approx.f32 alone is within 2.08 ulp (1.24 with a step) and gives
- * +0 for +inf without a guard; f64 2, 1.24 ulp as with 3. Each dropped step
- * shortens every column's chain (f32 n = 64 75.5 -> 71.4 us) */
+ * +0 for +inf without a guard; f64 2, 1.24 ulp as with 3, or (h3, where a
+ * kernel asks) one third-order step, 1.25 ulp (bench/results/2026-12-02-
+ * h200-chol-halley-sweep.txt). Each dropped step shortens every column's
+ * chain (f32 n = 64 75.5 -> 71.4 us) */
 #ifndef TILE__CHOL_FS_NEWTON_f32
 #define TILE__CHOL_FS_NEWTON_f32 0
 #endif
 #ifndef TILE__CHOL_FS_NEWTON_f64
 #define TILE__CHOL_FS_NEWTON_f64 2
 #endif
-TILE_API float tile__chol_rsf_f32(float d) {
+TILE_API float tile__chol_rsf_f32(float d, int h3) {
     float y;
+    (void)h3;
     asm("rsqrt.approx.f32 %0, %1;" : "=f"(y) : "f"(d));
     TILE__UNROLL for (int s = 0; s < TILE__CHOL_FS_NEWTON_f32; ++s) y = fmaf(0.5f * y, fmaf(-d * y, y, 1.0f), y);
     return TILE__CHOL_FS_NEWTON_f32 && isinf(d) ? 0.0f : y;
 }
-TILE_API double tile__chol_rsf_f64(double d) {
+TILE_API double tile__chol_rsf_f64(double d, int h3) {
     double y;
     asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(d));
-    TILE__UNROLL for (int s = 0; s < TILE__CHOL_FS_NEWTON_f64; ++s) y = fma(0.5 * y, fma(-d * y, y, 1.0), y);
-    return TILE__CHOL_FS_NEWTON_f64 && isinf(d) ? 0.0 : y;
+    /* +inf: MUFU's 0 through the steps as d 0 (0, not the NaN of inf 0); the
+     * select runs beside MUFU, off the column's chain (after the steps it
+     * was on it) */
+    const double ds = TILE__CHOL_FS_NEWTON_f64 && isinf(d) ? 0.0 : d;
+    if (h3) { /* one third-order step: y (1 + e / 2 + 3 e^2 / 8), e = 1 - d y^2 */
+        const double e = fma(ds * y, -y, 1.0);
+        y = fma(y * e, fma(0.375, e, 0.5), y);
+    } else
+        TILE__UNROLL for (int s = 0; s < TILE__CHOL_FS_NEWTON_f64; ++s) y = fma(0.5 * y, fma(ds * y, -y, 1.0), y);
+    return y;
 }
-#define TILE__CHOL_RS(sfx, d) tile__chol_rsf_##sfx(d)
+#define TILE__CHOL_RS(sfx, d, h3) tile__chol_rsf_##sfx(d, h3)
 /* l_jj = sqrt(d): f32 by MUFU (+inf stays +inf), f64 (and the CPU) as d r,
  * r 0 for d = +inf only */
 TILE_API float tile__chol_sqa_f32(float d) {
@@ -447,28 +458,42 @@ TILE_API float tile__chol_sqa_f32(float d) {
     return y;
 }
 #define TILE__CHOL_SD_f32(d, r) tile__chol_sqa_f32(d)
+#ifndef TILE__CHOL_SDF_f64
+#define TILE__CHOL_SDF_f64 0
+#endif
+#if TILE__CHOL_SDF_f64
+/* d r without a select: ds (d, 0 for +inf, the rsqrt's guard) times r plus
+ * d - ds (0, or +inf for d = +inf): one DADD beside the chain and one DFMA
+ * instead of a multiply, a compare and two selects */
+TILE_API double tile__chol_sdf_f64(double d, double r) {
+    const double ds = isinf(d) ? 0.0 : d;
+    return fma(ds, r, d - ds);
+}
+#define TILE__CHOL_SD_f64(d, r) tile__chol_sdf_f64(d, r)
+#else
 #define TILE__CHOL_SD_f64(d, r) TILE__CHOL_SD_DR(d, r)
+#endif
 #define TILE__CHOL_SD(sfx, d, r) TILE__CHOL_SD_##sfx(d, r)
 #else
 #define TILE__CHOL_SD(sfx, d, r) TILE__CHOL_SD_DR(d, r)
 TILE_API float tile__chol_rsh_f32(float d) { return 1.0f / sqrtf(d); }
 TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
-#define TILE__CHOL_RS(sfx, d) tile__chol_rsh_##sfx(d)
+#define TILE__CHOL_RS(sfx, d, h3) ((void)(h3), tile__chol_rsh_##sfx(d))
 #endif
 
 /* dn <- the pivot j + 1 after step j: lane j + 1 forms it from its own row
  * and broadcasts it; the CPU's one thread has every row */
 #if TILE_ON_DEVICE
-#define TILE__CHOL_NEXT_PIVOT(dn, t, j, w) \
-    (dn) = __shfl_sync(0xffffffffu, (t)->r[0][(j) + 1] - (t)->r[0][j] * (t)->r[0][j], (j) + 1, (w) ? 32 : 16)
+#define TILE__CHOL_NEXT_PIVOT(dn, t, j, w, l) \
+    (dn) = __shfl_sync(0xffffffffu, (t)->r[0][(j) + 1] - (l) * (l), (j) + 1, (w) ? 32 : 16)
 /* the row a lane holds: of its half-warp's tile, or (wide) of the warp's:
  * lanes 16..31 then hold rows of other tiles than the factored one, which
  * they solve with lanes 0..15's columns */
 #define TILE__CHOL_ROWW(i, w) ((w) ? (int)(threadIdx.x & 31u) : tile16_lane())
 #define TILE__CHOL_GETWW(t, k, j, w) __shfl_sync(0xffffffffu, (t)->r[0][j], (k), (w) ? 32 : 16)
 #else
-#define TILE__CHOL_NEXT_PIVOT(dn, t, j, w) \
-    (dn) = (t)->r[(j) + 1][(j) + 1] - (t)->r[(j) + 1][j] * (t)->r[(j) + 1][j]
+#define TILE__CHOL_NEXT_PIVOT(dn, t, j, w, l) \
+    (void)(l), (dn) = (t)->r[(j) + 1][(j) + 1] - (t)->r[(j) + 1][j] * (t)->r[(j) + 1][j]
 #define TILE__CHOL_ROWW(i, w) (i)
 #define TILE__CHOL_GETWW(t, k, j, w) ((t)->r[k][j])
 #endif
@@ -533,26 +558,65 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
  * path (0 shuffles, 1 the scratch lt, 2 the scratch with 1 / l_jj on its
  * diagonal, for tile__chol_slt), bit 2 wide: lanes 16..31 hold rows of
  * other tiles, solved with lanes 0..15's columns (l_jj only on warp lane j,
- * shuffles over the warp). ltw: this lane writes the scratch. */
+ * shuffles over the warp), bits 3 and 4 the kernel's chain forms
+ * (TILE__CHOL_FSX_*). ltw: this lane writes the scratch. */
+/* The chain forms, a kernel's choice: 8, the pivot clamp as one compare and
+ * one select on the column's chain (its threshold and replacement hoisted:
+ * live through the factor instead of eps), 16, the next pivot from the
+ * lane's l_ij before the diagonal's select (one select off the chain), 32
+ * (f64), the rsqrt by one third-order step instead of two Newton steps (two
+ * dependent operations fewer a column). Each helps where the registers allow
+ * it and costs elsewhere (H200, batch 4096, us, one device session; bench/
+ * results/2026-12-02-h200-chol-fsx-sweep.txt): f64 n = 64 / 92 / 128 134.9 /
+ * 299.0 / 530.3 -> 123.2 / 261.5 / 487.1 (P kernels 24: with 32 they spilled,
+ * or at 128 registers took 126.3 / 266.3; S 56: 500.3 with 24); f32 nb 5..8
+ * 16 alone, n = 92 / 128 134.7 / 253.5 -> 130.6 / 250.1 (with 8 the nb = 8
+ * kernel took 259.9); f32 nb <= 4 none: with 16 its kernel went 80 -> 72
+ * registers and n = 64 68.0 -> 69.6, with both it spilled; n <= 32 within
+ * the small kernels' noise (+-3 %), f64 n <= 16 without 32 (it spilled) */
+#ifndef TILE__CHOL_FSX_SMALL_f32
+#define TILE__CHOL_FSX_SMALL_f32 24
+#endif
+#ifndef TILE__CHOL_FSX_S16_f32
+#define TILE__CHOL_FSX_S16_f32 24
+#endif
+#ifndef TILE__CHOL_FSX_S16_f64
+#define TILE__CHOL_FSX_S16_f64 16
+#endif
+#ifndef TILE__CHOL_FSX_SMALL_f64
+#define TILE__CHOL_FSX_SMALL_f64 48
+#endif
+#ifndef TILE__CHOL_FSX_BLK_f32
+#define TILE__CHOL_FSX_BLK_f32(LY, groups) ((groups) > 4 ? 16 : 0)
+#endif
+#ifndef TILE__CHOL_FSX_BLK_f64
+#define TILE__CHOL_FSX_BLK_f64(LY, groups) (TILE__CHOL_IS_S_##LY ? 56 : 24)
+#endif
+#define TILE__CHOL_IS_S_S 1
+#define TILE__CHOL_IS_S_P 0
 #define TILE__CHOL_FS_DEF(sfx, T)                                                                 \
     TILE_API int tile__chol_fs_##sfx(tile16_##sfx *t, tile16_##sfx *p, T eps, int solve, int ltm, T *lt, int ltw) { \
         int info = 0;                                                                             \
+        /* ltm & 8: TILE__CHOL_CLAMP as one compare and one select a column */                  \
+        const T thr = eps > (T)0 ? eps : (T)0, rep = eps > (T)0 ? eps : (T)NAN;                   \
         T dn = TILE__CHOL_GETWW(t, 0, 0, ltm & 4);                                                \
         TILE__CHOL_LTSYNC(ltm, lt, ltw); /* earlier reads of the scratch (a tile load) done */              \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                               \
             const T d0 = dn;                                                                      \
             if (!(d0 > (T)0) && info == 0) info = j + 1;                                          \
-            const T d = TILE__CHOL_CLAMP(T, d0);                                                  \
-            const T r = TILE__CHOL_RS(sfx, d);                                                    \
+            const T d = (ltm & 8) ? (d0 > thr ? d0 : rep) : TILE__CHOL_CLAMP(T, d0);             \
+            const T r = TILE__CHOL_RS(sfx, d, ltm & 32);                                          \
             const T sd = TILE__CHOL_SD(sfx, d, r); /* l_jj */                                     \
+            T lr = (T)0; /* the device's lane: its l_ij before the diagonal's select */            \
             TILE16__EACH_ROW(i) {                                                                 \
-                t->r[i][j] = TILE__CHOL_ROWW(i, ltm & 4) == j ? sd : t->r[i][j] * r;              \
+                lr = t->r[i][j] * r;                                                              \
+                t->r[i][j] = TILE__CHOL_ROWW(i, ltm & 4) == j ? sd : lr;                          \
                 if (solve) p->r[i][j] *= r;                                                       \
             }                                                                                     \
             /* the next pivot first, from the registers of the lane that holds                    \
              * row j + 1 (the same FMA as its update below): off the chain of                     \
              * the column's exchange */                                                           \
-            if (j + 1 < 16) TILE__CHOL_NEXT_PIVOT(dn, t, j, ltm & 4);                             \
+            if (j + 1 < 16) TILE__CHOL_NEXT_PIVOT(dn, t, j, ltm & 4, (ltm & 16) ? lr : t->r[0][j]); \
             TILE__CHOL_FS_COLJ(sfx, T, t, p, solve, j, r, ltm, lt, ltw)                           \
         }                                                                                         \
         TILE__CHOL_LTSYNC(ltm, lt, ltw); /* the scratch's reads done: the caller may write it */           \
@@ -596,7 +660,7 @@ TILE__CHOL_SLT_DEF(f32, float)
 TILE__CHOL_SLT_DEF(f64, double)
 #define TILE__CHOL_PANEL_3(sfx, info, t, p, eps, ltm, lt, ltw, ...)        \
     do {                                                                   \
-        (info) = tile__chol_fs_##sfx((t), (t), (eps), 0, 2, (lt), (ltw));  \
+        (info) = tile__chol_fs_##sfx((t), (t), (eps), 0, 2 | ((ltm) & 24), (lt), (ltw)); \
         __VA_ARGS__;                                                       \
         tile__chol_slt_##sfx((p), (lt));                                   \
         __syncwarp(); /* the scratch's reads done */                       \
@@ -886,7 +950,8 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
                 tile16_##sfx p;                                                                                             \
                 tile__chol_tld_##LY##_##sfx(&lkk, ptt);                                                                     \
                 int ik;                                                                                                     \
-                TILE__CHOL_PANEL_1(sfx, ik, &lkk, &p, eps, 4 | ((LT) ? 1 : 0), lt, !hi && (!last || g == 0),               \
+                TILE__CHOL_PANEL_1(sfx, ik, &lkk, &p, eps, 4 | ((LT) ? 1 : 0) | TILE__CHOL_FSX_BLK_##sfx(LY, groups), lt,     \
+                                   !hi && (!last || g == 0),                                                                \
                                    tile__chol_tld_##LY##_##sfx(&p, ppp));                                                   \
                 if (t0 == 0 && g == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                  \
                 if (vt) tile__chol_tst_##LY##_##sfx(ptt, &lkk);                                                             \
@@ -907,7 +972,8 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
              * (only warp 0 runs it, and group 0 rewrites it after the barrier);                                            \
              * an idle half-warp reads L_kk's tile and writes nothing */                                                    \
             const int ltw = valid || (k + 1 == nb && g == 0);                                                               \
-            TILE__CHOL_PANEL_##PN(sfx, ik, &lkk, &p, eps, (LT) && TILE__CHOL_PN1_##PN, pik, ltw,                            \
+            TILE__CHOL_PANEL_##PN(sfx, ik, &lkk, &p, eps, ((LT) && TILE__CHOL_PN1_##PN) | TILE__CHOL_FSX_BLK_##sfx(LY, groups), \
+                                  pik, ltw,                                                                                 \
                                   tile__chol_tld_##LY##_##sfx(&p, pik));                                                    \
             if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                              \
             if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                \
@@ -1150,7 +1216,8 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
         if (stg) tile__chol_tld_P_##sfx(&a00, t00);                                \
         else tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                   \
         int r;                                                                     \
-        TILE__CHOL_PANEL(TILE__CHOL_SMALLPN_##sfx, sfx, r, &a00, &a10, eps, TILE__CHOL_SMALL_LT_##sfx, t00, 1, \
+        TILE__CHOL_PANEL(TILE__CHOL_SMALLPN_##sfx, sfx, r, &a00, &a10, eps,         \
+                         TILE__CHOL_SMALL_LT_##sfx | TILE__CHOL_FSX_SMALL_##sfx, t00, 1, \
                          if (stg) tile__chol_tld_P_##sfx(&a10, t10);              \
                          else tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16)); \
         tile__chol_zero_upper_##sfx(&a00);                                         \
@@ -1167,7 +1234,8 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
         tile16_store_row16_##sfx(t10, TILE__CHOL_LD_##sfx, &a10);                  \
         tile16__sync(); /* the group's rows, written, before any lane reads them */ \
         TILE__CHOL_SYRK_##sfx(&a11, &a10, t10);                                    \
-        const int i1 = tile__chol_fs_##sfx(&a11, &a11, eps, 0, TILE__CHOL_SMALL_LT_##sfx, t11, 1);                    \
+        const int i1 = tile__chol_fs_##sfx(&a11, &a11, eps, 0, TILE__CHOL_SMALL_LT_##sfx | TILE__CHOL_FSX_SMALL_##sfx, \
+                                           t11, 1);                                \
         if (!r && i1) r = 16 + i1;                                                 \
         tile__chol_zero_upper_##sfx(&a11);                                         \
         if (stg) {                                                                 \
@@ -1197,7 +1265,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
             tile__chol_tld_P_##sfx(&a00, st);                                      \
         } else                                                                     \
             tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                    \
-        const int r = tile__chol_fs_##sfx(&a00, &a00, eps, 0, 1, st, 1);                     \
+        const int r = tile__chol_fs_##sfx(&a00, &a00, eps, 0, 1 | TILE__CHOL_FSX_S16_##sfx, st, 1); \
         tile__chol_zero_upper_##sfx(&a00);                                         \
         if (stg) {                                                                 \
             tile__chol_tst_P_##sfx(st, &a00);                                      \
