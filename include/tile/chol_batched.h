@@ -459,7 +459,7 @@ TILE_API float tile__chol_sqa_f32(float d) {
 }
 #define TILE__CHOL_SD_f32(d, r) tile__chol_sqa_f32(d)
 #ifndef TILE__CHOL_SDF_f64
-#define TILE__CHOL_SDF_f64 0
+#define TILE__CHOL_SDF_f64 1
 #endif
 #if TILE__CHOL_SDF_f64
 /* d r without a select: ds (d, 0 for +inf, the rsqrt's guard) times r plus
