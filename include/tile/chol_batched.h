@@ -450,8 +450,8 @@ TILE_API double tile__chol_rsf_f64(double d, int h3) {
     return y;
 }
 #define TILE__CHOL_RS(sfx, d, h3) tile__chol_rsf_##sfx(d, h3)
-/* l_jj = sqrt(d): f32 by MUFU (+inf stays +inf), f64 (and the CPU) as d r,
- * r 0 for d = +inf only */
+/* l_jj = sqrt(d): f32 by MUFU (+inf stays +inf), f64 (and the CPU) as d r
+ * (r is 0 for d = +inf only, and l_jj then +inf) */
 TILE_API float tile__chol_sqa_f32(float d) {
     float y;
     asm("sqrt.approx.f32 %0, %1;" : "=f"(y) : "f"(d));
