@@ -464,7 +464,8 @@ TILE_API float tile__chol_sqa_f32(float d) {
 #if TILE__CHOL_SDF_f64
 /* d r without a select: ds (d, 0 for +inf, the rsqrt's guard) times r plus
  * d - ds (0, or +inf for d = +inf): one DADD beside the chain and one DFMA
- * instead of a multiply, a compare and two selects */
+ * instead of a multiply, a compare and two selects (f64 n = 128 486.4 ->
+ * 476.9 us: bench/results/2026-12-02-h200-chol-sdf-b7fa7d2.txt) */
 TILE_API double tile__chol_sdf_f64(double d, double r) {
     const double ds = isinf(d) ? 0.0 : d;
     return fma(ds, r, d - ds);
@@ -558,7 +559,7 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
  * path (0 shuffles, 1 the scratch lt, 2 the scratch with 1 / l_jj on its
  * diagonal, for tile__chol_slt), bit 2 wide: lanes 16..31 hold rows of
  * other tiles, solved with lanes 0..15's columns (l_jj only on warp lane j,
- * shuffles over the warp), bits 3 and 4 the kernel's chain forms
+ * shuffles over the warp), bits 3..5 the kernel's chain forms
  * (TILE__CHOL_FSX_*). ltw: this lane writes the scratch. */
 /* The chain forms, a kernel's choice: 8, the pivot clamp as one compare and
  * one select on the column's chain (its threshold and replacement hoisted:
@@ -572,8 +573,9 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
  * or at 128 registers took 126.3 / 266.3; S 56: 500.3 with 24); f32 nb 5..8
  * 16 alone, n = 92 / 128 134.7 / 253.5 -> 130.6 / 250.1 (with 8 the nb = 8
  * kernel took 259.9); f32 nb <= 4 none: with 16 its kernel went 80 -> 72
- * registers and n = 64 68.0 -> 69.6, with both it spilled; n <= 32 within
- * the small kernels' noise (+-3 %), f64 n <= 16 without 32 (it spilled) */
+ * registers and n = 64 68.0 -> 69.6, with both it spilled; n <= 32: times
+ * within the small kernels' noise (+-3 %), so by instructions and registers
+ * (f64 n <= 16 without 32: it spilled) */
 #ifndef TILE__CHOL_FSX_SMALL_f32
 #define TILE__CHOL_FSX_SMALL_f32 24
 #endif
