@@ -435,13 +435,16 @@ TILE_API float tile__chol_rsf_f32(float d, int h3) {
     TILE__UNROLL for (int s = 0; s < TILE__CHOL_FS_NEWTON_f32; ++s) y = fmaf(0.5f * y, fmaf(-d * y, y, 1.0f), y);
     return TILE__CHOL_FS_NEWTON_f32 && isinf(d) ? 0.0f : y;
 }
+/* the f64 pivot with +inf as 0: the rsqrt's steps and l_jj's fma take it
+ * (one compare, shared after inlining) instead of a select on their results */
+TILE_API double tile__chol_inf0_f64(double d) { return isinf(d) ? 0.0 : d; }
 TILE_API double tile__chol_rsf_f64(double d, int h3) {
     double y;
     asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(d));
     /* +inf: MUFU's 0 through the steps as d 0 (0, not the NaN of inf 0); the
      * select runs beside MUFU, off the column's chain (after the steps it
      * was on it) */
-    const double ds = TILE__CHOL_FS_NEWTON_f64 && isinf(d) ? 0.0 : d;
+    const double ds = TILE__CHOL_FS_NEWTON_f64 ? tile__chol_inf0_f64(d) : d;
     if (h3) { /* one third-order step: y (1 + e / 2 + 3 e^2 / 8), e = 1 - d y^2 */
         const double e = fma(ds * y, -y, 1.0);
         y = fma(y * e, fma(0.375, e, 0.5), y);
@@ -458,22 +461,15 @@ TILE_API float tile__chol_sqa_f32(float d) {
     return y;
 }
 #define TILE__CHOL_SD_f32(d, r) tile__chol_sqa_f32(d)
-#ifndef TILE__CHOL_SDF_f64
-#define TILE__CHOL_SDF_f64 1
-#endif
-#if TILE__CHOL_SDF_f64
 /* d r without a select: ds (d, 0 for +inf, the rsqrt's guard) times r plus
  * d - ds (0, or +inf for d = +inf): one DADD beside the chain and one DFMA
  * instead of a multiply, a compare and two selects (f64 n = 128 486.4 ->
  * 476.9 us: bench/results/2026-12-02-h200-chol-sdf-b7fa7d2.txt) */
 TILE_API double tile__chol_sdf_f64(double d, double r) {
-    const double ds = isinf(d) ? 0.0 : d;
+    const double ds = tile__chol_inf0_f64(d);
     return fma(ds, r, d - ds);
 }
 #define TILE__CHOL_SD_f64(d, r) tile__chol_sdf_f64(d, r)
-#else
-#define TILE__CHOL_SD_f64(d, r) TILE__CHOL_SD_DR(d, r)
-#endif
 #define TILE__CHOL_SD(sfx, d, r) TILE__CHOL_SD_##sfx(d, r)
 #else
 #define TILE__CHOL_SD(sfx, d, r) TILE__CHOL_SD_DR(d, r)
