@@ -566,7 +566,10 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
  * it and costs elsewhere (H200, batch 4096, us, one device session; bench/
  * results/2026-12-02-h200-chol-fsx-sweep.txt): f64 n = 64 / 92 / 128 134.9 /
  * 299.0 / 530.3 -> 123.2 / 261.5 / 487.1 (P kernels 24: with 32 they spilled,
- * or at 128 registers took 126.3 / 266.3; S 56: 500.3 with 24); f32 nb 5..8
+ * or at 128 registers took 126.3 / 266.3; S 56: 500.3 with 24; since the
+ * fixed-place copies, 106 registers, P 56 too: n = 64 / 92 116.1 / 248.8 ->
+ * 114.3 / 247.5, bench/results/2026-12-03-h200-chol-copies-sweep.txt; the
+ * public block, pn2, keeps 24: with 56 it spilled 8 bytes); f32 nb 5..8
  * 16 alone, n = 92 / 128 134.7 / 253.5 -> 130.6 / 250.1 (with 8 the nb = 8
  * kernel took 259.9); f32 nb <= 4 none: with 16 its kernel went 80 -> 72
  * registers and n = 64 68.0 -> 69.6, with both it spilled; n <= 32: times
@@ -585,13 +588,11 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
 #define TILE__CHOL_FSX_SMALL_f64 48
 #endif
 #ifndef TILE__CHOL_FSX_BLK_f32
-#define TILE__CHOL_FSX_BLK_f32(LY, groups) ((groups) > 4 ? 16 : 0)
+#define TILE__CHOL_FSX_BLK_f32(LY, groups, pn2) ((groups) > 4 ? 16 : 0)
 #endif
 #ifndef TILE__CHOL_FSX_BLK_f64
-#define TILE__CHOL_FSX_BLK_f64(LY, groups) (TILE__CHOL_IS_S_##LY ? 56 : 24)
+#define TILE__CHOL_FSX_BLK_f64(LY, groups, pn2) ((pn2) ? 24 : 56)
 #endif
-#define TILE__CHOL_IS_S_S 1
-#define TILE__CHOL_IS_S_P 0
 #define TILE__CHOL_FS_DEF(sfx, T)                                                                 \
     TILE_API int tile__chol_fs_##sfx(tile16_##sfx *t, tile16_##sfx *p, T eps, int solve, int ltm, T *lt, int ltw) { \
         int info = 0;                                                                             \
@@ -671,6 +672,10 @@ TILE__CHOL_SLT_DEF(f64, double)
 /* is panel form PN one pass on this target? */
 #define TILE__CHOL_PN1_1 1
 #define TILE__CHOL_PN1_2 0
+/* is it form 2 by choice (the public f64 block: some forms spill it)? */
+#define TILE__CHOL_PN2_1 0
+#define TILE__CHOL_PN2_2 1
+#define TILE__CHOL_PN2_A 0
 #if TILE_ON_DEVICE && __CUDA_ARCH__ < 900
 #define TILE__CHOL_PANEL_A(...) TILE__CHOL_PANEL_2(__VA_ARGS__)
 #define TILE__CHOL_PN1_A 0
@@ -850,10 +855,21 @@ TILE_API float tile__chol_tri_root(float x) {
 /* the copy-in in two cp.async groups, tile column 0 first (1) or one (0):
  * f64 at nb = 8 spilled on sm_90 with two */
 #ifndef TILE__CHOL_CPSPLIT_f32
-#define TILE__CHOL_CPSPLIT_f32 1
+#define TILE__CHOL_CPSPLIT_f32(LY) 1
 #endif
 #ifndef TILE__CHOL_CPSPLIT_f64
-#define TILE__CHOL_CPSPLIT_f64 0
+#define TILE__CHOL_CPSPLIT_f64(LY) 0
+#endif
+/* the blocked copy-in of a 16-byte aligned matrix with n % VW == 0: chunks
+ * at fixed places (1), or the flat loop (0), by layout, groups and pn2 (the
+ * panel in form 2 by choice: the public f64 block). With the first f32 on 64
+ * threads spilled 12 bytes (ptxas took 72 registers, or 80 with 16 bytes),
+ * and chol_test's kernel of the public f64 block's bad arguments 4 */
+#ifndef TILE__CHOL_CPV_f32
+#define TILE__CHOL_CPV_f32(LY, groups, pn2) ((groups) > 4)
+#endif
+#ifndef TILE__CHOL_CPV_f64
+#define TILE__CHOL_CPV_f64(LY, groups, pn2) (!(pn2))
 #endif
 #define TILE__CHOL_PUBPN_f32 A
 #define TILE__CHOL_PUBPN_f64 2
@@ -870,23 +886,14 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
     /* the copies' threads: every thread of the groups on the device, one on the CPU */                                     \
     const int nthr = TILE_ON_DEVICE ? 16 * groups : 1, tid = TILE_ON_DEVICE ? 16 * g + lane : 0;                            \
     int *winfo = (int *)((unsigned char *)ws + TILE__CHOL_TB(LY, sfx, T, nb));                                              \
-    /* copy in, row block by row block (rows 16 ti .. 16 ti + 15, columns up to                                             \
-     * the block's diagonal tile): its chunks (VW columns, 16 bytes) in row-                                                \
-     * major order, thread tid taking chunks tid, tid + nthr, ... (the row by                                               \
-     * a multiply and a shift, no division: TILE__CHOL_DIVQU). A warp reads                                                 \
-     * whole 128-byte lines of a row where the row is that long (chunks by tile                                             \
-     * instead read 64-byte pieces of 8 rows at f32: 333 against 312 us at n =                                              \
-     * 128, 215338c), and 32 chunks, not a row's at most 16, a step (group-per-                                             \
-     * row loops: 16 % of the f32 n = 128 kernel's instructions, ncu at                                                     \
-     * f364702). Asynchronous copies (cp.async: every chunk of a thread in                                                  \
-     * flight at once; plain loads and shared stores ran one DRAM round trip                                                \
-     * after another, the compiler unable to move a load above a store through                                              \
-     * the workspace's generic pointer): 16 bytes a chunk when n and a allow,                                               \
-     * else one element a copy. Only chunks that reach the diagonal or below                                                \
-     * are written: the identity's padding and L's part (a 16-byte chunk on the                                             \
-     * diagonal also brings up to VW - 1 elements of the strictly upper                                                     \
-     * triangle). The strictly upper triangle of a diagonal tile is never read                                              \
-     * as L: the factor's and the updates' writes there are dropped and the                                                 \
+    /* copy in: the lower tiles, the identity's padding, as asynchronous copies                                             \
+     * (cp.async: every chunk of a thread in flight at once; plain loads and                                                \
+     * shared stores ran one DRAM round trip after another, the compiler unable                                             \
+     * to move a load above a store through the workspace's generic pointer).                                               \
+     * Only chunks that reach the diagonal or below are written (a 16-byte                                                  \
+     * chunk on the diagonal also brings up to VW - 1 elements of the strictly                                              \
+     * upper triangle). The strictly upper triangle of a diagonal tile is never                                             \
+     * read as L: the factor's and the updates' writes there are dropped and the                                            \
      * copy-out stores zeros, so whatever it holds (NaN, or on the device what                                              \
      * the workspace held before) changes nothing; the CPU zeroes it, for a                                                 \
      * defined state */                                                                                                     \
@@ -894,10 +901,60 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
     /* two passes, each a cp.async group: tile column 0 (what panel 0 reads),                                               \
      * then the rest, which lands while panel 0 runs (waited for before the                                                 \
      * barrier that ends it) */                                                                                             \
-    for (int ps = 0; ps < 1 + TILE__CHOL_CPSPLIT_##sfx; ++ps, tile__chol_cp_commit()) /* a group a pass */                  \
+    if (vec && TILE__CHOL_CPV_##sfx(LY, groups, TILE__CHOL_PN2_##PN)) {                                                     \
+        /* 16-byte chunks at fixed places, as the copy-out below: thread v takes,                                           \
+         * in each row block, rows v / 8, v / 8 + VT / 8, ... and in them chunk                                             \
+         * v % 8 of every 128-byte line up to the diagonal tile (a warp reads 4                                             \
+         * rows x 128 contiguous bytes); a chunk costs two address increments                                               \
+         * and the copy. The flat loop below spent 34 instructions a chunk on                                               \
+         * its row (a multiply and a shift), tile and layout offset: ncu,                                                   \
+         * f64 n = 64 copy-in 1886 -> 1268 warp instructions a matrix; with                                                 \
+         * the copy-out's split f64 n = 64 / 92 / 128 122.3 / 263.1 / 477.2 ->                                              \
+         * 116.1 / 248.8 / 433.4 us (H200, bench/results/2026-12-03-h200-chol-                                              \
+         * copies-sweep.txt) */                                                                                             \
+        TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid)) {                                                                      \
+            const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;      \
+            const unsigned st = 8 / TILE__CHOL_CPT_##sfx, rp = (TILE_ON_DEVICE ? (unsigned)nthr : 128u) / 8;                \
+            for (int ps = 0; ps < 1 + TILE__CHOL_CPSPLIT_##sfx(LY); ++ps, tile__chol_cp_commit()) { /* a group a pass */    \
+                /* the pass's first tile column of this thread, and its last (below: ti) */                                 \
+                const unsigned tj0 = ts + (ps && ts == 0 ? st : 0), tl = TILE__CHOL_CPSPLIT_##sfx(LY) && !ps ? 0u : 99u;    \
+                TILE__CHOL_NOUNROLL for (unsigned ti = (unsigned)ps; ti < (unsigned)nb; ++ti) {                             \
+                    const unsigned t1 = ti < tl ? ti : tl;                                                                  \
+                    if (tj0 > t1) continue; /* no chunk of this thread's (and no pointer past the tiles) */                 \
+                    TILE__CHOL_NOUNROLL for (unsigned i = v / 8; i < 16; i += rp) {                                         \
+                        const unsigned r = 16 * ti + i;                                                                     \
+                        T *dst = TILE__CHOL_TILE(LY, sfx, T, ws, ti, tj0) + TILE__CHOL_OFF_##LY(sfx, i, cq);                \
+                        if (r < (unsigned)nn) {                                                                             \
+                            /* below the diagonal tile every chunk, on it those that reach the                              \
+                             * diagonal (the rest is never read: the CPU zeroes it) */                                      \
+                            const T *src = a + ((size_t)r * (size_t)nn + 16 * tj0 + cq);                                    \
+                            unsigned tj = tj0;                                                                              \
+                            TILE__CHOL_NOUNROLL for (; tj < ti && tj <= t1;                                                 \
+                                                     tj += st, dst += st * TILE__CHOL_TT_##LY##_##sfx, src += 16 * st)      \
+                                tile__cp_async16(dst, src);                                                                 \
+                            if (tj == ti && tj <= t1) {                                                                     \
+                                if (cq <= i) tile__cp_async16(dst, src);                                                    \
+                                else if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) dst[q] = (T)0; }  \
+                            }                                                                                               \
+                        } else /* a padding row: the identity's */                                                          \
+                            TILE__CHOL_NOUNROLL for (unsigned tj = tj0; tj <= t1;                                           \
+                                                     tj += st, dst += st * TILE__CHOL_TT_##LY##_##sfx)                      \
+                                TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                             \
+                                    dst[q] = (T)(16 * tj + cq + q == r ? 1 : 0);                                            \
+                    }                                                                                                       \
+                }                                                                                                           \
+            }                                                                                                               \
+        }                                                                                                                   \
+    } else                                                                                                                  \
+    /* the flat loop (n % VW != 0, a not 16-byte aligned, or TILE__CHOL_CPV 0):                                             \
+     * the chunks of a row block in row-major order, thread tid taking chunks                                               \
+     * tid, tid + nthr, ... (the row by a multiply and a shift, no division:                                                \
+     * TILE__CHOL_DIVQU); 16 bytes a chunk when n and a allow, else one element                                             \
+     * a copy */                                                                                                            \
+    for (int ps = 0; ps < 1 + TILE__CHOL_CPSPLIT_##sfx(LY); ++ps, tile__chol_cp_commit()) /* a group a pass */              \
     for (int ti = ps; ti < nb; ++ti) {                                                                                      \
         /* chunks a row of the pass: tile column 0, the rest, or all (one pass) */                                          \
-        const unsigned qn = (unsigned)(ps ? ti : TILE__CHOL_CPSPLIT_##sfx ? 1 : ti + 1) * (16 / TILE__CHOL_VW_##sfx);       \
+        const unsigned qn = (unsigned)(ps ? ti : TILE__CHOL_CPSPLIT_##sfx(LY) ? 1 : ti + 1) * (16 / TILE__CHOL_VW_##sfx);   \
         const unsigned cb = ps ? 16u : 0u; /* the pass's first column */                                                    \
         const unsigned mg = TILE__CHOL_DIVQ_M(qn);                                                                          \
         const size_t ob = (size_t)16 * (size_t)ti * (size_t)nn; /* the block's first row in a */                            \
@@ -921,7 +978,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \
-    if (TILE__CHOL_CPSPLIT_##sfx) TILE__CP_ASYNC_WAIT(1); /* pass 0's group: all but the newest */                          \
+    if (TILE__CHOL_CPSPLIT_##sfx(LY)) TILE__CP_ASYNC_WAIT(1); /* pass 0's group: all but the newest */                      \
     else tile__chol_cp_wait();                                                                                              \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
     tile_barrier();                                                                                                         \
@@ -948,7 +1005,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
                 tile16_##sfx p;                                                                                             \
                 tile__chol_tld_##LY##_##sfx(&lkk, ptt);                                                                     \
                 int ik;                                                                                                     \
-                TILE__CHOL_PANEL_1(sfx, ik, &lkk, &p, eps, 4 | ((LT) ? 1 : 0) | TILE__CHOL_FSX_BLK_##sfx(LY, groups), lt,     \
+                TILE__CHOL_PANEL_1(sfx, ik, &lkk, &p, eps, 4 | ((LT) ? 1 : 0) | TILE__CHOL_FSX_BLK_##sfx(LY, groups, 0), lt,     \
                                    !hi && (!last || g == 0),                                                                \
                                    tile__chol_tld_##LY##_##sfx(&p, ppp));                                                   \
                 if (t0 == 0 && g == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                  \
@@ -970,13 +1027,13 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
              * (only warp 0 runs it, and group 0 rewrites it after the barrier);                                            \
              * an idle half-warp reads L_kk's tile and writes nothing */                                                    \
             const int ltw = valid || (k + 1 == nb && g == 0);                                                               \
-            TILE__CHOL_PANEL_##PN(sfx, ik, &lkk, &p, eps, ((LT) && TILE__CHOL_PN1_##PN) | TILE__CHOL_FSX_BLK_##sfx(LY, groups), \
+            TILE__CHOL_PANEL_##PN(sfx, ik, &lkk, &p, eps, ((LT) && TILE__CHOL_PN1_##PN) | TILE__CHOL_FSX_BLK_##sfx(LY, groups, TILE__CHOL_PN2_##PN), \
                                   pik, ltw,                                                                                 \
                                   tile__chol_tld_##LY##_##sfx(&p, pik));                                                    \
             if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                              \
             if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                \
         }                                                                                                                   \
-        if (TILE__CHOL_CPSPLIT_##sfx && k == 0) tile__chol_cp_wait(); /* the copy-in's second pass */                       \
+        if (TILE__CHOL_CPSPLIT_##sfx(LY) && k == 0) tile__chol_cp_wait(); /* the copy-in's second pass */                   \
         tile_barrier();                                                                                                     \
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
@@ -998,14 +1055,16 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
      * no other pass). Thread v (of VT: the block's threads, 128 virtual ones on                                            \
      * the CPU) takes, in every row block, rows v / 8, v / 8 + VT / 8, ... and,                                             \
      * in every 128-byte line of those rows (8 chunks: two f32 tiles, one f64),                                             \
-     * chunk v % 8: its place in a tile is fixed, so a chunk costs a tile base,                                             \
-     * an address, the load, the masks and the store (the flat row-major loop                                               \
+     * chunk v % 8: its place in a tile is fixed (the flat row-major loop                                                   \
      * before recomputed a tile index, a division and the layout offset a chunk:                                            \
      * 17 % of the f32 n = 128 kernel's instructions, ncu at cb421b9). A warp                                               \
      * stores 4 rows x 128 contiguous bytes; its shared loads are 4 wavefronts                                              \
-     * in both layouts. The same mapping for the copy-in raised registers (f32                                              \
-     * nb = 8: 201, f64 spilled). v comes through tile__chol_rowoff: computed                                               \
-     * here, not kept live from the kernel's start */                                                                       \
+     * in both layouts. Where every chunk is inside its row (n % VW == 0, a                                                 \
+     * aligned) a row runs three loops: the chunks left of the diagonal tile                                                \
+     * copied, the diagonal tile's masked, zeros past it without a load (f64 n                                              \
+     * = 64 2168 -> 1348 warp instructions a matrix with the copy-in's fixed                                                \
+     * places). v comes through tile__chol_rowoff: computed here, not kept live                                             \
+     * from the kernel's start */                                                                                           \
     const unsigned un = (unsigned)nn, unb = (unsigned)nb, rp = (TILE_ON_DEVICE ? (unsigned)nthr : 128u) / 8;                \
     TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid)) {                                                                          \
         const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;          \
@@ -1014,6 +1073,28 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
                 const unsigned r = 16 * ti + i;                                                                             \
                 const T *src = TILE__CHOL_TILE(LY, sfx, T, ws, ti, 0) + TILE__CHOL_OFF_##LY(sfx, i, cq);                    \
                 T *dst = a + (r * un + cq);                                                                                 \
+                if (vec) { /* nn % VW == 0: every chunk is inside the row */                                                \
+                    /* below the diagonal tile a plain copy, the diagonal tile masked (its                                  \
+                     * upper part holds update leftovers), past it zeros, no load */                                        \
+                    const unsigned st = 8 / TILE__CHOL_CPT_##sfx;                                                           \
+                    unsigned tj = ts;                                                                                       \
+                    const T *sp = src + tj * TILE__CHOL_TT_##LY##_##sfx;                                                    \
+                    T *dp = dst + 16 * tj, x[TILE__CHOL_VW_##sfx];                                                          \
+                    TILE__CHOL_NOUNROLL for (; tj < ti; tj += st, sp += st * TILE__CHOL_TT_##LY##_##sfx, dp += 16 * st) {   \
+                        tile__chol_vld_##sfx(x, sp);                                                                        \
+                        tile__chol_vst_##sfx(dp, x);                                                                        \
+                    }                                                                                                       \
+                    if (tj == ti && 16 * tj + cq < un) {                                                                    \
+                        tile__chol_vld_##sfx(x, sp);                                                                        \
+                        TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                     \
+                            if (cq + q > i) x[q] = (T)0;                                                                    \
+                        tile__chol_vst_##sfx(dp, x);                                                                        \
+                        tj += st;                                                                                           \
+                        dp += 16 * st;                                                                                      \
+                    }                                                                                                       \
+                    TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q) x[q] = (T)0;                            \
+                    TILE__CHOL_NOUNROLL for (; 16 * tj + cq < un; tj += st, dp += 16 * st) tile__chol_vst_##sfx(dp, x);     \
+                } else                                                                                                      \
                 TILE__CHOL_NOUNROLL for (unsigned tj = ts; 16 * tj + cq < un; tj += 8 / TILE__CHOL_CPT_##sfx) {             \
                     const unsigned c0 = 16 * tj + cq;                                                                       \
                     T x[TILE__CHOL_VW_##sfx];                                                                               \
@@ -1023,12 +1104,8 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
                     tile__chol_vld_##sfx(x, src + (tj < ti ? tj : ti) * TILE__CHOL_TT_##LY##_##sfx);                        \
                     TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                         \
                         if (c0 + q > r) x[q] = (T)0;                                                                        \
-                    if (vec) {                                                                                              \
-                        tile__chol_vst_##sfx(dst + 16 * tj, x); /* nn % VW == 0: the chunk is inside the row */             \
-                    } else {                                                                                                \
-                        TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                     \
-                            if (c0 + q < un) dst[16 * tj + q] = x[q];                                                       \
-                    }                                                                                                       \
+                    TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                         \
+                        if (c0 + q < un) dst[16 * tj + q] = x[q];                                                           \
                 }                                                                                                           \
             }                                                                                                               \
         }                                                                                                                   \
