@@ -852,13 +852,17 @@ TILE_API float tile__chol_tri_root(float x) {
 #define TILE__CHOL_EACH_V(v, tid) for (unsigned v = 0 * (unsigned)(tid); v < 128u; ++v)
 #endif
 #define TILE__CHOL_TILE(LY, sfx, T, ws, i, j) ((T *)(ws) + (size_t)((i) * ((i) + 1) / 2 + (j)) * TILE__CHOL_TT_##LY##_##sfx)
-/* the copy-in in two cp.async groups, tile column 0 first (1) or one (0):
- * f64 at nb = 8 spilled on sm_90 with two */
+/* the copy-in in two cp.async groups, tile column 0 first (1) or one (0),
+ * by layout and groups: f32 on 64 threads two (n = 64 67.6 us, 69.4 with
+ * one and the fixed places), on 128 one (n = 92 / 128 128.4 /
+ * 243.1 -> 125.7 / 240.1 with the fixed-place copy-in: bench/results/
+ * 2026-12-03-h200-chol-copies-sweep.txt, run D); f64 one (its nb = 8 kernel
+ * spilled on sm_90 with two, the P kernels a tie) */
 #ifndef TILE__CHOL_CPSPLIT_f32
-#define TILE__CHOL_CPSPLIT_f32(LY) 1
+#define TILE__CHOL_CPSPLIT_f32(LY, groups) ((groups) <= 4)
 #endif
 #ifndef TILE__CHOL_CPSPLIT_f64
-#define TILE__CHOL_CPSPLIT_f64(LY) 0
+#define TILE__CHOL_CPSPLIT_f64(LY, groups) 0
 #endif
 /* the blocked copy-in of a 16-byte aligned matrix with n % VW == 0: chunks
  * at fixed places (1), or the flat loop (0), by layout, groups and pn2 (the
@@ -915,9 +919,9 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid)) {                                                                      \
             const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;      \
             const unsigned st = 8 / TILE__CHOL_CPT_##sfx, rp = (TILE_ON_DEVICE ? (unsigned)nthr : 128u) / 8;                \
-            for (int ps = 0; ps < 1 + TILE__CHOL_CPSPLIT_##sfx(LY); ++ps, tile__chol_cp_commit()) { /* a group a pass */    \
+            for (int ps = 0; ps < 1 + TILE__CHOL_CPSPLIT_##sfx(LY, groups); ++ps, tile__chol_cp_commit()) { /* a group a pass */ \
                 /* the pass's first tile column of this thread, and its last (below: ti) */                                 \
-                const unsigned tj0 = ts + (ps && ts == 0 ? st : 0), tl = TILE__CHOL_CPSPLIT_##sfx(LY) && !ps ? 0u : 99u;    \
+                const unsigned tj0 = ts + (ps && ts == 0 ? st : 0), tl = TILE__CHOL_CPSPLIT_##sfx(LY, groups) && !ps ? 0u : 99u; \
                 TILE__CHOL_NOUNROLL for (unsigned ti = (unsigned)ps; ti < (unsigned)nb; ++ti) {                             \
                     const unsigned t1 = ti < tl ? ti : tl;                                                                  \
                     if (tj0 > t1) continue; /* no chunk of this thread's (and no pointer past the tiles) */                 \
@@ -951,10 +955,10 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
      * tid, tid + nthr, ... (the row by a multiply and a shift, no division:                                                \
      * TILE__CHOL_DIVQU); 16 bytes a chunk when n and a allow, else one element                                             \
      * a copy */                                                                                                            \
-    for (int ps = 0; ps < 1 + TILE__CHOL_CPSPLIT_##sfx(LY); ++ps, tile__chol_cp_commit()) /* a group a pass */              \
+    for (int ps = 0; ps < 1 + TILE__CHOL_CPSPLIT_##sfx(LY, groups); ++ps, tile__chol_cp_commit()) /* a group a pass */      \
     for (int ti = ps; ti < nb; ++ti) {                                                                                      \
         /* chunks a row of the pass: tile column 0, the rest, or all (one pass) */                                          \
-        const unsigned qn = (unsigned)(ps ? ti : TILE__CHOL_CPSPLIT_##sfx(LY) ? 1 : ti + 1) * (16 / TILE__CHOL_VW_##sfx);   \
+        const unsigned qn = (unsigned)(ps ? ti : TILE__CHOL_CPSPLIT_##sfx(LY, groups) ? 1 : ti + 1) * (16 / TILE__CHOL_VW_##sfx); \
         const unsigned cb = ps ? 16u : 0u; /* the pass's first column */                                                    \
         const unsigned mg = TILE__CHOL_DIVQ_M(qn);                                                                          \
         const size_t ob = (size_t)16 * (size_t)ti * (size_t)nn; /* the block's first row in a */                            \
@@ -978,7 +982,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \
-    if (TILE__CHOL_CPSPLIT_##sfx(LY)) TILE__CP_ASYNC_WAIT(1); /* pass 0's group: all but the newest */                      \
+    if (TILE__CHOL_CPSPLIT_##sfx(LY, groups)) TILE__CP_ASYNC_WAIT(1); /* pass 0's group: all but the newest */              \
     else tile__chol_cp_wait();                                                                                              \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
     tile_barrier();                                                                                                         \
@@ -1033,7 +1037,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                              \
             if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                \
         }                                                                                                                   \
-        if (TILE__CHOL_CPSPLIT_##sfx(LY) && k == 0) tile__chol_cp_wait(); /* the copy-in's second pass */                   \
+        if (TILE__CHOL_CPSPLIT_##sfx(LY, groups) && k == 0) tile__chol_cp_wait(); /* the copy-in's second pass */           \
         tile_barrier();                                                                                                     \
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
