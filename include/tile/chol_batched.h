@@ -902,9 +902,9 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
      * the workspace held before) changes nothing; the CPU zeroes it, for a                                                 \
      * defined state */                                                                                                     \
     const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
-    /* two passes, each a cp.async group: tile column 0 (what panel 0 reads),                                               \
-     * then the rest, which lands while panel 0 runs (waited for before the                                                 \
-     * barrier that ends it) */                                                                                             \
+    /* one cp.async group, or (TILE__CHOL_CPSPLIT) two passes, each a group:                                                \
+     * tile column 0 (what panel 0 reads), then the rest, which lands while                                                 \
+     * panel 0 runs (waited for before the barrier that ends it) */                                                         \
     if (vec && TILE__CHOL_CPV_##sfx(LY, groups, TILE__CHOL_PN2_##PN)) {                                                     \
         /* 16-byte chunks at fixed places, as the copy-out below: thread v takes,                                           \
          * in each row block, rows v / 8, v / 8 + VT / 8, ... and in them chunk                                             \
@@ -920,7 +920,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;      \
             const unsigned st = 8 / TILE__CHOL_CPT_##sfx, rp = (TILE_ON_DEVICE ? (unsigned)nthr : 128u) / 8;                \
             for (int ps = 0; ps < 1 + TILE__CHOL_CPSPLIT_##sfx(LY, groups); ++ps, tile__chol_cp_commit()) { /* a group a pass */ \
-                /* the pass's first tile column of this thread, and its last (below: ti) */                                 \
+                /* the pass's first tile column of this thread, and its last (99: none, ti below) */                        \
                 const unsigned tj0 = ts + (ps && ts == 0 ? st : 0), tl = TILE__CHOL_CPSPLIT_##sfx(LY, groups) && !ps ? 0u : 99u; \
                 TILE__CHOL_NOUNROLL for (unsigned ti = (unsigned)ps; ti < (unsigned)nb; ++ti) {                             \
                     const unsigned t1 = ti < tl ? ti : tl;                                                                  \
