@@ -1009,7 +1009,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
                 tile16_##sfx p;                                                                                             \
                 tile__chol_tld_##LY##_##sfx(&lkk, ptt);                                                                     \
                 int ik;                                                                                                     \
-                TILE__CHOL_PANEL_1(sfx, ik, &lkk, &p, eps, 4 | ((LT) ? 1 : 0) | TILE__CHOL_FSX_BLK_##sfx(LY, groups, 0), lt,     \
+                TILE__CHOL_PANEL_1(sfx, ik, &lkk, &p, eps, 4 | ((LT) ? 1 : 0) | TILE__CHOL_FSX_BLK_##sfx(LY, groups, TILE__CHOL_PN2_##PN), lt, \
                                    !hi && (!last || g == 0),                                                                \
                                    tile__chol_tld_##LY##_##sfx(&p, ppp));                                                   \
                 if (t0 == 0 && g == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                  \
