@@ -932,13 +932,16 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
                             /* below the diagonal tile every chunk, on it those that reach the                              \
                              * diagonal (the rest is never read: the CPU zeroes it) */                                      \
                             const T *src = a + ((size_t)r * (size_t)nn + 16 * tj0 + cq);                                    \
-                            unsigned tj = tj0;                                                                              \
-                            TILE__CHOL_NOUNROLL for (; tj < ti && tj <= t1;                                                 \
-                                                     tj += st, dst += st * TILE__CHOL_TT_##LY##_##sfx, src += 16 * st)      \
-                                tile__cp_async16(dst, src);                                                                 \
-                            if (tj == ti && tj <= t1) {                                                                     \
-                                if (cq <= i) tile__cp_async16(dst, src);                                                    \
-                                else if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) dst[q] = (T)0; }  \
+                            /* unrolled over the at most 8 / st chunks left of the diagonal tile,                           \
+                             * each predicated: constant offsets from dst and src (the loop kept                            \
+                             * two 64-bit pointers: 14 instructions a chunk in SASS) */                                     \
+                            TILE__UNROLL for (unsigned u = 0; u < (TILE_CHOL_MAX_N / 16 - 1 + st - 1) / st; ++u)            \
+                                if (tj0 + st * u < ti && tj0 + st * u <= t1)                                                \
+                                    tile__cp_async16(dst + st * u * TILE__CHOL_TT_##LY##_##sfx, src + 16 * st * u);         \
+                            if (ti >= tj0 && (ti - tj0) % st == 0 && ti <= t1) { /* the diagonal tile, this thread's */  \
+                                T *dd = dst + (ti - tj0) * TILE__CHOL_TT_##LY##_##sfx;                                      \
+                                if (cq <= i) tile__cp_async16(dd, src + 16 * (ti - tj0));                                   \
+                                else if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) dd[q] = (T)0; }   \
                             }                                                                                               \
                         } else /* a padding row: the identity's */                                                          \
                             TILE__CHOL_NOUNROLL for (unsigned tj = tj0; tj <= t1;                                           \
