@@ -909,9 +909,10 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
         /* 16-byte chunks at fixed places, as the copy-out below: thread v takes,                                           \
          * in each row block, rows v / 8, v / 8 + VT / 8, ... and in them chunk                                             \
          * v % 8 of every 128-byte line up to the diagonal tile (a warp reads 4                                             \
-         * rows x 128 contiguous bytes); a chunk costs two address increments                                               \
-         * and the copy. The flat loop below spent 34 instructions a chunk on                                               \
-         * its row (a multiply and a shift), tile and layout offset: ncu,                                                   \
+         * rows x 128 contiguous bytes); a row's chunks at constant offsets from                                            \
+         * one source and one destination. The flat loop below spent 34                                                     \
+         * instructions a chunk on its row (a multiply and a shift), tile and                                               \
+         * layout offset: ncu,                                                                                              \
          * f64 n = 64 copy-in 1886 -> 1268 warp instructions a matrix; with                                                 \
          * the copy-out's split f64 n = 64 / 92 / 128 122.3 / 263.1 / 477.2 ->                                              \
          * 116.1 / 248.8 / 433.4 us (H200, bench/results/2026-12-03-h200-chol-                                              \
