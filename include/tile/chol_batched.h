@@ -875,16 +875,97 @@ TILE_API float tile__chol_tri_root(float x) {
 #ifndef TILE__CHOL_CPV_f64
 #define TILE__CHOL_CPV_f64(LY, groups, pn2) (!(pn2))
 #endif
+/* the fixed-place copy-in's row blocks unrolled up to the kernel's largest
+ * tile count nbm (1: constant tile offsets and chunk bounds) or a loop (0), by
+ * layout and groups: f32 (its fixed-place kernels are the 128-thread ones)
+ * n = 92 / 128 121.6 / 232.0 -> 119.8 / 230.7 us with the copy-out's unroll;
+ * f64 on 64 threads (nb <= 4) 111.8 -> 108.9; f64 at nb 5 ... 8 slower
+ * (236.7 -> 251.8 / 429.0 -> 440.6: bench/results/2026-12-03-h200-chol-
+ * unroll-sweep.txt) */
+/* the copy-out of an aligned matrix (n % VW == 0) unrolled, row blocks up
+ * to nbm and a row's chunks (1), or the element loop of the other matrices
+ * (0), by groups and nbm: 0 only for f32 on 64 threads with nbm 8 (the
+ * public block, where either unrolled form made ptxas spill 12 bytes in
+ * chol_test's kernel of bad arguments) */
+#ifndef TILE__CHOL_CPUO_f32
+#define TILE__CHOL_CPUO_f32(groups, nbm) ((groups) > 4 || (nbm) <= 4)
+#endif
+#ifndef TILE__CHOL_CPUO_f64
+#define TILE__CHOL_CPUO_f64(groups, nbm) 1
+#endif
+#ifndef TILE__CHOL_CPUI_f32
+#define TILE__CHOL_CPUI_f32(LY, groups) 1
+#endif
+#ifndef TILE__CHOL_CPUI_f64
+#define TILE__CHOL_CPUI_f64(LY, groups) ((groups) <= 4)
+#endif
 #define TILE__CHOL_PUBPN_f32 A
 #define TILE__CHOL_PUBPN_f64 2
+/* the copy-out of row block ti where every chunk is inside its row (n % VW
+ * == 0, a aligned): a row's chunks unrolled, constant offsets from one shared
+ * and one global pointer; a helper of TILE__CHOL_BLOCK_DEF_ (its locals) */
+#define TILE__CHOL_CPOUT_RB(LY, sfx, T, ti)                                                                                 \
+    for (unsigned i = v / 8; i < 16 && 16 * ti + i < un; i += rp) {                                                         \
+        const unsigned r = 16 * ti + i;                                                                                     \
+        const T *s0 = TILE__CHOL_TILE(LY, sfx, T, ws, ti, 0) + TILE__CHOL_OFF_##LY(sfx, i, cq) +                            \
+                      ts * TILE__CHOL_TT_##LY##_##sfx;                                                                      \
+        T *d0 = a + (r * un + cq + 16 * ts);                                                                                \
+        TILE__UNROLL for (unsigned u = 0; u < TILE_CHOL_MAX_N / 16 / st; ++u) {                                             \
+            const unsigned tj = ts + st * u;                                                                                \
+            T x[TILE__CHOL_VW_##sfx];                                                                                       \
+            if (tj < ti) {                                                                                                  \
+                tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
+                tile__chol_vst_##sfx(d0 + 16 * st * u, x);                                                                  \
+            } else if (16 * tj + cq < un) {                                                                                 \
+                if (tj == ti) {                                                                                             \
+                    tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                      \
+                    TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                         \
+                        if (cq + q > i) x[q] = (T)0;                                                                        \
+                } else                                                                                                      \
+                    TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q) x[q] = (T)0;                            \
+                tile__chol_vst_##sfx(d0 + 16 * st * u, x);                                                                  \
+            }                                                                                                               \
+        }                                                                                                                   \
+    }
+
+/* the fixed-place copy-in of row block ti (rows 16 ti ... of the thread), its
+ * chunks up to tile column t1: a helper of TILE__CHOL_BLOCK_DEF_ (its locals) */
+#define TILE__CHOL_CPIN_RB(LY, sfx, T, ti, t1)                                                                              \
+    TILE__CHOL_NOUNROLL for (unsigned i = v / 8; i < 16; i += rp) {                                                         \
+        const unsigned r = 16 * ti + i;                                                                                     \
+        T *dst = TILE__CHOL_TILE(LY, sfx, T, ws, ti, tj0) + TILE__CHOL_OFF_##LY(sfx, i, cq);                                \
+        if (r < (unsigned)nn) {                                                                                             \
+            /* below the diagonal tile every chunk, on it those that reach the                                              \
+             * diagonal (the rest is never read: the CPU zeroes it) */                                                      \
+            const T *src = a + ((size_t)r * (size_t)nn + 16 * tj0 + cq);                                                    \
+            /* unrolled over the at most 8 / st chunks left of the diagonal tile,                                           \
+             * each predicated: constant offsets from dst and src (the loop kept                                            \
+             * two 64-bit pointers: 14 instructions a chunk in SASS) */                                                     \
+            TILE__UNROLL for (unsigned u = 0; u < (TILE_CHOL_MAX_N / 16 - 1 + st - 1) / st; ++u)                            \
+                if (tj0 + st * u < ti && tj0 + st * u <= t1)                                                                \
+                    tile__cp_async16(dst + st * u * TILE__CHOL_TT_##LY##_##sfx, src + 16 * st * u);                         \
+            if (ti >= tj0 && (ti - tj0) % st == 0 && ti <= t1) { /* the diagonal tile, this thread's */                     \
+                T *dd = dst + (ti - tj0) * TILE__CHOL_TT_##LY##_##sfx;                                                      \
+                if (cq <= i) tile__cp_async16(dd, src + 16 * (ti - tj0));                                                   \
+                else if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) dd[q] = (T)0; }                   \
+            }                                                                                                               \
+        } else /* a padding row: the identity's */                                                                          \
+            TILE__CHOL_NOUNROLL for (unsigned tj = tj0; tj <= t1;                                                           \
+                                     tj += st, dst += st * TILE__CHOL_TT_##LY##_##sfx)                                      \
+                TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                             \
+                    dst[q] = (T)(16 * tj + cq + q == r ? 1 : 0);                                                            \
+    }
+
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, LT) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT)
 #define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT) \
-TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                                                               \
+TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {                                                      \
     /* bad arguments: -1, a neither read nor written (n of 0: the loops run on                                              \
-     * the workspace alone; the public call returns at once for a NULL ws) */                                               \
-    const int ok = a && n > 0 && n <= TILE_CHOL_MAX_N;                                                                      \
+     * the workspace alone; the public call returns at once for a NULL ws).                                                 \
+     * nbm: the largest tile count the caller runs (a constant after inlining:                                              \
+     * the copies unroll their row blocks to it; more is a bad argument) */                                                 \
+    const int ok = a && n > 0 && n <= TILE_CHOL_MAX_N && (n + 15) / 16 <= nbm;                                              \
     const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1;                                                                 \
     const int g = tile16_group(), lane = tile16_lane();                                                                     \
     /* the copies' threads: every thread of the groups on the device, one on the CPU */                                     \
@@ -923,34 +1004,19 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
             for (int ps = 0; ps < 1 + TILE__CHOL_CPSPLIT_##sfx(LY, groups); ++ps, tile__chol_cp_commit()) { /* a group a pass */ \
                 /* the pass's first tile column of this thread, and its last (99: none, ti below) */                        \
                 const unsigned tj0 = ts + (ps && ts == 0 ? st : 0), tl = TILE__CHOL_CPSPLIT_##sfx(LY, groups) && !ps ? 0u : 99u; \
-                TILE__CHOL_NOUNROLL for (unsigned ti = (unsigned)ps; ti < (unsigned)nb; ++ti) {                             \
-                    const unsigned t1 = ti < tl ? ti : tl;                                                                  \
-                    if (tj0 > t1) continue; /* no chunk of this thread's (and no pointer past the tiles) */                 \
-                    TILE__CHOL_NOUNROLL for (unsigned i = v / 8; i < 16; i += rp) {                                         \
-                        const unsigned r = 16 * ti + i;                                                                     \
-                        T *dst = TILE__CHOL_TILE(LY, sfx, T, ws, ti, tj0) + TILE__CHOL_OFF_##LY(sfx, i, cq);                \
-                        if (r < (unsigned)nn) {                                                                             \
-                            /* below the diagonal tile every chunk, on it those that reach the                              \
-                             * diagonal (the rest is never read: the CPU zeroes it) */                                      \
-                            const T *src = a + ((size_t)r * (size_t)nn + 16 * tj0 + cq);                                    \
-                            /* unrolled over the at most 8 / st chunks left of the diagonal tile,                           \
-                             * each predicated: constant offsets from dst and src (the loop kept                            \
-                             * two 64-bit pointers: 14 instructions a chunk in SASS) */                                     \
-                            TILE__UNROLL for (unsigned u = 0; u < (TILE_CHOL_MAX_N / 16 - 1 + st - 1) / st; ++u)            \
-                                if (tj0 + st * u < ti && tj0 + st * u <= t1)                                                \
-                                    tile__cp_async16(dst + st * u * TILE__CHOL_TT_##LY##_##sfx, src + 16 * st * u);         \
-                            if (ti >= tj0 && (ti - tj0) % st == 0 && ti <= t1) { /* the diagonal tile, this thread's */  \
-                                T *dd = dst + (ti - tj0) * TILE__CHOL_TT_##LY##_##sfx;                                      \
-                                if (cq <= i) tile__cp_async16(dd, src + 16 * (ti - tj0));                                   \
-                                else if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) dd[q] = (T)0; }   \
-                            }                                                                                               \
-                        } else /* a padding row: the identity's */                                                          \
-                            TILE__CHOL_NOUNROLL for (unsigned tj = tj0; tj <= t1;                                           \
-                                                     tj += st, dst += st * TILE__CHOL_TT_##LY##_##sfx)                      \
-                                TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                             \
-                                    dst[q] = (T)(16 * tj + cq + q == r ? 1 : 0);                                            \
+                /* the row blocks unrolled up to nbm where TILE__CHOL_CPUI says (constant                                   \
+                 * tile offsets and chunk bounds), else a loop */                                                           \
+                if (TILE__CHOL_CPUI_##sfx(LY, groups)) {                                                                    \
+                    TILE__UNROLL for (unsigned ti = 0; ti < (unsigned)nbm; ++ti) {                                          \
+                        const unsigned t1 = ti < tl ? ti : tl;                                                              \
+                        if (ti >= (unsigned)ps && ti < (unsigned)nb && tj0 <= t1) { TILE__CHOL_CPIN_RB(LY, sfx, T, ti, t1) } \
                     }                                                                                                       \
-                }                                                                                                           \
+                } else                                                                                                      \
+                    TILE__CHOL_NOUNROLL for (unsigned ti = (unsigned)ps; ti < (unsigned)nb; ++ti) {                         \
+                        const unsigned t1 = ti < tl ? ti : tl;                                                              \
+                        /* no chunk of this thread's (and no pointer past the tiles) */                                     \
+                        if (tj0 <= t1) { TILE__CHOL_CPIN_RB(LY, sfx, T, ti, t1) }                                           \
+                    }                                                                                                       \
             }                                                                                                               \
         }                                                                                                                   \
     } else                                                                                                                  \
@@ -1068,55 +1134,42 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups) {                   
      * 17 % of the f32 n = 128 kernel's instructions, ncu at cb421b9). A warp                                               \
      * stores 4 rows x 128 contiguous bytes; its shared loads are 4 wavefronts                                              \
      * in both layouts. Where every chunk is inside its row (n % VW == 0, a                                                 \
-     * aligned) a row runs three loops: the chunks left of the diagonal tile                                                \
-     * copied, the diagonal tile's masked, zeros past it without a load (f64 n                                              \
-     * = 64 2168 -> 1348 warp instructions a matrix with the copy-in's fixed                                                \
-     * places). v comes through tile__chol_rowoff: computed here, not kept live                                             \
-     * from the kernel's start */                                                                                           \
+     * aligned) the row blocks are unrolled up to nbm and a row's chunks too:                                               \
+     * constant offsets from one shared and one global pointer a row, each                                                  \
+     * chunk a plain copy left of the diagonal tile, masked on it (its upper                                                \
+     * part holds update leftovers), zeros past it without a load (the loops                                                \
+     * before kept pointers and bounds live: f32 n = 64 / 92 / 128 67.6 / 126.0                                             \
+     * / 238.5 -> 64.8 / 121.6 / 232.0 us, f64 64 / 92 115.0 / 244.6 -> 111.8 /                                             \
+     * 236.7, H200, bench/results/2026-12-03-h200-chol-unroll-sweep.txt). v                                                 \
+     * comes through tile__chol_rowoff: computed here, not kept live from the                                               \
+     * kernel's start */                                                                                                    \
     const unsigned un = (unsigned)nn, unb = (unsigned)nb, rp = (TILE_ON_DEVICE ? (unsigned)nthr : 128u) / 8;                \
     TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid)) {                                                                          \
         const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;          \
-        TILE__CHOL_NOUNROLL for (unsigned ti = 0; ti < unb; ++ti) {                                                         \
-            for (unsigned i = v / 8; i < 16 && 16 * ti + i < un; i += rp) {                                                 \
-                const unsigned r = 16 * ti + i;                                                                             \
-                const T *src = TILE__CHOL_TILE(LY, sfx, T, ws, ti, 0) + TILE__CHOL_OFF_##LY(sfx, i, cq);                    \
-                T *dst = a + (r * un + cq);                                                                                 \
-                if (vec) { /* nn % VW == 0: every chunk is inside the row */                                                \
-                    /* below the diagonal tile a plain copy, the diagonal tile masked (its                                  \
-                     * upper part holds update leftovers), past it zeros, no load */                                        \
-                    const unsigned st = 8 / TILE__CHOL_CPT_##sfx;                                                           \
-                    unsigned tj = ts;                                                                                       \
-                    const T *sp = src + tj * TILE__CHOL_TT_##LY##_##sfx;                                                    \
-                    T *dp = dst + 16 * tj, x[TILE__CHOL_VW_##sfx];                                                          \
-                    TILE__CHOL_NOUNROLL for (; tj < ti; tj += st, sp += st * TILE__CHOL_TT_##LY##_##sfx, dp += 16 * st) {   \
-                        tile__chol_vld_##sfx(x, sp);                                                                        \
-                        tile__chol_vst_##sfx(dp, x);                                                                        \
-                    }                                                                                                       \
-                    if (tj == ti && 16 * tj + cq < un) {                                                                    \
-                        tile__chol_vld_##sfx(x, sp);                                                                        \
+        if (vec && TILE__CHOL_CPUO_##sfx(groups, nbm)) {                                                                   \
+            const unsigned st = 8 / TILE__CHOL_CPT_##sfx; /* a thread's tile step in a row */                               \
+            TILE__UNROLL for (unsigned ti = 0; ti < (unsigned)nbm; ++ti)                                                    \
+                if (ti < unb) { TILE__CHOL_CPOUT_RB(LY, sfx, T, ti) }                                                       \
+        } else                                                                                                              \
+            TILE__CHOL_NOUNROLL for (unsigned ti = 0; ti < unb; ++ti) {                                                     \
+                for (unsigned i = v / 8; i < 16 && 16 * ti + i < un; i += rp) {                                             \
+                    const unsigned r = 16 * ti + i;                                                                         \
+                    const T *src = TILE__CHOL_TILE(LY, sfx, T, ws, ti, 0) + TILE__CHOL_OFF_##LY(sfx, i, cq);                \
+                    T *dst = a + (r * un + cq);                                                                             \
+                    TILE__CHOL_NOUNROLL for (unsigned tj = ts; 16 * tj + cq < un; tj += 8 / TILE__CHOL_CPT_##sfx) {         \
+                        const unsigned c0 = 16 * tj + cq;                                                                   \
+                        T x[TILE__CHOL_VW_##sfx];                                                                           \
+                        /* no branch: a chunk past the diagonal tile reads that tile (any valid                             \
+                         * address) and is masked to zeros with the diagonal tile's upper part                              \
+                         * (update leftovers): c0 + q > r covers both */                                                    \
+                        tile__chol_vld_##sfx(x, src + (tj < ti ? tj : ti) * TILE__CHOL_TT_##LY##_##sfx);                    \
                         TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                     \
-                            if (cq + q > i) x[q] = (T)0;                                                                    \
-                        tile__chol_vst_##sfx(dp, x);                                                                        \
-                        tj += st;                                                                                           \
-                        dp += 16 * st;                                                                                      \
+                            if (c0 + q > r) x[q] = (T)0;                                                                    \
+                        TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                     \
+                            if (c0 + q < un) dst[16 * tj + q] = x[q];                                                       \
                     }                                                                                                       \
-                    TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q) x[q] = (T)0;                            \
-                    TILE__CHOL_NOUNROLL for (; 16 * tj + cq < un; tj += st, dp += 16 * st) tile__chol_vst_##sfx(dp, x);     \
-                } else                                                                                                      \
-                TILE__CHOL_NOUNROLL for (unsigned tj = ts; 16 * tj + cq < un; tj += 8 / TILE__CHOL_CPT_##sfx) {             \
-                    const unsigned c0 = 16 * tj + cq;                                                                       \
-                    T x[TILE__CHOL_VW_##sfx];                                                                               \
-                    /* no branch: a chunk past the diagonal tile reads that tile (any valid                                 \
-                     * address) and is masked to zeros with the diagonal tile's upper part                                  \
-                     * (update leftovers): c0 + q > r covers both */                                                        \
-                    tile__chol_vld_##sfx(x, src + (tj < ti ? tj : ti) * TILE__CHOL_TT_##LY##_##sfx);                        \
-                    TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                         \
-                        if (c0 + q > r) x[q] = (T)0;                                                                        \
-                    TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                         \
-                        if (c0 + q < un) dst[16 * tj + q] = x[q];                                                           \
                 }                                                                                                           \
             }                                                                                                               \
-        }                                                                                                                   \
     }                                                                                                                       \
     const int info = *winfo;                                                                                                \
     tile_barrier(); /* the workspace may be reused after return */                                                          \
@@ -1175,7 +1228,7 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx
  * info word not written at NULL + tiles (the library's kernels call the body:                                              \
  * the test inside it made ptxas spill registers there) */                                                                  \
 TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {                                              \
-    return ws ? tile__chol_block_p_##sfx(ws, a, n, eps, groups) : -1;                                                       \
+    return ws ? tile__chol_block_p_##sfx(ws, a, n, eps, groups, TILE_CHOL_MAX_N / 16) : -1;                                                       \
 }                                                                                                                           \
                                                                                                                             \
 /* A x = b with L from the factor: one (matrix, 16 right-hand-side columns)                                                 \
@@ -1278,6 +1331,16 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
 #endif
 #define TILE__CHOL_KBLOCK_f32 tile__chol_block_p_f32
 #define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
+/* the blocked kernels' block size by tile count nb = ceil(n / 16): 64
+ * threads up to TILE__CHOL_BLK64_MAXNB, 128 up to TILE__CHOL_BLK128_MAXNB,
+ * then 128 threads in the swizzled layout (overridable for chol-rows-
+ * sweep.sh style tuning builds) */
+#ifndef TILE__CHOL_BLK64_MAXNB
+#define TILE__CHOL_BLK64_MAXNB 4
+#endif
+#ifndef TILE__CHOL_BLK128_MAXNB
+#define TILE__CHOL_BLK128_MAXNB 7
+#endif
 #define TILE__CHOL_KERNELS(sfx, T)                                                 \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
      * stored as soon as final, a10 staged in the group's shared tile for    \
@@ -1360,20 +1423,20 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk64_k_##sfx, 64, 0, TILE__CHOL_MINB64_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK64_MAXNB); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128_k_##sfx, 128, 0, TILE__CHOL_MINB128_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK128_MAXNB); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     /* nb = 8: the swizzled layout (above) */                                     \
     TILE_KERNEL(tile__chol_blk128s_k_##sfx, 128, T *a, int n, T eps, int *info) {  \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, sfx, T, n));        \
-        const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS); \
+        const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE_CHOL_MAX_N / 16); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     TILE_KERNEL(tile__chol_solve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk, int bwd) { \
@@ -1863,16 +1926,6 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #define TILE__CHOL_LAZY
 #endif
 
-/* the blocked kernels' block size by tile count nb = ceil(n / 16): 64
- * threads up to TILE__CHOL_BLK64_MAXNB, 128 up to TILE__CHOL_BLK128_MAXNB,
- * then 128 threads in the swizzled layout (overridable for chol-rows-
- * sweep.sh style tuning builds) */
-#ifndef TILE__CHOL_BLK64_MAXNB
-#define TILE__CHOL_BLK64_MAXNB 4
-#endif
-#ifndef TILE__CHOL_BLK128_MAXNB
-#define TILE__CHOL_BLK128_MAXNB 7
-#endif
 #define TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info)                                           \
     tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, sfx, T, n)), tile__chol_blk128s_k_##sfx,       \
                 tile_grid1(batch), 128, (a), (n), (eps), (info))
