@@ -884,14 +884,18 @@ TILE_API float tile__chol_tri_root(float x) {
  * unroll-sweep.txt) */
 /* the copy-out of an aligned matrix (n % VW == 0) unrolled, row blocks up
  * to nbm and a row's chunks (1), or the element loop of the other matrices
- * (0), by groups and nbm: 0 only for f32 on 64 threads with nbm 8 (the
- * public block, where either unrolled form made ptxas spill 12 bytes in
- * chol_test's kernel of bad arguments) */
+ * (0), by groups and nbm: 0 for f32 on 64 threads with nbm 8 (the public
+ * block, where either unrolled form made ptxas spill 12 bytes in chol_test's
+ * kernel of bad arguments) and for f64 on 128 threads on sm_80 */
 #ifndef TILE__CHOL_CPUO_f32
 #define TILE__CHOL_CPUO_f32(groups, nbm) ((groups) > 4 || (nbm) <= 4)
 #endif
 #ifndef TILE__CHOL_CPUO_f64
+#if TILE_ON_DEVICE && __CUDA_ARCH__ < 900 /* sm_80: the 128-thread kernels spilled 8 / 16 bytes unrolled */
+#define TILE__CHOL_CPUO_f64(groups, nbm) ((groups) <= 4)
+#else
 #define TILE__CHOL_CPUO_f64(groups, nbm) 1
+#endif
 #endif
 #ifndef TILE__CHOL_CPUI_f32
 #define TILE__CHOL_CPUI_f32(LY, groups) 1
