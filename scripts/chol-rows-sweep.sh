@@ -2,7 +2,7 @@
 # Tuning sweep for the batched Cholesky kernels (include/tile/chol_batched.h)
 # on a GPU machine: builds chol_bench once per setting of its internal tuning
 # macros (the rows kernels' column-group sizes TILE__CHOL_RG_<type>_<NP>, the
-# blocked kernels' block sizes TILE__CHOL_BLK64_MAXNB / _BLK128_MAXNB, ...)
+# blocked kernels' block sizes TILE__CHOL_BLK64_MAXNB_<type> / _BLK128_MAXNB, ...)
 # and runs each build (it times the rows and the blocked kernels side by side
 # at every N > 32), then, optionally, one ncu profile of the first matching
 # kernel launch of the first build (scripts/chol-ncu.sh).

@@ -1336,11 +1336,16 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
 #define TILE__CHOL_KBLOCK_f32 tile__chol_block_p_f32
 #define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
 /* the blocked kernels' block size by tile count nb = ceil(n / 16): 64
- * threads up to TILE__CHOL_BLK64_MAXNB, 128 up to TILE__CHOL_BLK128_MAXNB,
- * then 128 threads in the swizzled layout (overridable for chol-rows-
- * sweep.sh style tuning builds) */
-#ifndef TILE__CHOL_BLK64_MAXNB
-#define TILE__CHOL_BLK64_MAXNB 4
+ * threads up to TILE__CHOL_BLK64_MAXNB_<type>, 128 up to
+ * TILE__CHOL_BLK128_MAXNB, then 128 threads in the swizzled layout
+ * (overridable for chol-rows-sweep.sh style tuning builds). f32 n = 64 on
+ * 128 threads: 64.5 -> 62.0 us since the copies' unroll, f64 108.7 ->
+ * 127.0 (H200, bench/results/2026-12-03-h200-chol-unroll-sweep.txt) */
+#ifndef TILE__CHOL_BLK64_MAXNB_f32
+#define TILE__CHOL_BLK64_MAXNB_f32 3
+#endif
+#ifndef TILE__CHOL_BLK64_MAXNB_f64
+#define TILE__CHOL_BLK64_MAXNB_f64 4
 #endif
 #ifndef TILE__CHOL_BLK128_MAXNB
 #define TILE__CHOL_BLK128_MAXNB 7
@@ -1427,7 +1432,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk64_k_##sfx, 64, 0, TILE__CHOL_MINB64_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK64_MAXNB); \
+        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK64_MAXNB_##sfx); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128_k_##sfx, 128, 0, TILE__CHOL_MINB128_##sfx, T *a, int n, T eps, int *info) { \
@@ -1969,12 +1974,12 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
         }                                                                          \
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
         /* Matrices in flight an SM count most (the step loop is a chain:      \
-         * factor + solve, update, 2 barriers): nb <= 4 64 threads (4 groups; \
-         * only step 0's 6 update tiles take two rounds; f32 80 registers: 12 \
-         * blocks an SM, f64 108: 9), then 128 (f32 6 blocks, f64 3); at     \
+         * factor + solve, update, 2 barriers): f64 nb <= 4 (f32 <= 3) 64   \
+         * threads (4 groups; only step 0's 6 update tiles take two rounds;  \
+         * f32 80 registers: 12 blocks an SM, f64 104: 9), then 128; at      \
          * nb = 8 shared memory caps the SM: the swizzled layout (f32 6      \
          * blocks, f64 3). */                                                 \
-        if ((n + 15) / 16 <= TILE__CHOL_BLK64_MAXNB)                               \
+        if ((n + 15) / 16 <= TILE__CHOL_BLK64_MAXNB_##sfx)                         \
             return tile_launch(e2, tile__chol_blk64_k_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
         if ((n + 15) / 16 <= TILE__CHOL_BLK128_MAXNB)                              \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
