@@ -875,13 +875,6 @@ TILE_API float tile__chol_tri_root(float x) {
 #ifndef TILE__CHOL_CPV_f64
 #define TILE__CHOL_CPV_f64(LY, groups, pn2) (!(pn2))
 #endif
-/* the fixed-place copy-in's row blocks unrolled up to the kernel's largest
- * tile count nbm (1: constant tile offsets and chunk bounds) or a loop (0), by
- * layout and groups: f32 (its fixed-place kernels are the 128-thread ones)
- * n = 92 / 128 121.6 / 232.0 -> 119.8 / 230.7 us with the copy-out's unroll;
- * f64 on 64 threads (nb <= 4) 111.8 -> 108.9; f64 at nb 5 ... 8 slower
- * (236.7 -> 251.8 / 429.0 -> 440.6: bench/results/2026-12-03-h200-chol-
- * unroll-sweep.txt) */
 /* the copy-out of an aligned matrix (n % VW == 0) unrolled, row blocks up
  * to nbm and a row's chunks (1), or the element loop of the other matrices
  * (0), by groups and nbm: 0 for f32 on 64 threads with nbm 8 (the public
@@ -897,6 +890,13 @@ TILE_API float tile__chol_tri_root(float x) {
 #define TILE__CHOL_CPUO_f64(groups, nbm) 1
 #endif
 #endif
+/* the fixed-place copy-in's row blocks unrolled up to the kernel's largest
+ * tile count nbm (1: constant tile offsets and chunk bounds) or a loop (0), by
+ * layout and groups: f32 (its fixed-place kernels are the 128-thread ones)
+ * n = 92 / 128 121.6 / 232.0 -> 119.8 / 230.7 us with the copy-out's unroll;
+ * f64 on 64 threads (nb <= 4) 111.8 -> 108.9; f64 at nb 5 ... 8 slower
+ * (236.7 -> 251.8 / 429.0 -> 440.6: bench/results/2026-12-03-h200-chol-
+ * unroll-sweep.txt) */
 #ifndef TILE__CHOL_CPUI_f32
 #define TILE__CHOL_CPUI_f32(LY, groups) 1
 #endif
@@ -1232,7 +1232,7 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx
  * info word not written at NULL + tiles (the library's kernels call the body:                                              \
  * the test inside it made ptxas spill registers there) */                                                                  \
 TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {                                              \
-    return ws ? tile__chol_block_p_##sfx(ws, a, n, eps, groups, TILE_CHOL_MAX_N / 16) : -1;                                                       \
+    return ws ? tile__chol_block_p_##sfx(ws, a, n, eps, groups, TILE_CHOL_MAX_N / 16) : -1;                                 \
 }                                                                                                                           \
                                                                                                                             \
 /* A x = b with L from the factor: one (matrix, 16 right-hand-side columns)                                                 \
