@@ -325,6 +325,68 @@ TILE__CHOL_UPD28S_DEF(f64, double)
         }                                                                          \
     } while (0)
 #endif
+/* where the tensor-core forms below do not apply (never called there) */
+TILE_API void tile__chol_mma_nop(const void *c, const void *a, const void *b) { (void)c, (void)a, (void)b; }
+/* f64 on sm_80+: one tile's update by a whole warp on the f64 tensor cores
+ * (DMMA, mma.sync m8n8k4: A 8 x 4 {A[g][q]}, B 4 x 8 {B[q][g]}, C 8 x 8
+ * {C[g][2q], C[g][2q + 1]}, g = lane / 4, q = lane % 4): C -= A B^T with
+ * A = L_ik, B = L_jk, C's four 8 x 8 blocks in registers over four k steps.
+ * k is permuted alike in A and B (step s takes k = 4q + s in lane q: the
+ * order of a sum's terms, not its terms), so a lane reads its 4 values of a
+ * row as two 16-byte loads. A warp's tile: 12 shared loads, 8 negations,
+ * 16 DMMA and 4 stores, where the 2 x 8 form runs 256 DFMA and 48 shared
+ * accesses a lane for a half-warp's (the FP64 pipe issues a warp's DFMA in
+ * two cycles). A and B's loads are conflict-free in both layouts; C's rows
+ * g and g + 1 share banks (two wavefronts a quarter-warp, 8 of 16 accesses) */
+#if TILE_ON_DEVICE && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define TILE__CHOL_MMA_UPD_DEF(LY)                                                                  \
+    TILE_API void tile__chol_mma_upd_##LY##_f64(double *c, const double *a, const double *b) {      \
+        const int l = tile__chol_rowoff((int)(threadIdx.x & 31u)), g = l >> 2, q = l & 3;           \
+        double av[2][4], bv[2][4], cv[2][2][2];                                                     \
+        TILE__UNROLL for (int h = 0; h < 2; ++h) {                                                  \
+            tile__chol_vld_f64(av[h], a + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q));              \
+            tile__chol_vld_f64(av[h] + 2, a + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q + 2));      \
+            tile__chol_vld_f64(bv[h], b + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q));              \
+            tile__chol_vld_f64(bv[h] + 2, b + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q + 2));      \
+            TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
+                tile__chol_vld_f64(cv[h][w], c + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 8 * w + 2 * q)); \
+            TILE__UNROLL for (int e = 0; e < 4; ++e) av[h][e] = -av[h][e];                          \
+        }                                                                                           \
+        TILE__UNROLL for (int s = 0; s < 4; ++s)                                                    \
+            TILE__UNROLL for (int h = 0; h < 2; ++h)                                                \
+                TILE__UNROLL for (int w = 0; w < 2; ++w)                                            \
+                    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};" \
+                        : "+d"(cv[h][w][0]), "+d"(cv[h][w][1])                                      \
+                        : "d"(av[h][s]), "d"(bv[w][s]));                                            \
+        TILE__UNROLL for (int h = 0; h < 2; ++h)                                                    \
+            TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
+                tile__chol_vst_f64(c + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 8 * w + 2 * q), cv[h][w]); \
+        asm volatile("" ::: "memory");                                                              \
+    }
+TILE__CHOL_MMA_UPD_DEF(P)
+TILE__CHOL_MMA_UPD_DEF(S)
+#define TILE__CHOL_MMA_UPD_f64(LY, c, a, b) tile__chol_mma_upd_##LY##_f64((c), (a), (b))
+/* which blocked kernels take it (LY, groups, pn2: the public block's
+ * two-pass panel): sm_90's library kernels on 64 threads and in the S layout
+ * (f64 n = 64 / 128 109.2 / 429.2 -> 101.8 / 408.3 us, H200, bench/results/
+ * 2026-12-03-h200-chol-dmma-sweep.txt). Not the P kernel on 128 threads
+ * (nb 5..7: ptxas then took 96 registers and spilled 4 bytes, or, capped at
+ * 128, n = 92 was a tie: 237.4 / 236.5), the public block (its 64-thread
+ * kernel in chol_test spilled 4 bytes) or sm_80 (the S and 64-thread
+ * kernels spilled 32 / 8 bytes) */
+#define TILE__CHOL_LY_S_P 0
+#define TILE__CHOL_LY_S_S 1
+#ifndef TILE__CHOL_DMMA_f64
+#define TILE__CHOL_DMMA_f64(LY, groups, pn2) \
+    (__CUDA_ARCH__ >= 900 && !(pn2) && (TILE__CHOL_LY_S_##LY || (groups) <= 4))
+#endif
+#else
+#undef TILE__CHOL_DMMA_f64
+#define TILE__CHOL_DMMA_f64(LY, groups, pn2) 0
+#define TILE__CHOL_MMA_UPD_f64(LY, c, a, b) tile__chol_mma_nop((c), (a), (b))
+#endif
+#define TILE__CHOL_DMMA_f32(LY, groups, pn2) 0
+#define TILE__CHOL_MMA_UPD_f32(LY, c, a, b) tile__chol_mma_nop((c), (a), (b))
 #if TILE_ON_DEVICE
 #define TILE__CHOL_SYRK_f32(c, a, b) tile__chol_syrk_rows_f32((c), (a), (b), TILE__CHOL_LD_f32)
 #define TILE__CHOL_SYRK_f64(c, a, b) tile__chol_syrk_rows_f64((c), (a), (b), TILE__CHOL_LD_f64)
@@ -1116,6 +1178,16 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
+        if (TILE__CHOL_DMMA_##sfx(LY, groups, TILE__CHOL_PN2_##PN)) { /* a tile a warp (both its groups), on the tensor cores */                  \
+            TILE__CHOL_NOUNROLL for (int task = g >> 1; task < cntu; task += groups >> 1) {                                 \
+                int i, j;                                                                                                   \
+                TILE__CHOL_UTASK(sfx, m, task, i, j);                                                                       \
+                i += k + 1;                                                                                                 \
+                j += k + 1;                                                                                                 \
+                TILE__CHOL_MMA_UPD_##sfx(LY, TILE__CHOL_TILE(LY, sfx, T, ws, i, j), TILE__CHOL_TILE(LY, sfx, T, ws, i, k),  \
+                                         TILE__CHOL_TILE(LY, sfx, T, ws, j, k));                                            \
+            }                                                                                                               \
+        } else                                                                                                              \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
             const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
             int i, j;                                                                                                       \
