@@ -328,8 +328,7 @@ TILE__CHOL_UPD28S_DEF(f64, double)
 /* where the tensor-core forms below do not apply (never called there) */
 TILE_API void tile__chol_mma_nop(const void *c, const void *a, const void *b) { (void)c, (void)a, (void)b; }
 /* f64 on sm_80+: one tile's update by a whole warp on the f64 tensor cores
- * (DMMA, mma.sync m8n8k4: A 8 x 4 {A[g][q]}, B 4 x 8 {B[q][g]}, C 8 x 8
- * {C[g][2q], C[g][2q + 1]}, g = lane / 4, q = lane % 4): C -= A B^T with
+ * (DMMA, tile__dmma884): C -= A B^T with
  * A = L_ik, B = L_jk, C's four 8 x 8 blocks in registers over four k steps.
  * k is permuted alike in A and B (step s takes k = 4q + s in lane q: the
  * order of a sum's terms, not its terms), so a lane reads its 4 values of a
@@ -355,9 +354,7 @@ TILE_API void tile__chol_mma_nop(const void *c, const void *a, const void *b) { 
         TILE__UNROLL for (int s = 0; s < 4; ++s)                                                    \
             TILE__UNROLL for (int h = 0; h < 2; ++h)                                                \
                 TILE__UNROLL for (int w = 0; w < 2; ++w)                                            \
-                    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};" \
-                        : "+d"(cv[h][w][0]), "+d"(cv[h][w][1])                                      \
-                        : "d"(av[h][s]), "d"(bv[w][s]));                                            \
+                    tile__dmma884(&cv[h][w][0], &cv[h][w][1], av[h][s], bv[w][s]);                   \
         TILE__UNROLL for (int h = 0; h < 2; ++h)                                                    \
             TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
                 tile__chol_vst_f64(c + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 8 * w + 2 * q), cv[h][w]); \
@@ -1178,25 +1175,18 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
-        if (TILE__CHOL_DMMA_##sfx(LY, groups, TILE__CHOL_PN2_##PN)) { /* a tile a warp (both its groups), on the tensor cores */                  \
-            TILE__CHOL_NOUNROLL for (int task = g >> 1; task < cntu; task += groups >> 1) {                                 \
-                int i, j;                                                                                                   \
-                TILE__CHOL_UTASK(sfx, m, task, i, j);                                                                       \
-                i += k + 1;                                                                                                 \
-                j += k + 1;                                                                                                 \
-                TILE__CHOL_MMA_UPD_##sfx(LY, TILE__CHOL_TILE(LY, sfx, T, ws, i, j), TILE__CHOL_TILE(LY, sfx, T, ws, i, k),  \
-                                         TILE__CHOL_TILE(LY, sfx, T, ws, j, k));                                            \
-            }                                                                                                               \
-        } else                                                                                                              \
-        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cntu; t0 += groups) {                                                \
-            const int task = t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                               \
+        /* a task a group, or (dm, a constant) a task a warp on the tensor cores */                                         \
+        const int dm = TILE__CHOL_DMMA_##sfx(LY, groups, TILE__CHOL_PN2_##PN);                                             \
+        TILE__CHOL_NOUNROLL for (int t0 = dm ? g >> 1 : g & ~1; t0 < cntu; t0 += dm ? groups >> 1 : groups) {               \
+            const int task = dm ? t0 : t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                     \
             int i, j;                                                                                                       \
             TILE__CHOL_UTASK(sfx, m, tk, i, j);                                                                             \
             i += k + 1;                                                                                                     \
             j += k + 1;                                                                                                     \
             /* C of an idle group (which skips the task): a panel tile            */                                      \
             T *pij = valid ? TILE__CHOL_TILE(LY, sfx, T, ws, i, j) : TILE__CHOL_TILE(LY, sfx, T, ws, k + 1, k);             \
-            TILE__CHOL_UPD_TASK(LY, sfx, T, valid, pij, TILE__CHOL_TILE(LY, sfx, T, ws, i, k), TILE__CHOL_TILE(LY, sfx, T, ws, j, k)); \
+            if (dm) TILE__CHOL_MMA_UPD_##sfx(LY, pij, TILE__CHOL_TILE(LY, sfx, T, ws, i, k), TILE__CHOL_TILE(LY, sfx, T, ws, j, k)); \
+            else TILE__CHOL_UPD_TASK(LY, sfx, T, valid, pij, TILE__CHOL_TILE(LY, sfx, T, ws, i, k), TILE__CHOL_TILE(LY, sfx, T, ws, j, k)); \
         }                                                                                                                   \
         tile_barrier();                                                                                                     \
     }                                                                                                                       \

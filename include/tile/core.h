@@ -198,4 +198,16 @@
     do { if (tile_is_shared(t)) tile_barrier(); } while (0)
 #define TILE__WRITE_END(t) TILE__WRITE_BEGIN(t)
 
+/* (d0, d1) += a b on the f64 tensor cores: one warp-wide mma.sync m8n8k4
+ * (sm_80+; A 8x4 {A[g][q]}, B 4x8 {B[q][g]}, C/D 8x8 {C[g][2q], C[g][2q+1]},
+ * g = lane / 4, q = lane % 4). For tile_matmul's f64 path and the batched
+ * Cholesky's f64 update. */
+#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 800
+TILE_API void tile__dmma884(double *d0, double *d1, double a, double b) {
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
+                 : "+d"(*d0), "+d"(*d1)
+                 : "d"(a), "d"(b));
+}
+#endif
+
 #endif /* TILE_CORE_H */

@@ -294,8 +294,7 @@ TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, in
     (void)N, (void)K, (void)nwarps, (void)alpha, (void)beta, (void)accum, (void)kind;
 #endif
 }
-/* f64 DMMA, mma.sync m8n8k4 (sm_80+): A 8x4 {A[g][q]}, B 4x8 {B[q][g]},
- * C/D 8x8 {C[g][2q], C[g][2q+1]}. Each warp takes 8 x 8 tiles of out. */
+/* f64 DMMA (tile__dmma884, sm_80+). Each warp takes 8 x 8 tiles of out. */
 TILE_API double tile__mm_d(const double *p, int i, int j, int s0, int s1, int ni, int nj) {
     return (i < ni && j < nj) ? p[i * s0 + j * s1] : 0.0;
 }
@@ -310,9 +309,7 @@ TILE_API void tile__mm_dmma(const double *pa, int sa0, int sa1, const double *pb
         for (int k0 = 0; k0 < K; k0 += 4) {
             const double a0 = tile__mm_d(pa, m0 + g, k0 + q, sa0, sa1, M, K);
             const double b0 = tile__mm_d(pb, k0 + q, n0 + g, sb0, sb1, K, N);
-            asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
-                         : "+d"(d0), "+d"(d1)
-                         : "d"(a0), "d"(b0));
+            tile__dmma884(&d0, &d1, a0, b0);
         }
         const int r = m0 + g, c0 = n0 + 2 * q;
         if (r < M && c0 < N) {
