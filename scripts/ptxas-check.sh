@@ -19,6 +19,14 @@ for f in "$@"; do
   off=$(echo "$out" | sed '$d')
   if [ -n "$off" ]; then echo "$off"; bad=1; fi
 done
+# the blocked Cholesky kernels' registers, for the record (not checked): their
+# blocks an SM hang on them, and ptxas's count moves with changes that leave
+# the instructions alone (docs/cholesky.md, the eleventh session)
+for f in "$@"; do
+  [ -f "$f" ] || continue
+  awk '/Compiling entry function/ {fn=$0} /Used [0-9]+ registers/ && fn ~ /chol_blk(64|128s?)_k_f(32|64)__body/ {
+         match(fn, /chol_blk[0-9s]*_k_f[0-9]*/); printf "ptxas registers: %s: %s %s\n", FILENAME, substr(fn, RSTART, RLENGTH), $5 }' "$f"
+done
 if [ $n -eq 0 ]; then echo "ptxas check: no kernels found"; exit 1; fi
 if [ $bad -ne 0 ]; then echo "ptxas check: FAILED (stack frame or spills above)"; exit 1; fi
 echo "== ptxas check: $n functions, 0 bytes stack, 0 spills"

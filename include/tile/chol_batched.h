@@ -568,6 +568,42 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
         (t)->r[i][k] -= (t)->r[i][j] * (lkj);                 \
         if (solve) (p)->r[i][k] -= (p)->r[i][j] * (lkj);      \
     }
+/* the scratch column's update: every chunk loaded, then the updates. For
+ * f64 (TILE__CHOL_LTNUM_f64 1, the default) it is the else of an always
+ * false branch that holds the chunk-by-chunk form. That changes no kernel's
+ * instructions: the PTX of the kernels that shuffle their columns (the P
+ * kernels) is the same instruction sequence either way. It changes the PTX's
+ * register numbering, and with it ptxas (CUDA 13.0, sm_90) gives the f64
+ * 64-thread kernel 96 registers instead of 102: a warp then takes 3072 of
+ * a scheduler's 16 K registers instead of 3328, 5 warps a scheduler instead
+ * of 4, 9 blocks an SM instead of 8 (ncu: "Block Limit Registers" 8), and f64
+ * n = 64 runs 100.8 -> 95.2 us (H200, batch 4096, bench/results/
+ * 2026-12-04-h200-chol-regs-sweep.txt). A choice by measurement, as the
+ * chain forms: scripts/ptxas-check.sh prints the kernel's count */
+#define TILE__CHOL_LTUPD0(sfx, t, p, solve, j, lc, lt)                                           \
+    TILE__CHOL_LTROW(sfx, lc, lt, j, (j) + 1);                                                   \
+    TILE__CHOL_LTFENCE();                                                                        \
+    TILE__UNROLL for (int k = (j) + 1; k < 16; ++k) TILE__CHOL_FS_UPD(t, p, solve, k, j, lc[k])
+#define TILE__CHOL_LTUPD1(sfx, t, p, solve, j, lc, lt)                                           \
+    if (0) {                                                                                     \
+        TILE__UNROLL for (int q = ((j) + 1) & -TILE__CHOL_VW_##sfx; q < 16; q += TILE__CHOL_VW_##sfx) { \
+            tile__chol_vld_##sfx(lc + q, (lt) + 16 * (j) + q);                                   \
+            TILE__CHOL_LTFENCE();                                                                \
+            TILE__UNROLL for (int k = q; k < q + TILE__CHOL_VW_##sfx; ++k)                       \
+                if (k > (j)) TILE__CHOL_FS_UPD(t, p, solve, k, j, lc[k])                         \
+        }                                                                                        \
+    } else {                                                                                     \
+        TILE__CHOL_LTUPD0(sfx, t, p, solve, j, lc, lt)                                           \
+    }
+#ifndef TILE__CHOL_LTNUM_f64
+#define TILE__CHOL_LTNUM_f64 1
+#endif
+#define TILE__CHOL_LTUPD_f32 TILE__CHOL_LTUPD0
+#if TILE__CHOL_LTNUM_f64
+#define TILE__CHOL_LTUPD_f64 TILE__CHOL_LTUPD1
+#else
+#define TILE__CHOL_LTUPD_f64 TILE__CHOL_LTUPD0
+#endif
 #ifndef TILE__CHOL_LTFENCE
 #define TILE__CHOL_LTFENCE() asm volatile("" ::: "memory")
 #endif
@@ -582,9 +618,7 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
         T lc[16];                                                                                \
         if (ltw) (lt)[16 * (j) + tile16_lane()] = ((ltm) & 3) == 2 && tile16_lane() == (j) ? (rj) : (t)->r[0][j]; \
         if ((j) + 1 < 16) __syncwarp();                                                          \
-        TILE__CHOL_LTROW(sfx, lc, lt, j, (j) + 1);                                              \
-        TILE__CHOL_LTFENCE();                                                                    \
-        TILE__UNROLL for (int k = (j) + 1; k < 16; ++k) TILE__CHOL_FS_UPD(t, p, solve, k, j, lc[k]) \
+        TILE__CHOL_LTUPD_##sfx(sfx, t, p, solve, j, lc, lt)                                      \
     } else                                                                                       \
         TILE__UNROLL for (int k = (j) + 1; k < 16; ++k) {                                        \
             const T lkj = TILE__CHOL_GETWW(t, k, j, (ltm) & 4);                                  \
