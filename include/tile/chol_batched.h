@@ -2072,7 +2072,8 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
         /* Matrices in flight an SM count most (the step loop is a chain:      \
          * factor + solve, update, 2 barriers): f64 nb <= 4 (f32 <= 3) 64   \
          * threads (4 groups; only step 0's 6 update tiles take two rounds;  \
-         * f32 80 registers: 12 blocks an SM, f64 104: 9), then 128; at      \
+         * f32 80 registers: 12 blocks an SM, f64 96: 9, as a scheduler's   \
+         * 16 K registers hold whole warps: at 104 it was 8), then 128; at    \
          * nb = 8 shared memory caps the SM: the swizzled layout (f32 6      \
          * blocks, f64 3). */                                                 \
         if ((n + 15) / 16 <= TILE__CHOL_BLK64_MAXNB_##sfx)                         \
