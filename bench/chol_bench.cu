@@ -48,6 +48,7 @@
     } while (0)
 
 static const int NS[5] = {16, 32, 64, 92, 128};
+static const double WARP_MATHDX_US[5] = {13.8, 53.6, 314, 285, 9462};
 
 /* CHOL_BENCH_HOLD_US=U (a diagnostic, off by default): a one-thread kernel
  * spins U us on the stream before each timed launch's first event, so the
@@ -60,8 +61,14 @@ __global__ void hold_gpu(long long ns) {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
     do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); while ((long long)(t - t0) < ns);
 }
-#define HOLD(e0) do { if ((e0) && g_hold_ns > 0) hold_gpu<<<1, 1>>>(g_hold_ns); } while (0)
-static const double WARP_MATHDX_US[5] = {13.8, 53.6, 314, 285, 9462};
+/* a timed launch's first event (e0 0: an untimed launch), after the hold */
+#define START(e0)                                                            \
+    do {                                                                     \
+        if (e0) {                                                            \
+            if (g_hold_ns > 0) hold_gpu<<<1, 1>>>(g_hold_ns);                \
+            CK(cudaEventRecord(e0, 0));                                      \
+        }                                                                    \
+    } while (0)
 
 /* the SPD batch: symmetric, uniform(-1, 1) off the diagonal, n + 1 + u on it */
 template <class T>
@@ -170,21 +177,18 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     auto launch = [&](int v, cudaEvent_t e0, cudaEvent_t e1) -> int {
         if (v == 4) {
             CK(cudaMemcpyAsync(aa, a0, bytes, cudaMemcpyDeviceToDevice, 0));
-            HOLD(e0);
-            if (e0) CK(cudaEventRecord(e0, 0));
+            START(e0);
             TK(lib<T>::factor_alt(aa, n, batch, ainfo));
         } else if (v == 0 || v == 2) {
             CK(cudaMemcpyAsync(a, a0, bytes, cudaMemcpyDeviceToDevice, 0));
             if (v == 2) CK(cudaMemcpyAsync(b, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
-            HOLD(e0);
-            if (e0) CK(cudaEventRecord(e0, 0));
+            START(e0);
             TK(lib<T>::factor(a, n, batch, info));
             if (v == 2) TK(lib<T>::solve(a, b, n, batch));
         } else {
             CK(cudaMemcpyAsync(ac, a0, bytes, cudaMemcpyDeviceToDevice, 0));
             if (v == 3) CK(cudaMemcpyAsync(bc, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
-            HOLD(e0);
-            if (e0) CK(cudaEventRecord(e0, 0));
+            START(e0);
             CS(lib<T>::potrf(h, n, pa, cinfo, batch));
             if (v == 3) CS(lib<T>::potrs(h, n, pa, pb, cinfo_s, batch));
         }

@@ -18,12 +18,9 @@ for f in "$@"; do
   cnt=$(echo "$out" | tail -1 | tr -d '#'); n=$((n + cnt))
   off=$(echo "$out" | sed '$d')
   if [ -n "$off" ]; then echo "$off"; bad=1; fi
-done
-# the blocked Cholesky kernels' registers, for the record (not checked): their
-# blocks an SM hang on them, and ptxas's count moves with changes that leave
-# the instructions alone (docs/cholesky.md, the eleventh session)
-for f in "$@"; do
-  [ -f "$f" ] || continue
+  # the blocked Cholesky kernels' registers, for the record (not checked): their
+  # blocks an SM hang on them, and ptxas's count moves with changes that leave
+  # the instructions alone (docs/cholesky.md, the eleventh session)
   awk '/Compiling entry function/ {fn=$0} /Used [0-9]+ registers/ && fn ~ /chol_blk(64|128s?)_k_f(32|64)__body/ {
          match(fn, /chol_blk[0-9s]*_k_f[0-9]*/); printf "ptxas registers: %s: %s %s\n", FILENAME, substr(fn, RSTART, RLENGTH), $5 }' "$f"
 done
