@@ -363,6 +363,86 @@ TILE_API void tile__chol_mma_nop(const void *c, const void *a, const void *b) { 
 TILE__CHOL_MMA_UPD_DEF(P)
 TILE__CHOL_MMA_UPD_DEF(S)
 #define TILE__CHOL_MMA_UPD_f64(LY, c, a, b) tile__chol_mma_upd_##LY##_f64((c), (a), (b))
+/* f32 on sm_80+: two tiles a warp (the two half-warps' tasks of the 2 x 8
+ * form: the same tasks a round), C -= A B^T on the tf32 tensor cores in
+ * three products ("3xTF32"): each f32 x = hi + lo, hi = x rounded to tf32
+ * (half away from zero, as integer operations: an add and a mask; a NaN's
+ * hi may not be NaN, its lo is), lo = x - hi (exact; the tensor cores read
+ * its top 11 significant bits), and A B^T = A_lo B_hi^T + A_hi B_lo^T +
+ * A_hi B_hi^T: the dropped A_lo B_lo^T and lo's truncation are within 2^-21
+ * of a product, where 1xTF32's 2^-11 would fail the f32 residuals. A's
+ * negation rides in its split (the mask's xor, the subtraction's sign). A
+ * tile: two m16n8k8 n-blocks of C (columns 0..7, 8..15) over two k steps, k
+ * permuted alike in A and B (lane q's k = q, q + 4 at step s are columns
+ * 4q + 2s, 4q + 2s + 1: a row's 4 values one 16-byte load). A's rows, and
+ * with them C's, go through TILE__CHOL_MROW: in S it puts rows 0 1 4 5
+ * (2 3 6 7) in a half-warp, whose C chunks then sit on distinct banks (rows
+ * 0 1 2 3 have two on one). The second tile is skipped (not stored) where v1
+ * is 0 */
+TILE_API void tile__chol_tf32_split(float x, int neg, uint32_t *hi, uint32_t *lo) {
+    uint32_t h; /* (u & mask) ^ sign as one LOP3 (ptxas made it two) */
+    asm("lop3.b32 %0, %1, 0xffffe000, %2, 0x6a;" : "=r"(h) : "r"(__float_as_uint(x) + 0x1000u), "r"(neg ? 0x80000000u : 0u));
+    *hi = h;
+    *lo = __float_as_uint((neg ? -x : x) - __uint_as_float(h));
+}
+#define TILE__CHOL_MROW_P(g) (g)
+#define TILE__CHOL_MROW_S(g) (((g)&1) | (((g)&2) << 1) | (((g)&4) >> 1))
+#define TILE__CHOL_TMMA2_UPD_DEF(LY)                                                                \
+    TILE_API void tile__chol_mma_upd2_##LY##_f32(float *c0, const float *a0, const float *b0, float *c1, \
+                                                const float *a1, const float *b1, int v1) {        \
+        const int l = tile__chol_rowoff((int)(threadIdx.x & 31u)), g = l >> 2, q = l & 3;           \
+        const int gm = TILE__CHOL_MROW_##LY(g);                                                     \
+        float *c[2] = {c0, c1};                                                                     \
+        const float *a[2] = {a0, a1}, *b[2] = {b0, b1};                                             \
+        float av[2][2][4], bv[2][2][4], cv[2][2][4];                                                \
+        TILE__UNROLL for (int t = 0; t < 2; ++t)                                                    \
+            TILE__UNROLL for (int h = 0; h < 2; ++h) {                                              \
+                tile__chol_vld_f32(av[t][h], a[t] + TILE__CHOL_OFF_##LY(f32, 8 * h + gm, 4 * q));   \
+                tile__chol_vld_f32(bv[t][h], b[t] + TILE__CHOL_OFF_##LY(f32, 8 * h + g, 4 * q));    \
+                TILE__UNROLL for (int w = 0; w < 2; ++w) {                                          \
+                    const float2 x = *(const float2 *)(c[t] + TILE__CHOL_OFF_##LY(f32, 8 * h + gm, 8 * w + 2 * q)); \
+                    cv[t][w][2 * h] = x.x, cv[t][w][2 * h + 1] = x.y;                               \
+                }                                                                                   \
+            }                                                                                       \
+        TILE__UNROLL for (int s = 0; s < 2; ++s) {                                                  \
+            uint32_t ah[2][2][2], al[2][2][2], bh[2][2][2], bl[2][2][2]; /* [t][h or w][k - 2s] */  \
+            TILE__UNROLL for (int t = 0; t < 2; ++t)                                                \
+                TILE__UNROLL for (int h = 0; h < 2; ++h)                                            \
+                    TILE__UNROLL for (int e = 0; e < 2; ++e) {                                      \
+                        tile__chol_tf32_split(av[t][h][2 * s + e], 1, &ah[t][h][e], &al[t][h][e]);  \
+                        tile__chol_tf32_split(bv[t][h][2 * s + e], 0, &bh[t][h][e], &bl[t][h][e]);  \
+                    }                                                                               \
+            TILE__UNROLL for (int p = 0; p < 3; ++p)                                                \
+                TILE__UNROLL for (int t = 0; t < 2; ++t)                                            \
+                    TILE__UNROLL for (int w = 0; w < 2; ++w) {                                      \
+                        uint32_t(*x)[2] = p == 0 ? al[t] : ah[t];                                   \
+                        uint32_t(*y)[2] = p == 1 ? bl[t] : bh[t];                                   \
+                        tile__mma1688_tf32(cv[t][w], x[0][0], x[1][0], x[0][1], x[1][1], y[w][0], y[w][1]); \
+                    }                                                                               \
+        }                                                                                           \
+        TILE__UNROLL for (int t = 0; t < 2; ++t)                                                    \
+            if (t == 0 || v1)                                                                       \
+                TILE__UNROLL for (int h = 0; h < 2; ++h)                                            \
+                    TILE__UNROLL for (int w = 0; w < 2; ++w)                                        \
+                        *(float2 *)(c[t] + TILE__CHOL_OFF_##LY(f32, 8 * h + gm, 8 * w + 2 * q)) =   \
+                            make_float2(cv[t][w][2 * h], cv[t][w][2 * h + 1]);                      \
+        asm volatile("" ::: "memory");                                                              \
+    }
+TILE__CHOL_TMMA2_UPD_DEF(P)
+TILE__CHOL_TMMA2_UPD_DEF(S)
+#define TILE__CHOL_MMA_UPD2_f32(LY, c0, a0, b0, c1, a1, b1, v1) tile__chol_mma_upd2_##LY##_f32(c0, a0, b0, c1, a1, b1, v1)
+#define TILE__CHOL_MMA_UPD2_f64(LY, c0, a0, b0, c1, a1, b1, v1) tile__chol_mma_nop((c0), (a0), (b0))
+/* which f32 kernels take it (2: two tiles a warp): the S kernel (nb = 8),
+ * f32 n = 128 230.7 -> 217.3 us (80 registers, 6 blocks an SM as before:
+ * shared memory bounds it). With one tile a warp (half the tasks a round)
+ * it was slower (237.7); with the split by cvt.rna (5 instructions a value)
+ * 228.4; the P kernels on 128 threads with that split were slower, n = 64 /
+ * 92 62.3 / 119.8 -> 66.3 / 126.6 (H200, batch 4096, bench/results/
+ * 2026-12-04-h200-chol-tf32-sweep.txt). The residual ||L L^T - A|| / ||A||
+ * at n = 128: 3.0e-7 -> 5.6e-7 (bench's matrices; chol_test's f32 2e-5) */
+#ifndef TILE__CHOL_DMMA_f32
+#define TILE__CHOL_DMMA_f32(LY, groups, pn2) (TILE__CHOL_LY_S_##LY ? 2 : 0)
+#endif
 /* which blocked kernels take it (LY, groups, pn2: the public block's
  * two-pass panel): sm_90's library kernels on 64 threads and in the S layout
  * (f64 n = 64 / 128 109.2 / 429.2 -> 101.8 / 408.3 us, H200, bench/results/
@@ -381,8 +461,11 @@ TILE__CHOL_MMA_UPD_DEF(S)
 #undef TILE__CHOL_DMMA_f64
 #define TILE__CHOL_DMMA_f64(LY, groups, pn2) 0
 #define TILE__CHOL_MMA_UPD_f64(LY, c, a, b) tile__chol_mma_nop((c), (a), (b))
-#endif
+#undef TILE__CHOL_DMMA_f32
 #define TILE__CHOL_DMMA_f32(LY, groups, pn2) 0
+#define TILE__CHOL_MMA_UPD2_f32(LY, c0, a0, b0, c1, a1, b1, v1) tile__chol_mma_nop((c0), (a0), (b0))
+#define TILE__CHOL_MMA_UPD2_f64(LY, c0, a0, b0, c1, a1, b1, v1) tile__chol_mma_nop((c0), (a0), (b0))
+#endif
 #define TILE__CHOL_MMA_UPD_f32(LY, c, a, b) tile__chol_mma_nop((c), (a), (b))
 #if TILE_ON_DEVICE
 #define TILE__CHOL_SYRK_f32(c, a, b) tile__chol_syrk_rows_f32((c), (a), (b), TILE__CHOL_LD_f32)
@@ -1211,7 +1294,18 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
         /* a task a group, or (dm, a constant) a task a warp on the tensor cores */                                         \
         const int dm = TILE__CHOL_DMMA_##sfx(LY, groups, TILE__CHOL_PN2_##PN);                                             \
-        TILE__CHOL_NOUNROLL for (int t0 = dm ? g >> 1 : g & ~1; t0 < cntu; t0 += dm ? groups >> 1 : groups) {               \
+        TILE__CHOL_NOUNROLL for (int t0 = dm == 1 ? g >> 1 : g & ~1; t0 < cntu; t0 += dm == 1 ? groups >> 1 : groups) {     \
+            if (dm == 2) { /* the warp's two tasks t0, t0 + 1 (the second past cntu: skipped) */                           \
+                const int v1 = t0 + 1 < cntu;                                                                               \
+                int i0, j0, i1, j1;                                                                                         \
+                TILE__CHOL_UTASK(sfx, m, t0, i0, j0);                                                                       \
+                TILE__CHOL_UTASK(sfx, m, v1 ? t0 + 1 : t0, i1, j1);                                                         \
+                i0 += k + 1, j0 += k + 1, i1 += k + 1, j1 += k + 1;                                                         \
+                TILE__CHOL_MMA_UPD2_##sfx(LY, TILE__CHOL_TILE(LY, sfx, T, ws, i0, j0), TILE__CHOL_TILE(LY, sfx, T, ws, i0, k), \
+                                          TILE__CHOL_TILE(LY, sfx, T, ws, j0, k), TILE__CHOL_TILE(LY, sfx, T, ws, i1, j1), \
+                                          TILE__CHOL_TILE(LY, sfx, T, ws, i1, k), TILE__CHOL_TILE(LY, sfx, T, ws, j1, k), v1); \
+                continue;                                                                                                   \
+            }                                                                                                               \
             const int task = dm ? t0 : t0 + (g & 1), valid = task < cntu, tk = valid ? task : cntu - 1;                     \
             int i, j;                                                                                                       \
             TILE__CHOL_UTASK(sfx, m, tk, i, j);                                                                             \

@@ -208,6 +208,16 @@ TILE_API void tile__dmma884(double *d0, double *d1, double a, double b) {
                  : "+d"(*d0), "+d"(*d1)
                  : "d"(a), "d"(b));
 }
+/* d[0..3] += A B on the tf32 tensor cores: one warp-wide mma.sync m16n8k8
+ * (sm_80+; A 16x8 {A[g][q], A[g+8][q], A[g][q+4], A[g+8][q+4]}, B 8x8
+ * {B[q][g], B[q+4][g]}, C/D 16x8 {C[g][2q], C[g][2q+1], C[g+8][2q],
+ * C[g+8][2q+1]}; a and b are f32 bits, of which the tensor cores read the
+ * top 19). For tile_matmul_tf32 and the batched Cholesky's f32 update. */
+TILE_API void tile__mma1688_tf32(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0, uint32_t b1) {
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
 #endif
 
 #endif /* TILE_CORE_H */

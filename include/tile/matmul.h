@@ -267,7 +267,7 @@ TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, in
     }
     for (int u = w; u < mt * nt; u += nwarps) {
         const int m0 = u / nt * 16, n0 = u % nt * 8;
-        float d0 = 0.f, d1 = 0.f, d2 = 0.f, d3 = 0.f;
+        float d[4] = {0.f, 0.f, 0.f, 0.f};
         if (kind == 2) {
             const float *pa = (const float *)pav, *pb = (const float *)pbv;
             for (int k0 = 0; k0 < K; k0 += 8) {
@@ -277,17 +277,14 @@ TILE_API void tile__mm_tc(const void *pav, int sa0, int sa1, const void *pbv, in
                                a3 = tile__mm_t(pa, m0 + g + 8, k0 + q + 4, sa0, sa1, M, K);
                 const uint32_t b0 = tile__mm_t(pb, k0 + q, n0 + g, sb0, sb1, K, N),
                                b1 = tile__mm_t(pb, k0 + q + 4, n0 + g, sb0, sb1, K, N);
-                asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-                             "{%8,%9}, {%0,%1,%2,%3};"
-                             : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
-                             : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+                tile__mma1688_tf32(d, a0, a1, a2, a3, b0, b1);
             }
         }
         const int r0 = m0 + g, r1 = m0 + g + 8, c0 = n0 + 2 * q, c1 = c0 + 1;
-        TILE__MM_TC_ST(r0, c0, d0)
-        TILE__MM_TC_ST(r0, c1, d1)
-        TILE__MM_TC_ST(r1, c0, d2)
-        TILE__MM_TC_ST(r1, c1, d3)
+        TILE__MM_TC_ST(r0, c0, d[0])
+        TILE__MM_TC_ST(r0, c1, d[1])
+        TILE__MM_TC_ST(r1, c0, d[2])
+        TILE__MM_TC_ST(r1, c1, d[3])
     }
 #else
     (void)pav, (void)sa0, (void)sa1, (void)pbv, (void)sb0, (void)sb1, (void)po, (void)so0, (void)so1, (void)M;
