@@ -13,6 +13,8 @@
  *  - memory floor: the batch's bytes read and written once at the
  *             cudaMemcpy device-to-device bandwidth, measured in this run on a
  *             512 MiB copy (2 x bytes / bandwidth).
+ *  - same-size copy (no target): a cudaMemcpyAsync D2D of the batch, timed
+ *             as one launch (its latency and tail included), for scale.
  *  - factor + solve (nrhs 1): tile_chol_batched + tile_chol_batched_solve vs
  *             potrfBatched + potrsBatched.
  *  - candidate (no target, checked like the default): for N > 32 the path
@@ -136,7 +138,7 @@ static const char *path_name(int path) { return path ? "rows" : "blocked"; }
 struct Row {
     const char *type;
     int n;
-    double tile_us, cus_us, floor_us, tile_fs_us, cus_fs_us, warp_us;
+    double tile_us, cus_us, floor_us, tile_fs_us, cus_fs_us, warp_us, copy_us;
     double alt_us; /* the candidate path (n > 32 only; 0 otherwise) */
     const char *alt_name; /* "rows" or "blocked" */
     bool ok, alt_ok;
@@ -146,7 +148,7 @@ struct Row {
 template <class T>
 static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double d2d_gbps, Row *r) {
     const size_t nn = (size_t)n * n, bytes = nn * batch * sizeof(T), bbytes = (size_t)n * batch * sizeof(T);
-    T *a0, *a, *ac, *b0, *b, *bc, *aa;
+    T *a0, *a, *ac, *b0, *b, *bc, *aa, *acp;
     int *info, *cinfo, *cinfo_s, *ainfo;
     const int nv = n > 32 ? 5 : 4; /* variant 4: the candidate path, n > 32 */
     void **pa, **pb;
@@ -154,6 +156,7 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     CK(cudaMalloc(&a, bytes));
     CK(cudaMalloc(&ac, bytes));
     CK(cudaMalloc(&aa, bytes));
+    CK(cudaMalloc(&acp, bytes));
     CK(cudaMalloc(&ainfo, sizeof(int) * batch));
     CK(cudaMalloc(&b0, bbytes));
     CK(cudaMalloc(&b, bbytes));
@@ -172,10 +175,15 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
 
     /* variants: 0 tile factor, 1 cuSOLVER potrf, 2 tile factor+solve, 3 potrf+potrs,
      * 4 the tile factor's candidate path (rows / blocked kernels, the one the
-     *   default does not take);
+     *   default does not take), 5 a D2D copy of the batch (the factor's bytes
+     *   read and written once, as one launch of this size: its latency and
+     *   tail included, which the floor's large-copy bandwidth leaves out);
      * the restore copies run before the first event of each launch */
     auto launch = [&](int v, cudaEvent_t e0, cudaEvent_t e1) -> int {
-        if (v == 4) {
+        if (v == 5) {
+            START(e0);
+            CK(cudaMemcpyAsync(acp, a0, bytes, cudaMemcpyDeviceToDevice, 0));
+        } else if (v == 4) {
             CK(cudaMemcpyAsync(aa, a0, bytes, cudaMemcpyDeviceToDevice, 0));
             START(e0);
             TK(lib<T>::factor_alt(aa, n, batch, ainfo));
@@ -195,23 +203,22 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
         if (e1) CK(cudaEventRecord(e1, 0));
         return 0;
     };
+#define CHOL_BENCH_EACH_V(v) for (int v = 0; v < 6; ++v) if (v != 4 || nv == 5)
     for (int w = 0; w < o.warmup; ++w)
-        for (int v = 0; v < nv; ++v)
-            if (launch(v, 0, 0)) return 1;
+        CHOL_BENCH_EACH_V(v) if (launch(v, 0, 0)) return 1;
     CK(cudaDeviceSynchronize());
-    std::vector<float> ms[5];
+    std::vector<float> ms[6];
     {
-        std::vector<cudaEvent_t> ev(10 * (size_t)o.iters);
+        std::vector<cudaEvent_t> ev(12 * (size_t)o.iters);
         for (auto &e : ev) CK(cudaEventCreate(&e));
         for (int it = 0; it < o.iters; ++it)
-            for (int v = 0; v < nv; ++v)
-                if (launch(v, ev[10 * it + 2 * v], ev[10 * it + 2 * v + 1])) return 1;
+            CHOL_BENCH_EACH_V(v) if (launch(v, ev[12 * it + 2 * v], ev[12 * it + 2 * v + 1])) return 1;
         CK(cudaDeviceSynchronize());
         TK(tile_synchronize(TILE_GPU(0)));
         for (int it = 0; it < o.iters; ++it)
-            for (int v = 0; v < nv; ++v) {
+            CHOL_BENCH_EACH_V(v) {
                 float t = 0;
-                CK(cudaEventElapsedTime(&t, ev[10 * it + 2 * v], ev[10 * it + 2 * v + 1]));
+                CK(cudaEventElapsedTime(&t, ev[12 * it + 2 * v], ev[12 * it + 2 * v + 1]));
                 ms[v].push_back(t);
             }
         for (auto &e : ev) CK(cudaEventDestroy(e));
@@ -312,12 +319,13 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     r->tile_fs_us = stats(ms[2]).median * 1e3;
     r->cus_fs_us = stats(ms[3]).median * 1e3;
     r->floor_us = 2.0 * (double)bytes / (d2d_gbps * 1e9) * 1e6;
+    r->copy_us = stats(ms[5]).median * 1e3;
     r->warp_us = 0;
     for (int q = 0; q < 5; ++q)
         if (NS[q] == n && sizeof(T) == 4) r->warp_us = WARP_MATHDX_US[q];
     r->ok = ok;
     CK(cudaFree(a0)); CK(cudaFree(a)); CK(cudaFree(ac)); CK(cudaFree(b0)); CK(cudaFree(b)); CK(cudaFree(bc));
-    CK(cudaFree(aa)); CK(cudaFree(ainfo));
+    CK(cudaFree(aa)); CK(cudaFree(acp)); CK(cudaFree(ainfo));
     CK(cudaFree(info)); CK(cudaFree(cinfo)); CK(cudaFree(cinfo_s)); CK(cudaFree(pa)); CK(cudaFree(pb));
     return 0;
 }
@@ -383,6 +391,10 @@ static int run(const Opts &o) {
     }
     printf("(floor: the batch read and written once at the D2D bandwidth above; WarpMathDx: Warp 1.19 tile_cholesky,\n"
            " recorded on an H100, f32, batch 4096 - not measured here)\n");
+    printf("the same bytes as one launch (a D2D copy of the batch, median; no target):\n");
+    for (int i = 0; i < nr; ++i)
+        printf("%-4s %4d copy %8.1f us, tile / copy %.2f, 4x cuSOLVER / copy %.2f\n", rows[i].type, rows[i].n, rows[i].copy_us,
+               rows[i].tile_us / rows[i].copy_us, rows[i].cus_us / 4.0 / rows[i].copy_us);
     printf("the candidate path (the rows or blocked kernels, the one the default does not take at N; TILE_CHOL_ROWS = %d), "
            "factor only:\n", TILE_CHOL_ROWS);
     for (int i = 0; i < nr; ++i) {
