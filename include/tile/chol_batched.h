@@ -431,7 +431,6 @@ TILE_API void tile__chol_tf32_split(float x, int neg, uint32_t *hi, uint32_t *lo
 TILE__CHOL_TMMA2_UPD_DEF(P)
 TILE__CHOL_TMMA2_UPD_DEF(S)
 #define TILE__CHOL_MMA_UPD2_f32(LY, c0, a0, b0, c1, a1, b1, v1) tile__chol_mma_upd2_##LY##_f32(c0, a0, b0, c1, a1, b1, v1)
-#define TILE__CHOL_MMA_UPD2_f64(LY, c0, a0, b0, c1, a1, b1, v1) tile__chol_mma_nop((c0), (a0), (b0))
 /* which f32 kernels take it (2: two tiles a warp): the S kernel (nb = 8),
  * f32 n = 128 230.7 -> 217.3 us (80 registers, 6 blocks an SM as before:
  * shared memory bounds it). With one tile a warp (half the tasks a round)
@@ -464,9 +463,10 @@ TILE__CHOL_TMMA2_UPD_DEF(S)
 #undef TILE__CHOL_DMMA_f32
 #define TILE__CHOL_DMMA_f32(LY, groups, pn2) 0
 #define TILE__CHOL_MMA_UPD2_f32(LY, c0, a0, b0, c1, a1, b1, v1) tile__chol_mma_nop((c0), (a0), (b0))
-#define TILE__CHOL_MMA_UPD2_f64(LY, c0, a0, b0, c1, a1, b1, v1) tile__chol_mma_nop((c0), (a0), (b0))
 #endif
+/* never taken (their TILE__CHOL_DMMA is never that form) */
 #define TILE__CHOL_MMA_UPD_f32(LY, c, a, b) tile__chol_mma_nop((c), (a), (b))
+#define TILE__CHOL_MMA_UPD2_f64(LY, c0, a0, b0, c1, a1, b1, v1) tile__chol_mma_nop((c0), (a0), (b0))
 #if TILE_ON_DEVICE
 #define TILE__CHOL_SYRK_f32(c, a, b) tile__chol_syrk_rows_f32((c), (a), (b), TILE__CHOL_LD_f32)
 #define TILE__CHOL_SYRK_f64(c, a, b) tile__chol_syrk_rows_f64((c), (a), (b), TILE__CHOL_LD_f64)
