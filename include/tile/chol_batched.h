@@ -1138,6 +1138,14 @@ TILE_API float tile__chol_tri_root(float x) {
 
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
+/* TILE__CHOL_XP (a diagnostic, 0 in every build but a measurement's): bit 0
+ * skips the blocked kernels' copy-in, bit 1 their copy-out; the factor then
+ * runs on whatever the workspace holds (the results are wrong) and is timed
+ * as the steps alone, the bound that overlapping the copies could reach
+ * (docs/cholesky.md, thirteenth session) */
+#ifndef TILE__CHOL_XP
+#define TILE__CHOL_XP 0
+#endif
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, LT) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT)
 #define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT) \
 TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {                                                      \
@@ -1166,6 +1174,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
     /* one cp.async group, or (TILE__CHOL_CPSPLIT) two passes, each a group:                                                \
      * tile column 0 (what panel 0 reads), then the rest, which lands while                                                 \
      * panel 0 runs (waited for before the barrier that ends it) */                                                         \
+    if (TILE__CHOL_XP & 1) {} else                                                                                          \
     if (vec && TILE__CHOL_CPV_##sfx(LY, groups, TILE__CHOL_PN2_##PN)) {                                                     \
         /* 16-byte chunks at fixed places, as the copy-out below: thread v takes,                                           \
          * in each row block, rows v / 8, v / 8 + VT / 8, ... and in them chunk                                             \
@@ -1338,7 +1347,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
      * comes through tile__chol_rowoff: computed here, not kept live from the                                               \
      * kernel's start */                                                                                                    \
     const unsigned un = (unsigned)nn, unb = (unsigned)nb, rp = (TILE_ON_DEVICE ? (unsigned)nthr : 128u) / 8;                \
-    TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid)) {                                                                          \
+    if (TILE__CHOL_XP & 2) {} else TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid)) {                                                                          \
         const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;          \
         if (vec && TILE__CHOL_CPUO_##sfx(groups, nbm)) {                                                                   \
             const unsigned st = 8 / TILE__CHOL_CPT_##sfx; /* a thread's tile step in a row */                               \
