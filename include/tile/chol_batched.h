@@ -445,7 +445,8 @@ TILE__CHOL_TMMA2_UPD_DEF(S)
 /* which blocked kernels take it (LY, groups, pn2: the public block's
  * two-pass panel): sm_90's library kernels on 64 threads and in the S layout
  * (f64 n = 64 / 128 109.2 / 429.2 -> 101.8 / 408.3 us, H200, bench/results/
- * 2026-12-03-h200-chol-dmma-sweep.txt). Not the P kernel on 128 threads
+ * 2026-12-03-h200-chol-dmma-sweep.txt), nb 5..7 included since they run in
+ * S on sm_90 (tile__chol_block_s1_f64). Not the P kernel on 128 threads
  * (nb 5..7: ptxas then took 96 registers and spilled 4 bytes, or, capped at
  * 128, n = 92 was a tie: 237.4 / 236.5), the public block (its 64-thread
  * kernel in chol_test spilled 4 bytes) or sm_80 (the S and 64-thread
@@ -1464,6 +1465,7 @@ TILE__CHOL_DEF(f64, double)
 TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f32, f32, float, S, A, TILE__CHOL_BLKS_LT_f32)
 TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A, TILE__CHOL_BLKS_LT_f64)
 TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1, TILE__CHOL_BLKP_LT_f64(groups))
+TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
 
 /* The two NW x NW matrices of a warp (NW = 16 / 32: contiguous, 16-byte
  * aligned at g) to / from its half-warps' lower tiles in layout P at st
@@ -1533,6 +1535,23 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
 #define TILE__CHOL_MINB128_f64 0
 #endif
 #define TILE__CHOL_KBLOCK_f32 tile__chol_block_p_f32
+/* f64 on 128 threads (nb 5...7): the S layout with the one-pass panel
+ * shuffling its columns and the update on the tensor cores, on sm_90 (128
+ * registers: 4 blocks an SM, as the P kernel's 102 registers and 48.4 KiB;
+ * n = 92 234.6 / 235.4 -> 228.9 / 230.5 us, H200, bench/results/2026-12-04-
+ * h200-chol-pipe-sweep.txt, run 5) and on the CPU (the same body); sm_80
+ * keeps P (its S form updates with FFMA, which spilled on sm_90). The
+ * workspace is P's (the larger) for both: the host does not know the
+ * device's form */
+#ifndef TILE__CHOL_P128_f64 /* 1: the P kernel everywhere (a measurement's build) */
+#define TILE__CHOL_P128_f64 0
+#endif
+#if (TILE_ON_DEVICE && __CUDA_ARCH__ < 900) || TILE__CHOL_P128_f64
+#define TILE__CHOL_KBLOCK128_f64 tile__chol_block_p1_f64
+#else
+#define TILE__CHOL_KBLOCK128_f64 tile__chol_block_s1_f64
+#endif
+#define TILE__CHOL_KBLOCK128_f32 tile__chol_block_p_f32
 #define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
 /* the blocked kernels' block size by tile count nb = ceil(n / 16): 64
  * threads up to TILE__CHOL_BLK64_MAXNB_<type>, 128 up to
@@ -1637,7 +1656,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128_k_##sfx, 128, 0, TILE__CHOL_MINB128_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK128_MAXNB); \
+        const int r = TILE__CHOL_KBLOCK128_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK128_MAXNB); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     /* nb = 8: the swizzled layout (above) */                                     \
