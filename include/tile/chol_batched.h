@@ -1137,8 +1137,6 @@ TILE_API float tile__chol_tri_root(float x) {
                     dst[q] = (T)(16 * tj + cq + q == r ? 1 : 0);                                                            \
     }
 
-/* the blocked factor (tile_chol_block's body) in workspace layout LY with
- * panel form PN, as function NAME */
 /* TILE__CHOL_XP (a diagnostic, 0 in every build but a measurement's): bit 0
  * skips the blocked kernels' copy-in, bit 1 their copy-out; the factor then
  * runs on whatever the workspace holds (the results are wrong) and is timed
@@ -1147,6 +1145,8 @@ TILE_API float tile__chol_tri_root(float x) {
 #ifndef TILE__CHOL_XP
 #define TILE__CHOL_XP 0
 #endif
+/* the blocked factor (tile_chol_block's body) in workspace layout LY with
+ * panel form PN, as function NAME */
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, LT) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT)
 #define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT) \
 TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {                                                      \
@@ -1348,7 +1348,8 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
      * comes through tile__chol_rowoff: computed here, not kept live from the                                               \
      * kernel's start */                                                                                                    \
     const unsigned un = (unsigned)nn, unb = (unsigned)nb, rp = (TILE_ON_DEVICE ? (unsigned)nthr : 128u) / 8;                \
-    if (TILE__CHOL_XP & 2) {} else TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid)) {                                                                          \
+    if (TILE__CHOL_XP & 2) {} else                                                                                          \
+    TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid)) {                                                                          \
         const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;          \
         if (vec && TILE__CHOL_CPUO_##sfx(groups, nbm)) {                                                                   \
             const unsigned st = 8 / TILE__CHOL_CPT_##sfx; /* a thread's tile step in a row */                               \
@@ -1535,6 +1536,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
 #define TILE__CHOL_MINB128_f64 0
 #endif
 #define TILE__CHOL_KBLOCK_f32 tile__chol_block_p_f32
+#define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
 /* f64 on 128 threads (nb 5...7): the S layout with the one-pass panel
  * shuffling its columns and the update on the tensor cores, on sm_90 (128
  * registers: 4 blocks an SM, as the P kernel's 102 registers and 48.4 KiB;
@@ -1547,12 +1549,11 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
 #define TILE__CHOL_P128_f64 0
 #endif
 #if (TILE_ON_DEVICE && __CUDA_ARCH__ < 900) || TILE__CHOL_P128_f64
-#define TILE__CHOL_KBLOCK128_f64 tile__chol_block_p1_f64
+#define TILE__CHOL_KBLOCK128_f64 TILE__CHOL_KBLOCK_f64
 #else
 #define TILE__CHOL_KBLOCK128_f64 tile__chol_block_s1_f64
 #endif
-#define TILE__CHOL_KBLOCK128_f32 tile__chol_block_p_f32
-#define TILE__CHOL_KBLOCK_f64 tile__chol_block_p1_f64
+#define TILE__CHOL_KBLOCK128_f32 TILE__CHOL_KBLOCK_f32
 /* the blocked kernels' block size by tile count nb = ceil(n / 16): 64
  * threads up to TILE__CHOL_BLK64_MAXNB_<type>, 128 up to
  * TILE__CHOL_BLK128_MAXNB, then 128 threads in the swizzled layout
