@@ -1033,13 +1033,17 @@ TILE_API float tile__chol_tri_root(float x) {
  * by layout and groups: f32 on 64 threads two (n = 64 67.6 us, 69.4 with
  * one and the fixed places), on 128 one (n = 92 / 128 128.4 /
  * 243.1 -> 125.7 / 240.1 with the fixed-place copy-in: bench/results/
- * 2026-12-03-h200-chol-copies-sweep.txt, run D); f64 one (its nb = 8 kernel
- * spilled on sm_90 with two, the P kernels a tie) */
+ * 2026-12-03-h200-chol-copies-sweep.txt, run D); f64 two in the S kernels
+ * on 128 threads (nb 5..8: n = 92 / 128 229.7 / 409.6 -> 225.3 / 406.5,
+ * bench/results/2026-12-04-h200-chol-pipe-sweep.txt, run 7; once spilled
+ * at nb = 8, no longer since the fixed-place copies), one in P (a tie) */
 #ifndef TILE__CHOL_CPSPLIT_f32
 #define TILE__CHOL_CPSPLIT_f32(LY, groups) ((groups) <= 4)
 #endif
+#define TILE__CHOL_CPS64_S(groups) ((groups) > 4)
+#define TILE__CHOL_CPS64_P(groups) 0
 #ifndef TILE__CHOL_CPSPLIT_f64
-#define TILE__CHOL_CPSPLIT_f64(LY, groups) 0
+#define TILE__CHOL_CPSPLIT_f64(LY, groups) TILE__CHOL_CPS64_##LY(groups)
 #endif
 /* the blocked copy-in of a 16-byte aligned matrix with n % VW == 0: chunks
  * at fixed places (1), or the flat loop (0), by layout, groups and pn2 (the
