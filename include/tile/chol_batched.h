@@ -1089,7 +1089,7 @@ TILE_API float tile__chol_tri_root(float x) {
 /* the copy-out of row block ti where every chunk is inside its row (n % VW
  * == 0, a aligned): a row's chunks unrolled, constant offsets from one shared
  * and one global pointer; a helper of TILE__CHOL_BLOCK_DEF_ (its locals) */
-#define TILE__CHOL_CPOUT_RB(LY, sfx, T, ti)                                                                                 \
+#define TILE__CHOL_CPOUT_RB(LY, sfx, T, ti, part)                                                                           \
     for (unsigned i = v / 8; i < 16 && 16 * ti + i < un; i += rp) {                                                         \
         const unsigned r = 16 * ti + i;                                                                                     \
         const T *s0 = TILE__CHOL_TILE(LY, sfx, T, ws, ti, 0) + TILE__CHOL_OFF_##LY(sfx, i, cq) +                            \
@@ -1098,7 +1098,11 @@ TILE_API float tile__chol_tri_root(float x) {
         TILE__UNROLL for (unsigned u = 0; u < TILE_CHOL_MAX_N / 16 / st; ++u) {                                             \
             const unsigned tj = ts + st * u;                                                                                \
             T x[TILE__CHOL_VW_##sfx];                                                                                       \
-            if (tj < ti) {                                                                                                  \
+            /* part (TILE__CHOL_LCO): 0 every tile, 1 all but the last diagonal                                             \
+             * tile, 2 that tile alone */                                                                                   \
+            if ((part) == 1 && tj == ti && ti + 1 == unb) {                                                                 \
+            } else if ((part) == 2 && (tj != ti || ti + 1 != unb)) {                                                        \
+            } else if (tj < ti) {                                                                                           \
                 tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
                 tile__chol_vst_##sfx(d0 + 16 * st * u, x);                                                                  \
             } else if (16 * tj + cq < un) {                                                                                 \
@@ -1111,6 +1115,34 @@ TILE_API float tile__chol_tri_root(float x) {
                 tile__chol_vst_##sfx(d0 + 16 * st * u, x);                                                                  \
             }                                                                                                               \
         }                                                                                                                   \
+    }
+
+/* the copy-out of tile columns clo ... chi - 1 (rows 16 tj ... n - 1 of
+ * each; the diagonal tile's strictly upper part as zeros) by nt threads, v
+ * of them: chunk v % (16 / VW) of a tile row, rows v / (16 / VW) apart by
+ * nt / (16 / VW) (a warp 4 f64 / 8 f32 rows of a column: whole sectors).
+ * A helper of TILE__CHOL_BLOCK_DEF_ (its locals); n % VW == 0, a aligned */
+#define TILE__CHOL_CPOUT_COLS(LY, sfx, T, clo, chi, v, nt)                                                                  \
+    for (unsigned tj = (clo); tj < (chi); ++tj) {                                                                           \
+        const unsigned cpr = 16 / TILE__CHOL_VW_##sfx, q = (v) % cpr * TILE__CHOL_VW_##sfx, c = 16 * tj + q;                \
+        if (c < (unsigned)nn)                                                                                               \
+            for (unsigned r = 16 * tj + (v) / cpr; r < (unsigned)nn; r += (nt) / cpr) {                                     \
+                const unsigned ti = r >> 4, i = r & 15u;                                                                    \
+                T x[TILE__CHOL_VW_##sfx];                                                                                   \
+                tile__chol_vld_##sfx(x, TILE__CHOL_TILE(LY, sfx, T, ws, ti, tj) + TILE__CHOL_OFF_##LY(sfx, i, q));          \
+                if (ti == tj) TILE__UNROLL for (unsigned e = 0; e < TILE__CHOL_VW_##sfx; ++e) if (q + e > i) x[e] = (T)0;   \
+                tile__chol_vst_##sfx(a + ((size_t)r * (unsigned)nn + c), x);                                                \
+            }                                                                                                               \
+    }
+/* the zeros right of the diagonal tiles (tile columns past a row's block), by
+ * nt threads, v of them, in the places of TILE__CHOL_CPOUT_COLS */
+#define TILE__CHOL_CPOUT_ZEROS(sfx, T, v, nt)                                                                               \
+    {                                                                                                                       \
+        const unsigned cpr = 16 / TILE__CHOL_VW_##sfx, q = (v) % cpr * TILE__CHOL_VW_##sfx;                                 \
+        const T z[TILE__CHOL_VW_##sfx] = {(T)0};                                                                            \
+        for (unsigned r = (v) / cpr; r < (unsigned)nn; r += (nt) / cpr)                                                     \
+            for (unsigned c = 16 * ((r >> 4) + 1) + q; c < (unsigned)nn; c += 16)                                          \
+                tile__chol_vst_##sfx(a + ((size_t)r * (unsigned)nn + c), z);                                                \
     }
 
 /* the fixed-place copy-in of row block ti (rows 16 ti ... of the thread), its
@@ -1151,6 +1183,19 @@ TILE_API float tile__chol_tri_root(float x) {
 #endif
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
+/* TILE__CHOL_LCO_<type>(LY, groups): where the copy-out runs (device, n % VW
+ * == 0, a 16-byte aligned; else after the steps): 0 after the steps; 1
+ * every tile but the last diagonal one on the warps idle in the last
+ * step's panel (warp 0 factors that tile alone), that tile after it; 2
+ * tile column k - 1 at step k on the warps idle in its panel, the last
+ * column after the steps; 4 (with 2) the zeros right of the diagonal tiles
+ * while the copy-in lands, else after the steps */
+#ifndef TILE__CHOL_LCO_f32
+#define TILE__CHOL_LCO_f32(LY, groups) 0
+#endif
+#ifndef TILE__CHOL_LCO_f64
+#define TILE__CHOL_LCO_f64(LY, groups) ((groups) > 4)
+#endif
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, LT) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT)
 #define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT) \
 TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {                                                      \
@@ -1176,6 +1221,9 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
      * the workspace held before) changes nothing; the CPU zeroes it, for a                                                 \
      * defined state */                                                                                                     \
     const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
+    const int lco = TILE_ON_DEVICE && vec && groups >= 4 && TILE__CHOL_CPUO_##sfx(groups, nbm) && !(TILE__CHOL_XP & 2) &&     \
+                    !(TILE__CHOL_WIDE_##sfx(LY, groups) && TILE__CHOL_PN1_##PN) ? TILE__CHOL_LCO_##sfx(LY, groups) : 0;    \
+    unsigned kc = 0; /* lco & 2: the tile columns stored so far */                                                          \
     /* one cp.async group, or (TILE__CHOL_CPSPLIT) two passes, each a group:                                                \
      * tile column 0 (what panel 0 reads), then the rest, which lands while                                                 \
      * panel 0 runs (waited for before the barrier that ends it) */                                                         \
@@ -1246,6 +1294,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
             }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \
+    if ((lco & 2) && (lco & 4)) TILE__CHOL_CPOUT_ZEROS(sfx, T, (unsigned)tile__chol_rowoff(tid), (unsigned)nthr) /* none read */ \
     if (TILE__CHOL_CPSPLIT_##sfx(LY, groups)) TILE__CP_ASYNC_WAIT(1); /* pass 0's group: all but the newest */              \
     else tile__chol_cp_wait();                                                                                              \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
@@ -1302,6 +1351,25 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
             if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                \
         }                                                                                                                   \
         if (TILE__CHOL_CPSPLIT_##sfx(LY, groups) && k == 0) tile__chol_cp_wait(); /* the copy-in's second pass */           \
+        if (lco & 2) { /* the final tile columns kc ... k - 1, on the warps without a panel task */                        \
+            const int wb = (cnt + 1) / 2, wn = groups / 2 - wb;                                                             \
+            if (k >= 1 && wn > 0 && (!(lco & 8) || wb == 1)) {                                                              \
+                if (g / 2 >= wb) {                                                                                          \
+                    const unsigned vc = (unsigned)tile__chol_rowoff(tid - 32 * wb);                                         \
+                    TILE__CHOL_CPOUT_COLS(LY, sfx, T, kc, (unsigned)k, vc, 32u * (unsigned)wn)                              \
+                    if ((lco & 8) && k + 1 == nb) TILE__CHOL_CPOUT_ZEROS(sfx, T, vc, 32u * (unsigned)wn)                    \
+                }                                                                                                           \
+                kc = (unsigned)k;                                                                                           \
+            }                                                                                                               \
+        } else                                                                                                              \
+        if (lco && k + 1 == nb && g >= 2) /* every tile but L_kk final: the copy-out, on warps 1 ... */                     \
+            TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid - 32)) {                                                             \
+                const unsigned un = (unsigned)nn, unb = (unsigned)nb, rp = (unsigned)(nthr - 32) / 8;                       \
+                const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;  \
+                const unsigned st = 8 / TILE__CHOL_CPT_##sfx;                                                               \
+                TILE__UNROLL for (unsigned ti = 0; ti < (unsigned)nbm; ++ti)                                                \
+                    if (ti < unb) { TILE__CHOL_CPOUT_RB(LY, sfx, T, ti, 1) }                                                \
+            }                                                                                                               \
         tile_barrier();                                                                                                     \
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
@@ -1357,8 +1425,16 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
         const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;          \
         if (vec && TILE__CHOL_CPUO_##sfx(groups, nbm)) {                                                                   \
             const unsigned st = 8 / TILE__CHOL_CPT_##sfx; /* a thread's tile step in a row */                               \
+            if (lco & 2) {                                                                                                  \
+                TILE__CHOL_CPOUT_COLS(LY, sfx, T, kc, unb, v, (unsigned)nthr)                                               \
+                if (!(lco & 4) && !((lco & 8) && nb >= 2)) TILE__CHOL_CPOUT_ZEROS(sfx, T, v, (unsigned)nthr)                 \
+            } else                                                                                                          \
+            if (lco) { /* the last diagonal tile: the rest is stored */                                                     \
+                const unsigned ti = unb - 1;                                                                                \
+                TILE__CHOL_CPOUT_RB(LY, sfx, T, ti, 2)                                                                      \
+            } else                                                                                                          \
             TILE__UNROLL for (unsigned ti = 0; ti < (unsigned)nbm; ++ti)                                                    \
-                if (ti < unb) { TILE__CHOL_CPOUT_RB(LY, sfx, T, ti) }                                                       \
+                if (ti < unb) { TILE__CHOL_CPOUT_RB(LY, sfx, T, ti, 0) }                                                    \
         } else                                                                                                              \
             TILE__CHOL_NOUNROLL for (unsigned ti = 0; ti < unb; ++ti) {                                                     \
                 for (unsigned i = v / 8; i < 16 && 16 * ti + i < un; i += rp) {                                             \
