@@ -1182,21 +1182,32 @@ TILE_API float tile__chol_tri_root(float x) {
 #define TILE__CHOL_XP 0
 #endif
 /* TILE__CHOL_LCO_<type>(LY, groups, nbm): the copy-out beside the last
- * panels, whose factor runs on warp 0 alone (device, n % VW == 0, a 16-byte
- * aligned; else all after the steps): 0 all after the steps; 1 every tile
- * but the last diagonal one on warps 1... during the last step's panel, that
- * tile after it; 2 tile columns 0 ... nb - 3 on warps 1... during step nb -
- * 2's panel, column nb - 2 and the zeros right of the diagonal tiles during
- * the last one's, the last column after it. H200, batch 4096, us (bench/
- * results/2026-12-04-h200-chol-lco-sweep.txt): f64 n = 92 / 128 224.8 /
- * 405.8 with 0, 223.6 / 391.7 with 1, 213.5 / - with 2 (nb = 8 with the
- * copies from step nb - 2: 407); f32 and the 64-thread f64 kernel lost
- * registers and blocks an SM with 1 */
+ * panels, whose factor runs on warp 0 alone while warps 1... wait (device,
+ * n % VW == 0, a 16-byte aligned; else all of it after the steps):
+ *   0   all after the steps;
+ *   1   every tile but the last diagonal one on warps 1... during the last
+ *       step's panel, that tile after it;
+ *   2   (bits) at steps k >= 1 the final tile columns not yet stored, on the
+ *       warps without a panel task; +8 only at steps whose panel is warp
+ *       0's alone, the zeros right of the diagonal tiles at the last step
+ *       (+16: after the steps, as without 8); +4 those zeros while the
+ *       copy-in lands; + (d << 8) from step nb - d on; the last column, and
+ *       the rest, after the steps.
+ * f64 on 128 threads: 522 (2 + 8 + (2 << 8): columns 0 ... nb - 3 during
+ * step nb - 2's panel, column nb - 2 and the zeros during the last one's) at
+ * nb 5...7, 1 at nb = 8. H200, batch 4096, us, f64 n = 92 / 128, rounds in
+ * one process (bench/results/2026-12-04-h200-chol-lco-sweep.txt): 0 224.8 /
+ * 405.8; 1 223.6 / 391.7; 2 224.6 / 399.8; 6 227.2 / 408.8; 10 218.0 /
+ * 404.0; 522 213.5 / 407.3; 26 227.0 / -; 538 - / 417.6. With 1 the f32
+ * kernels and the 64-thread f64 one took registers, some spilled, and lost
+ * (f32 n = 64 / 92 62.4 / 119.5 -> 69.6 / 130.3). The same steps in a
+ * shorter form of this code (dda3843, mode 2 as only the 522 steps) took
+ * 219.5 at n = 92 (ptxas's schedule, not the work: docs/cholesky.md) */
 #ifndef TILE__CHOL_LCO_f32
 #define TILE__CHOL_LCO_f32(LY, groups, nbm) 0
 #endif
 #ifndef TILE__CHOL_LCO_f64
-#define TILE__CHOL_LCO_f64(LY, groups, nbm) ((groups) > 4 ? ((nbm) < 8 ? 2 : 1) : 0)
+#define TILE__CHOL_LCO_f64(LY, groups, nbm) ((groups) > 4 ? ((nbm) < 8 ? 522 : 1) : 0)
 #endif
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
@@ -1225,11 +1236,9 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
      * the workspace held before) changes nothing; the CPU zeroes it, for a                                                 \
      * defined state */                                                                                                     \
     const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
-    /* TILE__CHOL_LCO: the copy-out beside the last panels (warps 1... idle there) */                                       \
-    const int lco = TILE_ON_DEVICE && vec && groups >= 4 && TILE__CHOL_CPUO_##sfx(groups, nbm) && !(TILE__CHOL_XP & 2)        \
-                        ? TILE__CHOL_LCO_##sfx(LY, groups, nbm)                                                             \
-                        : 0;                                                                                                \
-    unsigned kc = 0; /* lco 2: the tile columns stored so far */                                                            \
+    const int lco = TILE_ON_DEVICE && vec && groups >= 4 && TILE__CHOL_CPUO_##sfx(groups, nbm) && !(TILE__CHOL_XP & 2) &&     \
+                    !(TILE__CHOL_WIDE_##sfx(LY, groups) && TILE__CHOL_PN1_##PN) ? TILE__CHOL_LCO_##sfx(LY, groups, nbm) : 0;    \
+    unsigned kc = 0; /* lco & 2: the tile columns stored so far */                                                          \
     /* one cp.async group, or (TILE__CHOL_CPSPLIT) two passes, each a group:                                                \
      * tile column 0 (what panel 0 reads), then the rest, which lands while                                                 \
      * panel 0 runs (waited for before the barrier that ends it) */                                                         \
@@ -1300,6 +1309,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
             }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \
+    if ((lco & 2) && (lco & 4)) TILE__CHOL_CPOUT_ZEROS(sfx, T, (unsigned)tile__chol_rowoff(tid), (unsigned)nthr) /* none read */ \
     if (TILE__CHOL_CPSPLIT_##sfx(LY, groups)) TILE__CP_ASYNC_WAIT(1); /* pass 0's group: all but the newest */              \
     else tile__chol_cp_wait();                                                                                              \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
@@ -1356,17 +1366,18 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
             if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                \
         }                                                                                                                   \
         if (TILE__CHOL_CPSPLIT_##sfx(LY, groups) && k == 0) tile__chol_cp_wait(); /* the copy-in's second pass */           \
-        if (lco == 2) { /* steps nb - 2 and nb - 1: the final tile columns kc ... k - 1 on warps 1 ... */                  \
-            if (k >= 1 && k + 2 >= nb) {                                                                                    \
-                if (g >= 2) {                                                                                               \
-                    const unsigned vc = (unsigned)tile__chol_rowoff(tid - 32), nt = (unsigned)nthr - 32u;                   \
-                    TILE__CHOL_CPOUT_COLS(LY, sfx, T, kc, (unsigned)k, vc, nt)                                              \
-                    if (k + 1 == nb) TILE__CHOL_CPOUT_ZEROS(sfx, T, vc, nt)                                                 \
+        if (lco & 2) { /* the final tile columns kc ... k - 1, on the warps without a panel task */                        \
+            const int wb = (cnt + 1) / 2, wn = groups / 2 - wb;                                                             \
+            if (k >= 1 && wn > 0 && (!(lco & 8) || wb == 1) && k >= nb - (lco >> 8 ? lco >> 8 : nb)) {                      \
+                if (g / 2 >= wb) {                                                                                          \
+                    const unsigned vc = (unsigned)tile__chol_rowoff(tid - 32 * wb);                                         \
+                    TILE__CHOL_CPOUT_COLS(LY, sfx, T, kc, (unsigned)k, vc, 32u * (unsigned)wn)                              \
+                    if ((lco & 8) && !(lco & 16) && k + 1 == nb) TILE__CHOL_CPOUT_ZEROS(sfx, T, vc, 32u * (unsigned)wn)     \
                 }                                                                                                           \
                 kc = (unsigned)k;                                                                                           \
             }                                                                                                               \
         } else                                                                                                              \
-        if (lco == 1 && k + 1 == nb && g >= 2) /* every tile but L_kk final: the copy-out, on warps 1 ... */                \
+        if (lco && k + 1 == nb && g >= 2) /* every tile but L_kk final: the copy-out, on warps 1 ... */                     \
             TILE__CHOL_EACH_V(v, tile__chol_rowoff(tid - 32)) {                                                             \
                 const unsigned un = (unsigned)nn, unb = (unsigned)nb, rp = (unsigned)(nthr - 32) / 8;                       \
                 const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;  \
@@ -1429,11 +1440,11 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
         const unsigned cq = (v % TILE__CHOL_CPT_##sfx) * TILE__CHOL_VW_##sfx, ts = (v % 8) / TILE__CHOL_CPT_##sfx;          \
         if (vec && TILE__CHOL_CPUO_##sfx(groups, nbm)) {                                                                   \
             const unsigned st = 8 / TILE__CHOL_CPT_##sfx; /* a thread's tile step in a row */                               \
-            if (lco == 2) { /* the columns left (the last), the zeros where no step stored them */                          \
+            if (lco & 2) {                                                                                                  \
                 TILE__CHOL_CPOUT_COLS(LY, sfx, T, kc, unb, v, (unsigned)nthr)                                               \
-                if (nb < 2) TILE__CHOL_CPOUT_ZEROS(sfx, T, v, (unsigned)nthr)                                               \
+                if (!(lco & 4) && !((lco & 8) && !(lco & 16) && nb >= 2)) TILE__CHOL_CPOUT_ZEROS(sfx, T, v, (unsigned)nthr)  \
             } else                                                                                                          \
-            if (lco == 1) { /* the last diagonal tile: the rest is stored */                                                \
+            if (lco) { /* the last diagonal tile: the rest is stored */                                                     \
                 const unsigned ti = unb - 1;                                                                                \
                 TILE__CHOL_CPOUT_RB(LY, sfx, T, ti, 2)                                                                      \
             } else                                                                                                          \
