@@ -1189,16 +1189,16 @@ TILE_API float tile__chol_tri_root(float x) {
  *       step's panel, that tile after it;
  *   2   (bits) at steps k >= 1 the final tile columns not yet stored, on the
  *       warps without a panel task; +8 only at steps whose panel is warp
- *       0's alone, the zeros right of the diagonal tiles at the last step
- *       (+16: after the steps, as without 8); +4 those zeros while the
- *       copy-in lands; + (d << 8) from step nb - d on; the last column, and
- *       the rest, after the steps.
+ *       0's alone, the zeros right of the diagonal tiles at the last step;
+ *       + (d << 8) from step nb - d on; the last column, and the rest, after
+ *       the steps.
  * f64 on 128 threads: 522 (2 + 8 + (2 << 8): columns 0 ... nb - 3 during
  * step nb - 2's panel, column nb - 2 and the zeros during the last one's) at
  * nb 5...7, 1 at nb = 8. H200, batch 4096, us, f64 n = 92 / 128, rounds in
  * one process (bench/results/2026-12-04-h200-chol-lco-sweep.txt): 0 224.8 /
  * 405.8; 1 223.6 / 391.7; 2 224.6 / 399.8; 6 227.2 / 408.8; 10 218.0 /
- * 404.0; 522 213.5 / 407.3; 26 227.0 / -; 538 - / 417.6. With 1 the f32
+ * 404.0; 522 213.5 / 407.3 (the zeros while the copy-in lands, or after
+ * the steps with 8, measured slower: docs/cholesky.md). With 1 the f32
  * kernels and the 64-thread f64 one took registers, some spilled, and lost
  * (f32 n = 64 / 92 62.4 / 119.5 -> 69.6 / 130.3). The same steps in a
  * shorter form of this code (dda3843, mode 2 as only the 522 steps) took
@@ -1236,9 +1236,10 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
      * the workspace held before) changes nothing; the CPU zeroes it, for a                                                 \
      * defined state */                                                                                                     \
     const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                           \
-    const int lco = TILE_ON_DEVICE && vec && groups >= 4 && TILE__CHOL_CPUO_##sfx(groups, nbm) && !(TILE__CHOL_XP & 2) &&     \
-                    !(TILE__CHOL_WIDE_##sfx(LY, groups) && TILE__CHOL_PN1_##PN) ? TILE__CHOL_LCO_##sfx(LY, groups, nbm) : 0;    \
-    unsigned kc = 0; /* lco & 2: the tile columns stored so far */                                                          \
+    const int lco = TILE_ON_DEVICE && vec && groups >= 4 && TILE__CHOL_CPUO_##sfx(groups, nbm) && !(TILE__CHOL_XP & 2)        \
+                        ? TILE__CHOL_LCO_##sfx(LY, groups, nbm)                                                             \
+                        : 0;                                                                                                \
+    unsigned kc = 0; /* TILE__CHOL_LCO 2: the tile columns stored so far */                                                 \
     /* one cp.async group, or (TILE__CHOL_CPSPLIT) two passes, each a group:                                                \
      * tile column 0 (what panel 0 reads), then the rest, which lands while                                                 \
      * panel 0 runs (waited for before the barrier that ends it) */                                                         \
@@ -1309,7 +1310,6 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
             }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \
-    if ((lco & 2) && (lco & 4)) TILE__CHOL_CPOUT_ZEROS(sfx, T, (unsigned)tile__chol_rowoff(tid), (unsigned)nthr) /* none read */ \
     if (TILE__CHOL_CPSPLIT_##sfx(LY, groups)) TILE__CP_ASYNC_WAIT(1); /* pass 0's group: all but the newest */              \
     else tile__chol_cp_wait();                                                                                              \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
@@ -1372,7 +1372,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
                 if (g / 2 >= wb) {                                                                                          \
                     const unsigned vc = (unsigned)tile__chol_rowoff(tid - 32 * wb);                                         \
                     TILE__CHOL_CPOUT_COLS(LY, sfx, T, kc, (unsigned)k, vc, 32u * (unsigned)wn)                              \
-                    if ((lco & 8) && !(lco & 16) && k + 1 == nb) TILE__CHOL_CPOUT_ZEROS(sfx, T, vc, 32u * (unsigned)wn)     \
+                    if ((lco & 8) && k + 1 == nb) TILE__CHOL_CPOUT_ZEROS(sfx, T, vc, 32u * (unsigned)wn)                    \
                 }                                                                                                           \
                 kc = (unsigned)k;                                                                                           \
             }                                                                                                               \
@@ -1442,7 +1442,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
             const unsigned st = 8 / TILE__CHOL_CPT_##sfx; /* a thread's tile step in a row */                               \
             if (lco & 2) {                                                                                                  \
                 TILE__CHOL_CPOUT_COLS(LY, sfx, T, kc, unb, v, (unsigned)nthr)                                               \
-                if (!(lco & 4) && !((lco & 8) && !(lco & 16) && nb >= 2)) TILE__CHOL_CPOUT_ZEROS(sfx, T, v, (unsigned)nthr)  \
+                if (!((lco & 8) && nb >= 2)) TILE__CHOL_CPOUT_ZEROS(sfx, T, v, (unsigned)nthr) /* none at the steps */     \
             } else                                                                                                          \
             if (lco) { /* the last diagonal tile: the rest is stored */                                                     \
                 const unsigned ti = unb - 1;                                                                                \
