@@ -1563,17 +1563,17 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A, TILE__CHOL_BLKS_
 TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1, TILE__CHOL_BLKP_LT_f64(groups))
 TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
 
-/* The two NW x NW matrices of a warp (NW = 16 / 32: contiguous, 16-byte
- * aligned at g) to / from its half-warps' lower tiles in layout P at st
- * (NW = 32: tiles 00, 10, 11, as the blocked workspace at nb = 2): 16-byte
- * chunk q = 32 k + lane (cp.async in; 16-byte loads and stores out), so
- * that each global access of the warp is 512 contiguous bytes, where a
- * lane's own row took 16 bytes of every 32-byte sector of a request (H200,
- * batch 4096: n = 32 f32 26.0 -> 15.2 us, f64 50.5 -> 30.4; n = 16 f32
- * 8.8 -> 8.2, f64 17.6 -> 10.7: bench/results/2026-12-02-h200-chol-stage-
- * 408a34b.txt). The strictly upper block is not read, and stored as
- * zeros. Each waits for the warp: the in for its copies, the out for the
- * lanes' rows. */
+/* The two NW x NW matrices of a warp (NW = 32: contiguous, 16-byte aligned
+ * at g) to / from its half-warps' lower tiles in layout P at st (tiles 00,
+ * 10, 11, as the blocked workspace at nb = 2): 16-byte chunk q = 32 k +
+ * lane (cp.async in; 16-byte loads and stores out), so that each global
+ * access of the warp is 512 contiguous bytes, where a lane's own row took
+ * 16 bytes of every 32-byte sector of a request (H200, batch 4096: n = 32
+ * f32 26.0 -> 15.2 us, f64 50.5 -> 30.4; n = 16, then staged the same way,
+ * f32 8.8 -> 8.2, f64 17.6 -> 10.7: bench/results/2026-12-02-h200-chol-
+ * stage-408a34b.txt; n = 16 now has tile__chol_s16l's copies). The strictly
+ * upper block is not read, and stored as zeros. Each waits for the warp:
+ * the in for its copies, the out for the lanes' rows. */
 #if TILE_ON_DEVICE
 #define TILE__CHOL_CPW_AT(sfx, st, NW, e)                                                          \
     ((st) + ((size_t)((e) / ((NW) * (NW))) * ((NW) / 16) * ((NW) / 16 + 1) / 2 +                   \
@@ -1606,14 +1606,84 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
     TILE_API void tile__chol_cp##NW##_in_##sfx(T *st, const T *g) { (void)st, (void)g; }           \
     TILE_API void tile__chol_cp##NW##_out_##sfx(T *g, const T *st) { (void)g, (void)st; }
 #endif
-TILE__CHOL_CPW_DEF(f32, float, 16)
-TILE__CHOL_CPW_DEF(f64, double, 16)
 TILE__CHOL_CPW_DEF(f32, float, 32)
 TILE__CHOL_CPW_DEF(f64, double, 32)
 /* does the warp of matrix m stage its NW x NW matrices (warp-uniform: both
  * of its matrices in the batch, n = NW, a 16-byte aligned base)? */
 #define TILE__CHOL_STG(NW, n, m, batch, a) \
     (TILE_ON_DEVICE && (n) == (NW) && ((m) | 1) < (batch) && !((uintptr_t)(a)&15))
+
+/* n = 16 on the GPU (tile__chol_s16l_k: a 16-byte aligned batch, a matrix
+ * a half-warp): the factor of the matrix at g, or with g NULL (a half-warp
+ * past the batch) of zeros, nothing read or stored; lt is the group's 16 x
+ * TILE__CHOL_LD scratch; returns the info. Lane i holds row i in registers.
+ * Step j publishes column j of L as row j of lt (L^T: zeros above l_jj, the
+ * l_ij below), one broadcast that every lane reads for its update a_ik -=
+ * l_ij l_kj (k > j), and lane j + 1 sends the next pivot a_{j+1,j+1} -
+ * l_{j+1,j}^2 by one shuffle. lt is also the copies' staging: in, 16-byte
+ * chunks in row-major order (a half-warp's access 256 contiguous bytes;
+ * chunks wholly above the diagonal not read), then each lane its row; out,
+ * L's rows read back from lt's columns (L^T's zeros included). The same
+ * operations in the same order as tile__chol_fs's, so the result is bit for
+ * bit that of the tile path (tile16 load, tile__chol_fs, zeroing, store;
+ * the CPU's, and the GPU's for n < 16 or an unaligned batch), without its
+ * tile passes, the register diagonal's select and the zeroing. H200, batch
+ * 4096, chol_bench, four rounds: f64 9.4 -> 8.9 us, f32 7.0 -> 6.7 (the
+ * same steps inside the tile kernel, beside its other path: f64 9.2;
+ * bench/results/2026-12-04-h200-chol-s16l.txt) */
+#if TILE_ON_DEVICE
+#define TILE__CHOL_S16L_DEF(sfx, T)                                                                \
+    TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) {                                       \
+        const int i = tile16_lane(), vw = TILE__CHOL_VW_##sfx, cpr = 16 / TILE__CHOL_VW_##sfx;     \
+        const T thr = eps > (T)0 ? eps : (T)0, rep = eps > (T)0 ? eps : (T)NAN;                    \
+        T x[16];                                                                                   \
+        {                                                                                          \
+            T v[16];                                                                               \
+            TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                           \
+                const int e = 16 * q + i, r = e / cpr, c0 = vw * (e % cpr);                        \
+                if (g && c0 <= r) tile__chol_vld_##sfx(v + vw * q, g + 16 * r + c0);               \
+                else TILE__UNROLL for (int t = 0; t < vw; ++t) v[vw * q + t] = (T)0;              \
+            }                                                                                      \
+            TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                           \
+                const int e = 16 * q + i;                                                          \
+                tile__chol_vst_##sfx(lt + TILE__CHOL_OFF_P(sfx, e / cpr, vw * (e % cpr)), v + vw * q); \
+            }                                                                                      \
+            __syncwarp();                                                                          \
+            TILE__UNROLL for (int q = 0; q < 16; q += vw) tile__chol_vld_##sfx(x + q, lt + TILE__CHOL_OFF_P(sfx, i, q)); \
+            __syncwarp(); /* every row read before step 0 writes lt */                             \
+        }                                                                                          \
+        int info = 0;                                                                              \
+        T dn = __shfl_sync(0xffffffffu, x[0], 0, 16);                                              \
+        TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                \
+            const T d0 = dn;                                                                       \
+            if (!(d0 > (T)0) && info == 0) info = j + 1;                                           \
+            const T d = d0 > thr ? d0 : rep; /* TILE__CHOL_CLAMP's values */                       \
+            const T r = TILE__CHOL_RS(sfx, d, 0), lr = x[j] * r;                                   \
+            if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, x[j + 1] - lr * lr, j + 1, 16);          \
+            lt[TILE__CHOL_OFF_P(sfx, j, i)] = i == j ? TILE__CHOL_SD(sfx, d, r) : i < j ? (T)0 : lr; \
+            if (j + 1 < 16) {                                                                      \
+                T lc[16];                                                                          \
+                __syncwarp();                                                                      \
+                TILE__UNROLL for (int q = (j + 1) & -vw; q < 16; q += vw)                          \
+                    tile__chol_vld_##sfx(lc + q, lt + TILE__CHOL_OFF_P(sfx, j, q));                \
+                TILE__UNROLL for (int k = j + 1; k < 16; ++k) x[k] -= lr * lc[k];                  \
+            }                                                                                      \
+        }                                                                                          \
+        __syncwarp();                                                                              \
+        TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                               \
+            const int e = 16 * q + i, r = e / cpr, c0 = vw * (e % cpr);                            \
+            T v[TILE__CHOL_VW_##sfx];                                                              \
+            TILE__UNROLL for (int t = 0; t < vw; ++t) v[t] = lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
+            if (g) tile__chol_vst_##sfx(g + 16 * r + c0, v);                                       \
+        }                                                                                          \
+        return info;                                                                               \
+    }
+#else /* the CPU never stages: the calls only compile */
+#define TILE__CHOL_S16L_DEF(sfx, T) \
+    TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) { return (void)g, (void)lt, (void)eps, 0; }
+#endif
+TILE__CHOL_S16L_DEF(f32, float)
+TILE__CHOL_S16L_DEF(f64, double)
 
 /* ---- the library's kernels and host calls ---- */
 /* the blocked kernels' resident blocks an SM asked of the compiler
@@ -1717,31 +1787,29 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
     /* n <= 16: one tile a half-warp, no a10 / a11 and no shuffled update:      \
      * far fewer registers than the kernel above (f64: 168), so batch 4096     \
      * (2048 warps, 15.5 an SM) is resident at once instead of in two waves;  \
-     * whole warps of n = 16 staged through shared memory (tile__chol_cp16)   \
-     * when 16-byte aligned */                                                \
+     * the GPU's n = 16 of a 16-byte aligned batch: tile__chol_s16l_k below */ \
     TILE_KERNEL(tile__chol_small16_k_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
         const int g = tile16_group(), m = (int)tile_block(0) * TILE16_GROUPS + g; \
         const int valid = m < batch, rows = (valid && n > 0 && n <= 16) ? n : 0;  \
         T *am = rows ? a + (size_t)m * (size_t)n * (size_t)n : 0;                  \
         T *ws = (T *)tile__smem_alloc(&tile__k, (size_t)TILE16_GROUPS * TILE__CHOL_TS_##sfx * sizeof(T)); \
         if (!ws) return; /* arena overflow (raised): the whole block stops */      \
-        T *st = ws + (size_t)g * TILE__CHOL_TS_##sfx;                              \
-        const int stg = TILE__CHOL_STG(16, n, m, batch, a);                        \
-        T *aw = stg ? a + (size_t)(m & ~1) * 256 : 0, *sw = ws + (size_t)(g & ~1) * TILE__CHOL_TS_##sfx; \
         tile16_##sfx a00 = tile16_eye_##sfx();                                     \
-        if (stg) {                                                                 \
-            tile__chol_cp16_in_##sfx(sw, aw);                                      \
-            tile__chol_tld_P_##sfx(&a00, st);                                      \
-        } else                                                                     \
-            tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                    \
-        const int r = tile__chol_fs_##sfx(&a00, &a00, eps, 0, 1 | TILE__CHOL_FSX_S16_##sfx, st, 1); \
+        tile16_load_##sfx(&a00, am, rows, n, 0, 16, 0, 16);                        \
+        const int r = tile__chol_fs_##sfx(&a00, &a00, eps, 0, 1 | TILE__CHOL_FSX_S16_##sfx, \
+                                          ws + (size_t)g * TILE__CHOL_TS_##sfx, 1); \
         tile__chol_zero_upper_##sfx(&a00);                                         \
-        if (stg) {                                                                 \
-            tile__chol_tst_P_##sfx(st, &a00);                                      \
-            tile__chol_cp16_out_##sfx(aw, sw);                                     \
-        } else                                                                     \
-            tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                   \
+        tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
+    }                                                                              \
+    /* n = 16, a 16-byte aligned batch, the GPU: tile__chol_s16l for every     \
+     * half-warp (one past the batch runs on zeros and stores nothing) */       \
+    TILE_KERNEL(tile__chol_s16l_k_##sfx, 128, T *a, int batch, T eps, int *info) { \
+        const int g = tile16_group(), m = (int)tile_block(0) * TILE16_GROUPS + g; \
+        T *ws = (T *)tile__smem_alloc(&tile__k, (size_t)TILE16_GROUPS * TILE__CHOL_TS_##sfx * sizeof(T)); \
+        if (!ws) return;                                                           \
+        const int r = tile__chol_s16l_##sfx(m < batch ? a + (size_t)m * 256 : 0, ws + (size_t)g * TILE__CHOL_TS_##sfx, eps); \
+        if (m < batch && info && tile16_lane() == 0) info[m] = r;                  \
     }                                                                              \
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk64_k_##sfx, 64, 0, TILE__CHOL_MINB64_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
@@ -2264,6 +2332,9 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
             TILE__CHOL_W64_TRY_##sfx(ex, a, n, batch, eps, info)                   \
             path = TILE_CHOL_ROWS;                                                 \
         }                                                                          \
+        if (n == 16 && ex.device >= 0 && !((uintptr_t)a & 15))                     \
+            return tile_launch(tile_exec_smem(ex, (size_t)8 * TILE__CHOL_TS_##sfx * sizeof(T)), \
+                               tile__chol_s16l_k_##sfx, tile_grid1((batch + 7) / 8), 128, a, batch, eps, info); \
         if (n <= 16) {                                                             \
             const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
             return tile_launch(tile_exec_smem(ex, (size_t)groups * TILE__CHOL_TS_##sfx * sizeof(T)), \
