@@ -1615,22 +1615,24 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
 
 /* n = 16 on the GPU (tile__chol_s16l_k: a 16-byte aligned batch, a matrix
  * a half-warp): the factor of the matrix at g, or with g NULL (a half-warp
- * past the batch) of zeros, nothing read or stored; lt is the group's 16 x
- * TILE__CHOL_LD scratch; returns the info. Lane i holds row i in registers.
- * Step j publishes column j of L as row j of lt (L^T: zeros above l_jj, the
- * l_ij below), one broadcast that every lane reads for its update a_ik -=
- * l_ij l_kj (k > j), and lane j + 1 sends the next pivot a_{j+1,j+1} -
- * l_{j+1,j}^2 by one shuffle. lt is also the copies' staging: in, 16-byte
- * chunks in row-major order (a half-warp's access 256 contiguous bytes;
- * chunks wholly above the diagonal not read), then each lane its row; out,
- * L's rows read back from lt's columns (L^T's zeros included). The same
- * operations in the same order as tile__chol_fs's, so the result is bit for
- * bit that of the tile path (tile16 load, tile__chol_fs, zeroing, store;
- * the CPU's, and the GPU's for n < 16 or an unaligned batch), without its
- * tile passes, the register diagonal's select and the zeroing. H200, batch
- * 4096, chol_bench, four rounds: f64 9.4 -> 8.9 us, f32 7.0 -> 6.7 (the
- * same steps inside the tile kernel, beside its other path: f64 9.2;
- * bench/results/2026-12-04-h200-chol-s16l.txt) */
+ * past the batch) of whatever lt holds, nothing read or stored; lt is the
+ * group's 16 x TILE__CHOL_LD scratch; returns the info. Lane i holds row i
+ * in registers. Step j publishes column j of L as row j of lt (L^T: zeros
+ * above l_jj, the l_ij below), one broadcast that every lane reads for its
+ * update a_ik -= l_ij l_kj (k > j), and lane j + 1 sends the next pivot
+ * a_{j+1,j+1} - l_{j+1,j}^2 by one shuffle. lt is also the copies'
+ * staging: in, 16-byte cp.async chunks in row-major order (a half-warp's
+ * request 256 contiguous bytes; chunks wholly above the diagonal not read),
+ * then each lane its row; out, L's rows read back from lt's columns, the
+ * strictly upper triangle stored as zeros without a read. tile__chol_fs's
+ * operations in its order (the tile path's: the CPU's, and the GPU's for n
+ * < 16 or an unaligned batch), but f64's pivot rsqrt by one third-order
+ * step (1.25 ulp, TILE__CHOL_RS), without the tile passes, the register
+ * diagonal's select and the zeroing. H200, batch 4096: chol_bench, four
+ * rounds, f64 9.4 -> 8.9 us, f32 7.0 -> 6.7 (the same steps inside the tile
+ * kernel, beside its other path: f64 9.2); then cp.async, the third-order
+ * step and the unread zeros, GPU time alone (standalone harness, three
+ * rounds): 8.0 -> 7.6 (bench/results/2026-12-04-h200-chol-s16l.txt) */
 #if TILE_ON_DEVICE
 #define TILE__CHOL_S16L_DEF(sfx, T)                                                                \
     TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) {                                       \
@@ -1638,16 +1640,13 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
         const T thr = eps > (T)0 ? eps : (T)0, rep = eps > (T)0 ? eps : (T)NAN;                    \
         T x[16];                                                                                   \
         {                                                                                          \
-            T v[16];                                                                               \
+            /* cp.async, every chunk of the lane in flight at once; a chunk wholly     \
+             * above the diagonal keeps what lt held (strictly upper: never read) */     \
             TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                           \
                 const int e = 16 * q + i, r = e / cpr, c0 = vw * (e % cpr);                        \
-                if (g && c0 <= r) tile__chol_vld_##sfx(v + vw * q, g + 16 * r + c0);               \
-                else TILE__UNROLL for (int t = 0; t < vw; ++t) v[vw * q + t] = (T)0;              \
+                if (g && c0 <= r) tile__cp_async16(lt + TILE__CHOL_OFF_P(sfx, r, c0), g + 16 * r + c0); \
             }                                                                                      \
-            TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                           \
-                const int e = 16 * q + i;                                                          \
-                tile__chol_vst_##sfx(lt + TILE__CHOL_OFF_P(sfx, e / cpr, vw * (e % cpr)), v + vw * q); \
-            }                                                                                      \
+            tile__chol_cp_wait();                                                                  \
             __syncwarp();                                                                          \
             TILE__UNROLL for (int q = 0; q < 16; q += vw) tile__chol_vld_##sfx(x + q, lt + TILE__CHOL_OFF_P(sfx, i, q)); \
             __syncwarp(); /* every row read before step 0 writes lt */                             \
@@ -1658,7 +1657,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
             const T d0 = dn;                                                                       \
             if (!(d0 > (T)0) && info == 0) info = j + 1;                                           \
             const T d = d0 > thr ? d0 : rep; /* TILE__CHOL_CLAMP's values */                       \
-            const T r = TILE__CHOL_RS(sfx, d, 0), lr = x[j] * r;                                   \
+            const T r = TILE__CHOL_RS(sfx, d, 1), lr = x[j] * r; /* f64: the third-order step */ \
             if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, x[j + 1] - lr * lr, j + 1, 16);          \
             lt[TILE__CHOL_OFF_P(sfx, j, i)] = i == j ? TILE__CHOL_SD(sfx, d, r) : i < j ? (T)0 : lr; \
             if (j + 1 < 16) {                                                                      \
@@ -1673,7 +1672,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
         TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                               \
             const int e = 16 * q + i, r = e / cpr, c0 = vw * (e % cpr);                            \
             T v[TILE__CHOL_VW_##sfx];                                                              \
-            TILE__UNROLL for (int t = 0; t < vw; ++t) v[t] = lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
+            TILE__UNROLL for (int t = 0; t < vw; ++t) v[t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
             if (g) tile__chol_vst_##sfx(g + 16 * r + c0, v);                                       \
         }                                                                                          \
         return info;                                                                               \
