@@ -1677,7 +1677,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
         }                                                                                          \
         return info;                                                                               \
     }
-#else /* the CPU never stages: the calls only compile */
+#else /* the CPU never runs tile__chol_s16l_k (the host picks it for a device): the calls only compile */
 #define TILE__CHOL_S16L_DEF(sfx, T) \
     TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) { return (void)g, (void)lt, (void)eps, 0; }
 #endif
@@ -1802,13 +1802,13 @@ TILE__CHOL_S16L_DEF(f64, double)
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
     }                                                                              \
     /* n = 16, a 16-byte aligned batch, the GPU: tile__chol_s16l for every     \
-     * half-warp (one past the batch runs on zeros and stores nothing) */       \
+     * half-warp (one past the batch reads and stores nothing) */               \
     TILE_KERNEL(tile__chol_s16l_k_##sfx, 128, T *a, int batch, T eps, int *info) { \
-        const int g = tile16_group(), m = (int)tile_block(0) * TILE16_GROUPS + g; \
+        const int g = tile16_group(), m = (int)tile_block(0) * TILE16_GROUPS + g, valid = m < batch; \
         T *ws = (T *)tile__smem_alloc(&tile__k, (size_t)TILE16_GROUPS * TILE__CHOL_TS_##sfx * sizeof(T)); \
         if (!ws) return;                                                           \
-        const int r = tile__chol_s16l_##sfx(m < batch ? a + (size_t)m * 256 : 0, ws + (size_t)g * TILE__CHOL_TS_##sfx, eps); \
-        if (m < batch && info && tile16_lane() == 0) info[m] = r;                  \
+        const int r = tile__chol_s16l_##sfx(valid ? a + (size_t)m * 256 : 0, ws + (size_t)g * TILE__CHOL_TS_##sfx, eps); \
+        if (valid && info && tile16_lane() == 0) info[m] = r;                      \
     }                                                                              \
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk64_k_##sfx, 64, 0, TILE__CHOL_MINB64_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
@@ -2331,14 +2331,13 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
             TILE__CHOL_W64_TRY_##sfx(ex, a, n, batch, eps, info)                   \
             path = TILE_CHOL_ROWS;                                                 \
         }                                                                          \
-        if (n == 16 && ex.device >= 0 && !((uintptr_t)a & 15))                     \
-            return tile_launch(tile_exec_smem(ex, (size_t)8 * TILE__CHOL_TS_##sfx * sizeof(T)), \
-                               tile__chol_s16l_k_##sfx, tile_grid1((batch + 7) / 8), 128, a, batch, eps, info); \
         if (n <= 16) {                                                             \
             const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
-            return tile_launch(tile_exec_smem(ex, (size_t)groups * TILE__CHOL_TS_##sfx * sizeof(T)), \
-                               tile__chol_small16_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, \
-                               n, batch, eps, info);                               \
+            const tile_exec e1 = tile_exec_smem(ex, (size_t)groups * TILE__CHOL_TS_##sfx * sizeof(T)); \
+            const int nbl = (batch + groups - 1) / groups;                         \
+            if (n == 16 && ex.device >= 0 && !((uintptr_t)a & 15)) /* its own kernel */ \
+                return tile_launch(e1, tile__chol_s16l_k_##sfx, tile_grid1(nbl), 128, a, batch, eps, info); \
+            return tile_launch(e1, tile__chol_small16_k_##sfx, tile_grid1(nbl), 128, a, n, batch, eps, info); \
         }                                                                          \
         if (n <= 32) {                                                             \
             const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
