@@ -1669,12 +1669,18 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
             }                                                                                      \
         }                                                                                          \
         __syncwarp();                                                                              \
+        /* every read, then every store under one test: a test a store made \
+         * a branch of each read and its store (their latencies in turn) */  \
+        T v[16 / TILE__CHOL_VW_##sfx][TILE__CHOL_VW_##sfx];                                        \
         TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                               \
             const int e = 16 * q + i, r = e / cpr, c0 = vw * (e % cpr);                            \
-            T v[TILE__CHOL_VW_##sfx];                                                              \
-            TILE__UNROLL for (int t = 0; t < vw; ++t) v[t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
-            if (g) tile__chol_vst_##sfx(g + 16 * r + c0, v);                                       \
+            TILE__UNROLL for (int t = 0; t < vw; ++t) v[q][t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
         }                                                                                          \
+        if (g)                                                                                     \
+            TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                           \
+                const int e = 16 * q + i, r = e / cpr, c0 = vw * (e % cpr);                        \
+                tile__chol_vst_##sfx(g + 16 * r + c0, v[q]);                                       \
+            }                                                                                      \
         return info;                                                                               \
     }
 #else /* the CPU never runs tile__chol_s16l_k (the host picks it for a device): the calls only compile */
@@ -1804,7 +1810,10 @@ TILE__CHOL_S16L_DEF(f64, double)
     /* n = 16, a 16-byte aligned batch, the GPU: tile__chol_s16l for every     \
      * half-warp (one past the batch reads and stores nothing) */               \
     TILE_KERNEL(tile__chol_s16l_k_##sfx, 128, T *a, int batch, T eps, int *info) { \
-        const int g = tile16_group(), m = (int)tile_block(0) * TILE16_GROUPS + g, valid = m < batch; \
+        /* the block's linear index: tile_block(0) of this one-dimensional grid, \
+         * without its division by the grid's other extents (its code sat   \
+         * before the first load's address) */                                  \
+        const int g = tile16_group(), m = (int)tile_block_linear() * TILE16_GROUPS + g, valid = m < batch; \
         T *ws = (T *)tile__smem_alloc(&tile__k, (size_t)TILE16_GROUPS * TILE__CHOL_TS_##sfx * sizeof(T)); \
         if (!ws) return;                                                           \
         const int r = tile__chol_s16l_##sfx(valid ? a + (size_t)m * 256 : 0, ws + (size_t)g * TILE__CHOL_TS_##sfx, eps); \
