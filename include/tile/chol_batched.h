@@ -1672,15 +1672,14 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
         /* every read, then every store under one test: a test a store made \
          * a branch of each read and its store (their latencies in turn) */  \
         T v[16 / TILE__CHOL_VW_##sfx][TILE__CHOL_VW_##sfx];                                        \
+        int o[16 / TILE__CHOL_VW_##sfx]; /* chunk q's place in the matrix */                       \
         TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                               \
             const int e = 16 * q + i, r = e / cpr, c0 = vw * (e % cpr);                            \
+            o[q] = 16 * r + c0;                                                                    \
             TILE__UNROLL for (int t = 0; t < vw; ++t) v[q][t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
         }                                                                                          \
         if (g)                                                                                     \
-            TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                           \
-                const int e = 16 * q + i, r = e / cpr, c0 = vw * (e % cpr);                        \
-                tile__chol_vst_##sfx(g + 16 * r + c0, v[q]);                                       \
-            }                                                                                      \
+            TILE__UNROLL for (int q = 0; q < cpr; ++q) tile__chol_vst_##sfx(g + o[q], v[q]);       \
         return info;                                                                               \
     }
 #else /* the CPU never runs tile__chol_s16l_k (the host picks it for a device): the calls only compile */
