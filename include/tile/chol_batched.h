@@ -1192,12 +1192,15 @@ TILE_API float tile__chol_tri_root(float x) {
  *       0's alone, the zeros right of the diagonal tiles at the last step;
  *       + (d << 8) from step nb - d on; the last column, and the rest, after
  *       the steps.
- * f64 on 128 threads: 522 (2 + 8 + (2 << 8): columns 0 ... nb - 3 during
- * step nb - 2's panel, column nb - 2 and the zeros during the last one's) at
- * nb 5...7, 1 at nb = 8. H200, batch 4096, us, f64 n = 92 / 128, rounds in
- * one process (bench/results/2026-12-04-h200-chol-lco-sweep.txt): 0 224.8 /
- * 405.8; 1 223.6 / 391.7; 2 224.6 / 399.8; 6 227.2 / 408.8; 10 218.0 /
- * 404.0; 522 213.5 / 407.3 (the zeros while the copy-in lands, or after
+ * f64 on 128 threads: 778 (2 + 8 + (3 << 8): columns 0 ... nb - 4 during
+ * step nb - 3's panel, nb - 3 during nb - 2's, nb - 2 and the zeros during
+ * the last one's) at nb 5...7, 1 at nb = 8. H200, batch 4096, us, f64 n = 92
+ * / 128, rounds in one process (bench/results/2026-12-04-h200-chol-lco-
+ * sweep.txt): 0 224.8 / 405.8; 1 223.6 / 391.7; 2 224.6 / 399.8; 6 227.2 /
+ * 408.8; 10 218.0 / 404.0; 522 213.5 / 407.3; and (seventeenth session,
+ * ...-chol-knobs-sweep.txt, three rounds) 522 213.4-213.6, 266 222.5-223.0,
+ * 778 212.0-212.5 at n = 92 (10 runs the same steps as 778 at nb 5...7:
+ * its 218.0 was another schedule of ptxas's) (the zeros while the copy-in lands, or after
  * the steps with 8, measured slower: docs/cholesky.md). With 1 the f32
  * kernels and the 64-thread f64 one took registers, some spilled, and lost
  * (f32 n = 64 / 92 62.4 / 119.5 -> 69.6 / 130.3). The same steps in a
@@ -1207,7 +1210,7 @@ TILE_API float tile__chol_tri_root(float x) {
 #define TILE__CHOL_LCO_f32(LY, groups, nbm) 0
 #endif
 #ifndef TILE__CHOL_LCO_f64
-#define TILE__CHOL_LCO_f64(LY, groups, nbm) ((groups) > 4 ? ((nbm) < 8 ? 522 : 1) : 0)
+#define TILE__CHOL_LCO_f64(LY, groups, nbm) ((groups) > 4 ? ((nbm) < 8 ? 778 : 1) : 0)
 #endif
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
