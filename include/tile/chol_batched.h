@@ -584,6 +584,9 @@ TILE_API double tile__chol_inf0_f64(double d) { return isinf(d) ? 0.0 : d; }
 TILE_API double tile__chol_rsf_f64(double d, int h3) {
     double y;
     asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(d));
+#if defined(TILE__CHOL_XP) && (TILE__CHOL_XP & 4) /* a measurement's build: MUFU's 20 bits alone (TILE__CHOL_XP) */
+    if (d == d) return (void)h3, y;
+#endif
     /* +inf: MUFU's 0 through the steps as d 0 (0, not the NaN of inf 0); the
      * select runs beside MUFU, off the column's chain (after the steps it
      * was on it) */
@@ -1177,7 +1180,11 @@ TILE_API float tile__chol_tri_root(float x) {
  * skips the blocked kernels' copy-in, bit 1 their copy-out; the factor then
  * runs on whatever the workspace holds (the results are wrong) and is timed
  * as the steps alone, the bound that overlapping the copies could reach
- * (docs/cholesky.md, thirteenth session) */
+ * (docs/cholesky.md, thirteenth session). Bit 2 (given on the command line:
+ * tile__chol_rsf_f64 reads it above) leaves the f64 pivot's rsqrt at MUFU's
+ * 20 bits, without its refinement: the results are off in their low bits,
+ * and the time is what a pivot chain without those operations would take
+ * (seventeenth session) */
 #ifndef TILE__CHOL_XP
 #define TILE__CHOL_XP 0
 #endif
