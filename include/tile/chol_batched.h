@@ -553,6 +553,17 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
     return isinf(d) ? 0.0 : y;
 }
 #endif
+/* TILE__CHOL_XP (a diagnostic, 0 in every build but a measurement's): bit 0
+ * skips the blocked kernels' copy-in, bit 1 their copy-out; the factor then
+ * runs on whatever the workspace holds (the results are wrong) and is timed
+ * as the steps alone, the bound that overlapping the copies could reach
+ * (docs/cholesky.md, thirteenth session). Bit 2 leaves the f64 pivot's rsqrt
+ * at MUFU's 20 bits, without its refinement: the results are off in their
+ * low bits, and the time is what a pivot chain without those operations
+ * would take (seventeenth session) */
+#ifndef TILE__CHOL_XP
+#define TILE__CHOL_XP 0
+#endif
 /* the pivot clamp of tile16_chol: eps > 0 clamps d <= eps (and NaN) to eps,
  * else a pivot not > 0 becomes NaN */
 #define TILE__CHOL_CLAMP(T, dr) (eps > (T)0 ? ((dr) > eps ? (dr) : eps) : ((dr) > (T)0 ? (dr) : (T)NAN))
@@ -584,9 +595,10 @@ TILE_API double tile__chol_inf0_f64(double d) { return isinf(d) ? 0.0 : d; }
 TILE_API double tile__chol_rsf_f64(double d, int h3) {
     double y;
     asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(d));
-#if defined(TILE__CHOL_XP) && (TILE__CHOL_XP & 4) /* a measurement's build: MUFU's 20 bits alone (TILE__CHOL_XP) */
-    if (d == d) return (void)h3, y;
-#endif
+#if TILE__CHOL_XP & 4 /* a measurement's build: MUFU's 20 bits alone */
+    (void)h3;
+    return y;
+#else
     /* +inf: MUFU's 0 through the steps as d 0 (0, not the NaN of inf 0); the
      * select runs beside MUFU, off the column's chain (after the steps it
      * was on it) */
@@ -597,6 +609,7 @@ TILE_API double tile__chol_rsf_f64(double d, int h3) {
     } else
         TILE__UNROLL for (int s = 0; s < TILE__CHOL_FS_NEWTON_f64; ++s) y = fma(0.5 * y, fma(ds * y, -y, 1.0), y);
     return y;
+#endif
 }
 #define TILE__CHOL_RS(sfx, d, h3) tile__chol_rsf_##sfx(d, h3)
 /* l_jj = sqrt(d): f32 by MUFU (+inf stays +inf), f64 (and the CPU) as d r
@@ -1176,18 +1189,6 @@ TILE_API float tile__chol_tri_root(float x) {
                     dst[q] = (T)(16 * tj + cq + q == r ? 1 : 0);                                                            \
     }
 
-/* TILE__CHOL_XP (a diagnostic, 0 in every build but a measurement's): bit 0
- * skips the blocked kernels' copy-in, bit 1 their copy-out; the factor then
- * runs on whatever the workspace holds (the results are wrong) and is timed
- * as the steps alone, the bound that overlapping the copies could reach
- * (docs/cholesky.md, thirteenth session). Bit 2 (given on the command line:
- * tile__chol_rsf_f64 reads it above) leaves the f64 pivot's rsqrt at MUFU's
- * 20 bits, without its refinement: the results are off in their low bits,
- * and the time is what a pivot chain without those operations would take
- * (seventeenth session) */
-#ifndef TILE__CHOL_XP
-#define TILE__CHOL_XP 0
-#endif
 /* TILE__CHOL_LCO_<type>(LY, groups, nbm): the copy-out beside the last
  * panels, whose factor runs on warp 0 alone while warps 1... wait (device,
  * n % VW == 0, a 16-byte aligned; else all of it after the steps):
@@ -1207,8 +1208,8 @@ TILE_API float tile__chol_tri_root(float x) {
  * 408.8; 10 218.0 / 404.0; 522 213.5 / 407.3; and (seventeenth session,
  * ...-chol-knobs-sweep.txt, three rounds) 522 213.4-213.6, 266 222.5-223.0,
  * 778 212.0-212.5 at n = 92 (10 runs the same steps as 778 at nb 5...7:
- * its 218.0 was another schedule of ptxas's) (the zeros while the copy-in lands, or after
- * the steps with 8, measured slower: docs/cholesky.md). With 1 the f32
+ * its 218.0 was another schedule of ptxas's). The zeros while the copy-in
+ * lands, or after the steps with 8, measured slower (docs/cholesky.md). With 1 the f32
  * kernels and the 64-thread f64 one took registers, some spilled, and lost
  * (f32 n = 64 / 92 62.4 / 119.5 -> 69.6 / 130.3). The same steps in a
  * shorter form of this code (dda3843, mode 2 as only the 522 steps) took
