@@ -888,6 +888,24 @@ TILE__CHOL_SLT_DEF(f64, double)
  * count): n = 92 139.1 -> 133.7 us (bench/results/2026-12-02-h200-chol-
  * wide72-*.txt); on 64 threads still slower (n = 64 68.0 -> 70.1), f64 too
  * (n = 64 / 92 135.0 / 301.4 -> 142.4 / 320.2) */
+/* the one-pass panel a tile a warp (w1, in the steps' loop) at the steps
+ * with at most this many panel tiles, if no more than the block's warps
+ * (-1: never), by layout, groups and the kernel's largest tile count nbm.
+ * A lane then updates one row a column instead of two (L_kk's and the
+ * tile's). H200, batch 4096, three rounds in one process (bench/results/
+ * 2026-12-04-h200-chol-w1-sweep.txt): f64 nb = 8 from ntl 1 on, n = 128
+ * 392.0-392.2 -> 389.2-389.4 us; every other form slower: f64 nb = 8 from
+ * ntl 4 (or 0) 392.0-392.2 (391.2-391.3), f64 nb 5...7 (n = 92) 212.0-212.6
+ * -> 229.0-238.3 us whatever the count, f32 n = 64 / 92 / 128 +9 / +8 / +2 %
+ * (its P kernel 72 -> 80 registers, 6 blocks an SM instead of 7). Neither
+ * the pivot chain (TILE__CHOL_XP 4) nor the FMAs a lane bound the late
+ * panels */
+#ifndef TILE__CHOL_W1_f32
+#define TILE__CHOL_W1_f32(LY, groups, nbm) (-1)
+#endif
+#ifndef TILE__CHOL_W1_f64
+#define TILE__CHOL_W1_f64(LY, groups, nbm) ((groups) > 4 && (nbm) == 8 ? 1 : -1)
+#endif
 #ifndef TILE__CHOL_WIDE_f32
 #define TILE__CHOL_WIDE_f32(LY, groups) ((groups) > 4)
 #endif
@@ -1332,6 +1350,26 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
         const int ntl = nb - k - 1, cnt = ntl > 0 ? ntl : 1; /* the panel tiles; a task at the last step */           \
         tile16_##sfx lkk = tile16_zeros_##sfx();                                                                            \
         T *pkk = TILE__CHOL_TILE(LY, sfx, T, ws, k, k);                                                                     \
+        /* w1: a panel tile a warp (the late steps, ntl <= TILE__CHOL_W1): lanes                                            \
+         * 0..15 factor L_kk, lanes 16..31 solve tile k + 1 + w (w = g / 2) with                                            \
+         * their columns, the wide form's steps without p: a lane updates one row                                           \
+         * a column, where a half-warp's task holds L_kk's and the tile's. The                                              \
+         * columns' scratch: the tile's shared copy (its rows are in registers),                                            \
+         * or at the last step L_kk's (warp 0 alone) */                                                                     \
+        const int w1 = TILE_ON_DEVICE && TILE__CHOL_W1_##sfx(LY, groups, nbm) >= 0 && TILE__CHOL_PN1_##PN &&             \
+                       ntl <= TILE__CHOL_W1_##sfx(LY, groups, nbm) && ntl <= groups / 2;                                    \
+        if (w1) {                                                                                                           \
+            const int w = g >> 1, hi = g & 1, vt = hi && w < ntl;                                                           \
+            if (w < cnt) {                                                                                                  \
+                T *ptt = vt ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 1 + w, k) : pkk;                                          \
+                T *lt = ntl ? TILE__CHOL_TILE(LY, sfx, T, ws, k + 1 + w, k) : pkk;                                          \
+                tile__chol_tld_##LY##_##sfx(&lkk, ptt);                                                                     \
+                const int ik = tile__chol_fs_##sfx(&lkk, &lkk, eps, 0, 4 | ((LT) ? 1 : 0) | TILE__CHOL_FSX_BLK_##sfx(LY, groups, TILE__CHOL_PN2_##PN), \
+                                                   lt, !hi && (ntl || g == 0));                                             \
+                if (g == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * k + ik;                                             \
+                if (vt) tile__chol_tst_##LY##_##sfx(ptt, &lkk);                                                             \
+            }                                                                                                               \
+        } else                                                                                                              \
         if (TILE_ON_DEVICE && TILE__CHOL_WIDE_##sfx(LY, groups) && TILE__CHOL_PN1_##PN) {                                               \
             /* wide: a warp solves three panel tiles with one factor of L_kk                                                \
              * (lanes 0..15's t): A in lanes 0..15's p, B and C in lanes 16..31's                                           \
@@ -1378,7 +1416,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
         }                                                                                                                   \
         if (TILE__CHOL_CPSPLIT_##sfx(LY, groups) && k == 0) tile__chol_cp_wait(); /* the copy-in's second pass */           \
         if (lco & 2) { /* the final tile columns kc ... k - 1, on the warps without a panel task */                        \
-            const int wb = (cnt + 1) / 2, wn = groups / 2 - wb;                                                             \
+            const int wb = w1 ? cnt : (cnt + 1) / 2, wn = groups / 2 - wb;                                                  \
             if (k >= 1 && wn > 0 && (!(lco & 8) || wb == 1) && k >= nb - (lco >> 8 ? lco >> 8 : nb)) {                      \
                 if (g / 2 >= wb) {                                                                                          \
                     const unsigned vc = (unsigned)tile__chol_rowoff(tid - 32 * wb);                                         \
