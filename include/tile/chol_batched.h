@@ -1612,6 +1612,179 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A, TILE__CHOL_BLKS_
 TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1, TILE__CHOL_BLKP_LT_f64(groups))
 TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
 
+/* ---- prepared (eighteenth session), not yet run on a GPU: a left-looking
+ * blocked factor for nb <= 8 whose tiles live in a pool of 27 slots (54
+ * KiB for f64) instead of the packed 36 (72 KiB), so that with at most 128
+ * registers four blocks fit an SM where the S kernel holds three, and
+ * whose copies run beside the steps: column c is copied in from update
+ * c - 1 on, row block i copied out during panel i + 1. Step j: U_j, column
+ * j + 1's copy-in issued, then tiles (i, j), i >= j, A_ij -= sum_{c < j}
+ * L_ic L_jc^T (a warp a tile, DMMA on sm_90; c in order: the right-looking
+ * kernels' operations in their order, so the results are the S kernel's
+ * bit for bit), barrier; P_j, the panel as the other kernels' (each group
+ * factors A_jj and solves one tile), row block j - 1 copied out, column j +
+ * 1 waited for, barrier; group 0 writes L_jj as U_{j+1} starts (U reads no
+ * diagonal tile). ---- */
+/* tile (i, c)'s slot: a static interval colouring of the lifetimes (from
+ * phase 2c - 2, its column's copy-in, to 2i + 3, its row block's copy-out;
+ * U_j is phase 2j, P_j 2j + 1; the greedy colouring in birth order, checked
+ * phase by phase: no two live tiles share a slot), tiles packed row-major,
+ * 5 bits a slot. It holds for every nb <= 8: a smaller nb runs a prefix of
+ * the schedule, its last row block copied out after the loop as nb = 8's */
+#define TILE__CHOL_LL_NS 27
+TILE_API int tile__chol_ll_slot(int i, int c) {
+    const unsigned e = (unsigned)(i * (i + 1) / 2 + c);
+    const unsigned long long w = e < 12 ? 0x5901050de912020ull : e < 24 ? 0x9b4c245a4c286b1ull : 0x8dfac51c702737ull;
+    return (int)((w >> (5 * (e % 12))) & 31u);
+}
+#define TILE__CHOL_LL_TILE(sfx, T, ws, i, c) ((T *)(ws) + (size_t)tile__chol_ll_slot((i), (c)) * 256)
+/* U_j's tile (i, j) by a whole warp on sm_90's f64 tensor cores: C -= sum_{c
+ * < j} L_ic L_jc^T, as tile__chol_mma_upd_S_f64 once for each c in order but
+ * C held in registers across them (its loads and stores once, not j times):
+ * the same DMMA in the same order, so the same bits */
+#if TILE_ON_DEVICE && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+TILE_API void tile__chol_ll_updk_f64(void *ws, int i, int j) {
+    const int l = tile__chol_rowoff((int)(threadIdx.x & 31u)), g = l >> 2, q = l & 3;
+    double *c = TILE__CHOL_LL_TILE(f64, double, ws, i, j), cv[2][2][2];
+    TILE__UNROLL for (int h = 0; h < 2; ++h)
+        TILE__UNROLL for (int w = 0; w < 2; ++w)
+            tile__chol_vld_f64(cv[h][w], c + TILE__CHOL_OFF_S(f64, 8 * h + g, 8 * w + 2 * q));
+    TILE__CHOL_NOUNROLL for (int k = 0; k < j; ++k) {
+        const double *a = TILE__CHOL_LL_TILE(f64, double, ws, i, k), *b = TILE__CHOL_LL_TILE(f64, double, ws, j, k);
+        double av[2][4], bv[2][4];
+        TILE__UNROLL for (int h = 0; h < 2; ++h) {
+            tile__chol_vld_f64(av[h], a + TILE__CHOL_OFF_S(f64, 8 * h + g, 4 * q));
+            tile__chol_vld_f64(av[h] + 2, a + TILE__CHOL_OFF_S(f64, 8 * h + g, 4 * q + 2));
+            tile__chol_vld_f64(bv[h], b + TILE__CHOL_OFF_S(f64, 8 * h + g, 4 * q));
+            tile__chol_vld_f64(bv[h] + 2, b + TILE__CHOL_OFF_S(f64, 8 * h + g, 4 * q + 2));
+            TILE__UNROLL for (int e = 0; e < 4; ++e) av[h][e] = -av[h][e];
+        }
+        TILE__UNROLL for (int s = 0; s < 4; ++s)
+            TILE__UNROLL for (int h = 0; h < 2; ++h)
+                TILE__UNROLL for (int w = 0; w < 2; ++w)
+                    tile__dmma884(&cv[h][w][0], &cv[h][w][1], av[h][s], bv[w][s]);
+    }
+    TILE__UNROLL for (int h = 0; h < 2; ++h)
+        TILE__UNROLL for (int w = 0; w < 2; ++w)
+            tile__chol_vst_f64(c + TILE__CHOL_OFF_S(f64, 8 * h + g, 8 * w + 2 * q), cv[h][w]);
+    asm volatile("" ::: "memory");
+}
+#define TILE__CHOL_LL_UPDK_f64(ws, i, j) tile__chol_ll_updk_f64((ws), (i), (j))
+#else
+#define TILE__CHOL_LL_UPDK_f64(ws, i, j) ((void)(ws), (void)(i), (void)(j))
+#endif
+#define TILE__CHOL_LL_WSB(sfx, T) ((size_t)TILE__CHOL_LL_NS * 256 * sizeof(T) + 16)
+#define TILE__CHOL_LL_DEF(sfx, T, LT)                                                                                \
+TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups) {                                    \
+    const int ok = a && n > 0 && n <= TILE_CHOL_MAX_N;                                                                \
+    const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1;                                                           \
+    const int g = tile16_group(), lane = tile16_lane();                                                               \
+    const int nthr = TILE_ON_DEVICE ? 16 * groups : 1, tid = TILE_ON_DEVICE ? 16 * g + lane : 0;                      \
+    const int vw = TILE__CHOL_VW_##sfx, cpt = 16 / TILE__CHOL_VW_##sfx; /* chunks a tile row */                       \
+    const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                     \
+    int *winfo = (int *)((unsigned char *)ws + TILE__CHOL_LL_NS * 256 * sizeof(T));                                   \
+    /* tile column c in (cp.async; chunks wholly above the diagonal not read: the CPU zeroes them) */                \
+    {                                                                                                                 \
+        const int c = 0;                                                                                              \
+        TILE__CHOL_LL_CPIN(sfx, T, c)                                                                                 \
+    }                                                                                                                 \
+    tile__chol_cp_commit();                                                                                           \
+    tile__chol_cp_wait();                                                                                             \
+    if (g == 0 && lane == 0) *winfo = 0;                                                                              \
+    tile_barrier();                                                                                                   \
+    tile16_##sfx lkk = tile16_zeros_##sfx();                                                                          \
+    for (int j = 0; j < nb; ++j) {                                                                                    \
+        T *pkk = TILE__CHOL_LL_TILE(sfx, T, ws, j, j);                                                                \
+        if (j > 0) {                                                                                                  \
+            /* U_j (after the barrier that ends P_{j-1}): group 0 first stores L_{j-1,j-1}, which U never reads */   \
+            if (g == 0) tile__chol_tst_S_##sfx(TILE__CHOL_LL_TILE(sfx, T, ws, j - 1, j - 1), &lkk);                   \
+            if (j + 1 < nb) { /* column j + 1 in: it lands behind U_j and P_j */                                     \
+                const int c = j + 1;                                                                                  \
+                TILE__CHOL_LL_CPIN(sfx, T, c)                                                                         \
+                tile__chol_cp_commit();                                                                               \
+            }                                                                                                         \
+            const int dm = TILE__CHOL_DMMA_##sfx(S, groups, 0), cu = nb - j;                                          \
+            TILE__CHOL_NOUNROLL for (int t0 = dm ? g >> 1 : g; t0 < cu; t0 += dm ? groups >> 1 : groups) {            \
+                if (dm) TILE__CHOL_LL_UPDK_##sfx(ws, j + t0, j);                                                      \
+                else                                                                                                  \
+                    TILE__CHOL_NOUNROLL for (int c = 0; c < j; ++c)                                                   \
+                        TILE__CHOL_UPD_TASK(S, sfx, T, 1, TILE__CHOL_LL_TILE(sfx, T, ws, j + t0, j),                  \
+                                            TILE__CHOL_LL_TILE(sfx, T, ws, j + t0, c), TILE__CHOL_LL_TILE(sfx, T, ws, j, c)); \
+            }                                                                                                         \
+            tile_barrier();                                                                                           \
+        }                                                                                                             \
+        /* P_j: the panel, row block j - 1 out (P_0: column 1 in first) */                                            \
+        if (j == 0 && nb > 1) {                                                                                       \
+            const int c = j + 1;                                                                                      \
+            TILE__CHOL_LL_CPIN(sfx, T, c)                                                                             \
+            tile__chol_cp_commit();                                                                                   \
+        }                                                                                                             \
+        const int ntl = nb - j - 1, cnt = ntl > 0 ? ntl : 1;                                                          \
+        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                           \
+            const int task = t0 + (g & 1), valid = task < cnt && j + 1 < nb;                                          \
+            tile16_##sfx p;                                                                                           \
+            T *pik = valid ? TILE__CHOL_LL_TILE(sfx, T, ws, j + 1 + task, j) : pkk;                                   \
+            tile__chol_tld_S_##sfx(&lkk, pkk);                                                                        \
+            int ik;                                                                                                   \
+            const int ltw = valid || (j + 1 == nb && g == 0);                                                         \
+            TILE__CHOL_PANEL_1(sfx, ik, &lkk, &p, eps, (LT) | TILE__CHOL_FSX_BLK_##sfx(S, groups, 0), pik, ltw,       \
+                               tile__chol_tld_S_##sfx(&p, pik));                                                      \
+            if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * j + ik;                                        \
+            if (valid) tile__chol_tst_S_##sfx(pik, &p);                                                               \
+        }                                                                                                             \
+        if (j > 0) {                                                                                                  \
+            const int i = j - 1;                                                                                      \
+            TILE__CHOL_LL_CPOUT(sfx, T, i)                                                                            \
+        }                                                                                                             \
+        tile__chol_cp_wait();                                                                                         \
+        tile_barrier();                                                                                               \
+    }                                                                                                                 \
+    if (g == 0) tile__chol_tst_S_##sfx(TILE__CHOL_LL_TILE(sfx, T, ws, nb - 1, nb - 1), &lkk);                         \
+    tile_barrier();                                                                                                   \
+    {                                                                                                                 \
+        const int i = nb - 1;                                                                                         \
+        TILE__CHOL_LL_CPOUT(sfx, T, i)                                                                                \
+    }                                                                                                                 \
+    const int info = *winfo;                                                                                          \
+    tile_barrier(); /* the workspace may be reused after return */                                                    \
+    return ok ? info : -1;                                                                                            \
+}
+/* column c's tiles (c ... nb - 1, c) into their slots: chunk e of the
+ * column's (nb - c) x 16 rows x cpt chunks, a warp 32 consecutive ones (4
+ * rows x 128 bytes for f64); padding rows and columns the identity */
+#define TILE__CHOL_LL_CPIN(sfx, T, c)                                                                                 \
+    for (int e = tid; e < (nb - (c)) * 16 * cpt; e += nthr) {                                                         \
+        const int ti = (c) + e / (16 * cpt), rl = (e / cpt) % 16, q = e % cpt, r = 16 * ti + rl, c0 = 16 * (c) + vw * q; \
+        T *dst = TILE__CHOL_LL_TILE(sfx, T, ws, ti, c) + TILE__CHOL_OFF_S(sfx, rl, vw * q);                          \
+        if (c0 > r) {                                                                                                 \
+            if (!TILE_ON_DEVICE) { for (int t = 0; t < vw; ++t) dst[t] = (T)0; }                                      \
+        } else if (vec && r < nn) {                                                                                   \
+            tile__cp_async16(dst, a + (size_t)r * (size_t)nn + c0);                                                   \
+        } else {                                                                                                      \
+            for (int t = 0; t < vw; ++t) {                                                                            \
+                const int cc = c0 + t;                                                                                \
+                if (r < nn && cc < nn && cc <= r) TILE__CHOL_CP_ELEM_##sfx(dst + t, a + (size_t)r * (size_t)nn + cc); \
+                else dst[t] = (T)(r == cc ? 1 : 0);                                                                   \
+            }                                                                                                         \
+        }                                                                                                             \
+    }
+/* row block i out: rows 16 i + rl < n, L left of and on the diagonal tile
+ * (masked past the diagonal), zeros past it; a warp 512 contiguous bytes */
+#define TILE__CHOL_LL_CPOUT(sfx, T, i)                                                                                \
+    for (int e = tid; e < 16 * 8 * cpt; e += nthr) {                                                                  \
+        const int rl = e / (8 * cpt), tj = (e / cpt) % 8, q = e % cpt, r = 16 * (i) + rl, c0 = 16 * tj + vw * q;      \
+        if (r >= nn || c0 >= nn) continue;                                                                            \
+        T x[TILE__CHOL_VW_##sfx];                                                                                     \
+        if (tj <= (i)) tile__chol_vld_##sfx(x, TILE__CHOL_LL_TILE(sfx, T, ws, i, tj) + TILE__CHOL_OFF_S(sfx, rl, vw * q)); \
+        for (int t = 0; t < vw; ++t)                                                                                  \
+            if (tj > (i) || c0 + t > r) x[t] = (T)0;                                                                  \
+        if (vec) tile__chol_vst_##sfx(a + (size_t)r * (size_t)nn + c0, x);                                            \
+        else                                                                                                          \
+            for (int t = 0; t < vw; ++t)                                                                              \
+                if (c0 + t < nn) a[(size_t)r * (size_t)nn + c0 + t] = x[t];                                           \
+    }
+TILE__CHOL_LL_DEF(f64, double, 0)
+
 /* The two NW x NW matrices of a warp (NW = 32: contiguous, 16-byte aligned
  * at g) to / from its half-warps' lower tiles in layout P at st (tiles 00,
  * 10, 11, as the blocked workspace at nb = 2): 16-byte chunk q = 32 k +
@@ -1787,6 +1960,19 @@ TILE__CHOL_S16L_DEF(f64, double)
 #ifndef TILE__CHOL_BLK128_MAXNB
 #define TILE__CHOL_BLK128_MAXNB 7
 #endif
+#if TILE_ON_DEVICE && __CUDA_ARCH__ < 900 /* sm_90 only: the host launches it for TILE__CHOL_LL alone */
+#define TILE__CHOL_LLBODY(ws, a, n, eps) ((void)(ws), (void)(a), (void)(n), (void)(eps), -1)
+#else
+#define TILE__CHOL_LLBODY(ws, a, n, eps) tile__chol_block_ll_f64((ws), (a), (n), (eps), TILE16_GROUPS)
+#endif
+#define TILE__CHOL_LLK_f32
+#define TILE__CHOL_LLK_f64                                                                                   \
+    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blkll_k_f64, 128, 0, 4, double *a, int n, double eps, int *info) {    \
+        const int m = (int)tile_block(0);                                                                    \
+        void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_LL_WSB(f64, double));                               \
+        const int r = TILE__CHOL_LLBODY(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps);                  \
+        if (info && tile_thread() == 0) info[m] = r;                                                         \
+    }
 #define TILE__CHOL_KERNELS(sfx, T)                                                 \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
      * stored as soon as final, a10 staged in the group's shared tile for    \
@@ -1879,6 +2065,8 @@ TILE__CHOL_S16L_DEF(f64, double)
         const int r = TILE__CHOL_KBLOCK128_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK128_MAXNB); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
+    /* nb = 8, TILE__CHOL_LL (prepared): the left-looking pool, 4 blocks an SM */ \
+    TILE__CHOL_LLK_##sfx                                                           \
     /* nb = 8: the swizzled layout (above) */                                     \
     TILE_KERNEL(tile__chol_blk128s_k_##sfx, 128, T *a, int n, T eps, int *info) {  \
         const int m = (int)tile_block(0);                                          \
@@ -2373,6 +2561,20 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #define TILE__CHOL_LAZY
 #endif
 
+/* TILE__CHOL_LL 1 (a measurement's build, sm_90 only): f64 nb = 8 by the
+ * left-looking kernel (tile__chol_block_ll_f64, prepared in the eighteenth
+ * session and not yet run on a GPU) */
+#ifndef TILE__CHOL_LL
+#define TILE__CHOL_LL 0
+#endif
+#if TILE__CHOL_LL
+#define TILE__CHOL_NB8_f64(sfx, T, ex, a, n, batch, eps, info)                                       \
+    tile_launch(tile_exec_smem((ex), TILE__CHOL_LL_WSB(sfx, T)), tile__chol_blkll_k_##sfx, tile_grid1(batch), 128, \
+                (a), (n), (eps), (info))
+#else
+#define TILE__CHOL_NB8_f64 TILE__CHOL_NB8
+#endif
+#define TILE__CHOL_NB8_f32 TILE__CHOL_NB8
 #define TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info)                                           \
     tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, sfx, T, n)), tile__chol_blk128s_k_##sfx,       \
                 tile_grid1(batch), 128, (a), (n), (eps), (info))
@@ -2424,6 +2626,7 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
             return tile_launch(e2, tile__chol_blk64_k_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
         if ((n + 15) / 16 <= TILE__CHOL_BLK128_MAXNB)                              \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
+        if (ex.device >= 0) return TILE__CHOL_NB8_##sfx(sfx, T, ex, a, n, batch, eps, info); \
         return TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info);                \
     }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
