@@ -1783,7 +1783,17 @@ TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups)
             for (int t = 0; t < vw; ++t)                                                                              \
                 if (c0 + t < nn) a[(size_t)r * (size_t)nn + c0 + t] = x[t];                                           \
     }
-TILE__CHOL_LL_DEF(f64, double, 0)
+/* LT: the panel's columns by shuffles (0, as the S1 kernel: 128 registers
+ * under four blocks' launch bounds, no spill) or through the group's panel
+ * tile (1, as the S kernel; under four blocks' bounds ptxas spilled 64 bytes) */
+#ifndef TILE__CHOL_LL_LT
+#define TILE__CHOL_LL_LT 0
+#endif
+/* the blocks an SM its launch bounds ask (4: at most 128 registers) */
+#ifndef TILE__CHOL_LL_MINB
+#define TILE__CHOL_LL_MINB 4
+#endif
+TILE__CHOL_LL_DEF(f64, double, TILE__CHOL_LL_LT)
 
 /* The two NW x NW matrices of a warp (NW = 32: contiguous, 16-byte aligned
  * at g) to / from its half-warps' lower tiles in layout P at st (tiles 00,
@@ -1855,6 +1865,35 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
  * kernel, beside its other path: f64 9.2); then cp.async, the third-order
  * step and the unread zeros, GPU time alone (standalone harness, three
  * rounds): 8.0 -> 7.6 (bench/results/2026-12-04-h200-chol-s16l.txt) */
+#ifndef TILE__CHOL_S16ST /* 1: each chunk of L stored at the step that makes its rows final */
+#define TILE__CHOL_S16ST 0
+#endif
+#if TILE__CHOL_S16ST
+#define TILE__CHOL_S16_STEPST(sfx, T)                                                              \
+            if ((j + 1) % vw == 0) { /* rows j + 1 - vw ... j final: chunk q */ \
+                const int q = (j + 1) / vw - 1, e = 16 * q + i, rw = e / cpr, c0 = vw * (e % cpr);  \
+                T v[TILE__CHOL_VW_##sfx];                                                          \
+                if (j + 1 == 16) __syncwarp();                                                     \
+                TILE__UNROLL for (int t = 0; t < vw; ++t) v[t] = c0 + t > rw ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, rw)]; \
+                if (g) tile__chol_vst_##sfx(g + 16 * rw + c0, v);                                   \
+            }
+#define TILE__CHOL_S16_ENDST(sfx, T)
+#else
+#define TILE__CHOL_S16_STEPST(sfx, T)
+#define TILE__CHOL_S16_ENDST(sfx, T)                                                               \
+        __syncwarp();                                                                              \
+        /* every read, then every store under one test: a test a store made \
+         * a branch of each read and its store (their latencies in turn) */  \
+        T v[16 / TILE__CHOL_VW_##sfx][TILE__CHOL_VW_##sfx];                                        \
+        int o[16 / TILE__CHOL_VW_##sfx]; /* chunk q's place in the matrix */                       \
+        TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                               \
+            const int e = 16 * q + i, r = e / cpr, c0 = vw * (e % cpr);                            \
+            o[q] = 16 * r + c0;                                                                    \
+            TILE__UNROLL for (int t = 0; t < vw; ++t) v[q][t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
+        }                                                                                          \
+        if (g)                                                                                     \
+            TILE__UNROLL for (int q = 0; q < cpr; ++q) tile__chol_vst_##sfx(g + o[q], v[q]);
+#endif
 #if TILE_ON_DEVICE
 #define TILE__CHOL_S16L_DEF(sfx, T)                                                                \
     TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) {                                       \
@@ -1889,19 +1928,9 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
                     tile__chol_vld_##sfx(lc + q, lt + TILE__CHOL_OFF_P(sfx, j, q));                \
                 TILE__UNROLL for (int k = j + 1; k < 16; ++k) x[k] -= lr * lc[k];                  \
             }                                                                                      \
+            TILE__CHOL_S16_STEPST(sfx, T)                                                          \
         }                                                                                          \
-        __syncwarp();                                                                              \
-        /* every read, then every store under one test: a test a store made \
-         * a branch of each read and its store (their latencies in turn) */  \
-        T v[16 / TILE__CHOL_VW_##sfx][TILE__CHOL_VW_##sfx];                                        \
-        int o[16 / TILE__CHOL_VW_##sfx]; /* chunk q's place in the matrix */                       \
-        TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                               \
-            const int e = 16 * q + i, r = e / cpr, c0 = vw * (e % cpr);                            \
-            o[q] = 16 * r + c0;                                                                    \
-            TILE__UNROLL for (int t = 0; t < vw; ++t) v[q][t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
-        }                                                                                          \
-        if (g)                                                                                     \
-            TILE__UNROLL for (int q = 0; q < cpr; ++q) tile__chol_vst_##sfx(g + o[q], v[q]);       \
+        TILE__CHOL_S16_ENDST(sfx, T)                                                               \
         return info;                                                                               \
     }
 #else /* the CPU never runs tile__chol_s16l_k (the host picks it for a device): the calls only compile */
@@ -1967,7 +1996,7 @@ TILE__CHOL_S16L_DEF(f64, double)
 #endif
 #define TILE__CHOL_LLK_f32
 #define TILE__CHOL_LLK_f64                                                                                   \
-    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blkll_k_f64, 128, 0, 4, double *a, int n, double eps, int *info) {    \
+    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blkll_k_f64, 128, 0, TILE__CHOL_LL_MINB, double *a, int n, double eps, int *info) { \
         const int m = (int)tile_block(0);                                                                    \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_LL_WSB(f64, double));                               \
         const int r = TILE__CHOL_LLBODY(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps);                  \
@@ -2561,9 +2590,10 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #define TILE__CHOL_LAZY
 #endif
 
-/* TILE__CHOL_LL 1 (a measurement's build, sm_90 only): f64 nb = 8 by the
+/* TILE__CHOL_LL (a measurement's build, sm_90 only): 1, f64 nb = 8 by the
  * left-looking kernel (tile__chol_block_ll_f64, prepared in the eighteenth
- * session and not yet run on a GPU) */
+ * session and not yet run on a GPU); 2, nb 5...7 too (the same 27 slots:
+ * 54 KiB, four blocks an SM as the S1 kernel's registers allow now) */
 #ifndef TILE__CHOL_LL
 #define TILE__CHOL_LL 0
 #endif
@@ -2574,6 +2604,13 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #else
 #define TILE__CHOL_NB8_f64 TILE__CHOL_NB8
 #endif
+#if TILE__CHOL_LL >= 2
+#define TILE__CHOL_LL57_f64(ex, a, n, batch, eps, info)                                              \
+    if ((ex).device >= 0 && (n) > 64) return TILE__CHOL_NB8_f64(f64, double, ex, a, n, batch, eps, info);
+#else
+#define TILE__CHOL_LL57_f64(ex, a, n, batch, eps, info)
+#endif
+#define TILE__CHOL_LL57_f32(ex, a, n, batch, eps, info)
 #define TILE__CHOL_NB8_f32 TILE__CHOL_NB8
 #define TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info)                                           \
     tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, sfx, T, n)), tile__chol_blk128s_k_##sfx,       \
@@ -2624,6 +2661,7 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
          * blocks, f64 3). */                                                 \
         if ((n + 15) / 16 <= TILE__CHOL_BLK64_MAXNB_##sfx)                         \
             return tile_launch(e2, tile__chol_blk64_k_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
+        TILE__CHOL_LL57_##sfx(ex, a, n, batch, eps, info)                         \
         if ((n + 15) / 16 <= TILE__CHOL_BLK128_MAXNB)                              \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
         if (ex.device >= 0) return TILE__CHOL_NB8_##sfx(sfx, T, ex, a, n, batch, eps, info); \
