@@ -338,26 +338,37 @@ TILE_API void tile__chol_mma_nop(const void *c, const void *a, const void *b) { 
  * two cycles). A and B's loads are conflict-free in both layouts; C's rows
  * g and g + 1 share banks (two wavefronts a quarter-warp, 8 of 16 accesses) */
 #if TILE_ON_DEVICE && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+/* its parts, also the left-looking kernel's (lane (g, q), rows g + 8 h):
+ * A's and B's four k values a row as two 16-byte loads each, A negated; C's
+ * two chunks a row, loaded and stored; the 16 DMMA of one k tile */
+#define TILE__CHOL_DMMA_LDAB(LY, av, bv, a, b, g, q, h)                                             \
+    tile__chol_vld_f64(av[h], (a) + TILE__CHOL_OFF_##LY(f64, 8 * (h) + (g), 4 * (q)));              \
+    tile__chol_vld_f64(av[h] + 2, (a) + TILE__CHOL_OFF_##LY(f64, 8 * (h) + (g), 4 * (q) + 2));      \
+    tile__chol_vld_f64(bv[h], (b) + TILE__CHOL_OFF_##LY(f64, 8 * (h) + (g), 4 * (q)));              \
+    tile__chol_vld_f64(bv[h] + 2, (b) + TILE__CHOL_OFF_##LY(f64, 8 * (h) + (g), 4 * (q) + 2))
+#define TILE__CHOL_DMMA_NEG(av, h) TILE__UNROLL for (int e = 0; e < 4; ++e) av[h][e] = -av[h][e]
+#define TILE__CHOL_DMMA_LDC(LY, c, cv, g, q, h)                                                     \
+    TILE__UNROLL for (int w = 0; w < 2; ++w)                                                        \
+        tile__chol_vld_f64(cv[h][w], (c) + TILE__CHOL_OFF_##LY(f64, 8 * (h) + (g), 8 * w + 2 * (q)))
+#define TILE__CHOL_DMMA_STC(LY, c, cv, g, q, h)                                                     \
+    TILE__UNROLL for (int w = 0; w < 2; ++w)                                                        \
+        tile__chol_vst_f64((c) + TILE__CHOL_OFF_##LY(f64, 8 * (h) + (g), 8 * w + 2 * (q)), cv[h][w])
+#define TILE__CHOL_DMMA_16(cv, av, bv)                                                              \
+    TILE__UNROLL for (int s = 0; s < 4; ++s)                                                        \
+        TILE__UNROLL for (int h = 0; h < 2; ++h)                                                    \
+            TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
+                tile__dmma884(&cv[h][w][0], &cv[h][w][1], av[h][s], bv[w][s])
 #define TILE__CHOL_MMA_UPD_DEF(LY)                                                                  \
     TILE_API void tile__chol_mma_upd_##LY##_f64(double *c, const double *a, const double *b) {      \
         const int l = tile__chol_rowoff((int)(threadIdx.x & 31u)), g = l >> 2, q = l & 3;           \
         double av[2][4], bv[2][4], cv[2][2][2];                                                     \
         TILE__UNROLL for (int h = 0; h < 2; ++h) {                                                  \
-            tile__chol_vld_f64(av[h], a + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q));              \
-            tile__chol_vld_f64(av[h] + 2, a + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q + 2));      \
-            tile__chol_vld_f64(bv[h], b + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q));              \
-            tile__chol_vld_f64(bv[h] + 2, b + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q + 2));      \
-            TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
-                tile__chol_vld_f64(cv[h][w], c + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 8 * w + 2 * q)); \
-            TILE__UNROLL for (int e = 0; e < 4; ++e) av[h][e] = -av[h][e];                          \
+            TILE__CHOL_DMMA_LDAB(LY, av, bv, a, b, g, q, h);                                        \
+            TILE__CHOL_DMMA_LDC(LY, c, cv, g, q, h);                                                \
+            TILE__CHOL_DMMA_NEG(av, h);                                                             \
         }                                                                                           \
-        TILE__UNROLL for (int s = 0; s < 4; ++s)                                                    \
-            TILE__UNROLL for (int h = 0; h < 2; ++h)                                                \
-                TILE__UNROLL for (int w = 0; w < 2; ++w)                                            \
-                    tile__dmma884(&cv[h][w][0], &cv[h][w][1], av[h][s], bv[w][s]);                   \
-        TILE__UNROLL for (int h = 0; h < 2; ++h)                                                    \
-            TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
-                tile__chol_vst_f64(c + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 8 * w + 2 * q), cv[h][w]); \
+        TILE__CHOL_DMMA_16(cv, av, bv);                                                             \
+        TILE__UNROLL for (int h = 0; h < 2; ++h) TILE__CHOL_DMMA_STC(LY, c, cv, g, q, h);           \
         asm volatile("" ::: "memory");                                                              \
     }
 TILE__CHOL_MMA_UPD_DEF(P)
@@ -1617,8 +1628,8 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
  * KiB for f64) instead of the packed 36 (72 KiB), so that with at most 128
  * registers four blocks fit an SM where the S kernel holds three, and
  * whose copies run beside the steps: column c is copied in from update
- * c - 1 on, row block i copied out during panel i + 1. Step j: U_j, column
- * j + 1's copy-in issued, then tiles (i, j), i >= j, A_ij -= sum_{c < j}
+ * c - 1 on, row block i copied out during panel i + 1. Step j: column j +
+ * 1's copy-in issued; U_j, tiles (i, j), i >= j, A_ij -= sum_{c < j}
  * L_ic L_jc^T (a warp a tile, DMMA on sm_90; c in order: the right-looking
  * kernels' operations in their order, so the results are the S kernel's
  * bit for bit), barrier; P_j, the panel as the other kernels' (each group
@@ -1646,27 +1657,17 @@ TILE_API int tile__chol_ll_slot(int i, int c) {
 TILE_API void tile__chol_ll_updk_f64(void *ws, int i, int j) {
     const int l = tile__chol_rowoff((int)(threadIdx.x & 31u)), g = l >> 2, q = l & 3;
     double *c = TILE__CHOL_LL_TILE(f64, double, ws, i, j), cv[2][2][2];
-    TILE__UNROLL for (int h = 0; h < 2; ++h)
-        TILE__UNROLL for (int w = 0; w < 2; ++w)
-            tile__chol_vld_f64(cv[h][w], c + TILE__CHOL_OFF_S(f64, 8 * h + g, 8 * w + 2 * q));
+    TILE__UNROLL for (int h = 0; h < 2; ++h) TILE__CHOL_DMMA_LDC(S, c, cv, g, q, h);
     TILE__CHOL_NOUNROLL for (int k = 0; k < j; ++k) {
         const double *a = TILE__CHOL_LL_TILE(f64, double, ws, i, k), *b = TILE__CHOL_LL_TILE(f64, double, ws, j, k);
         double av[2][4], bv[2][4];
         TILE__UNROLL for (int h = 0; h < 2; ++h) {
-            tile__chol_vld_f64(av[h], a + TILE__CHOL_OFF_S(f64, 8 * h + g, 4 * q));
-            tile__chol_vld_f64(av[h] + 2, a + TILE__CHOL_OFF_S(f64, 8 * h + g, 4 * q + 2));
-            tile__chol_vld_f64(bv[h], b + TILE__CHOL_OFF_S(f64, 8 * h + g, 4 * q));
-            tile__chol_vld_f64(bv[h] + 2, b + TILE__CHOL_OFF_S(f64, 8 * h + g, 4 * q + 2));
-            TILE__UNROLL for (int e = 0; e < 4; ++e) av[h][e] = -av[h][e];
+            TILE__CHOL_DMMA_LDAB(S, av, bv, a, b, g, q, h);
+            TILE__CHOL_DMMA_NEG(av, h);
         }
-        TILE__UNROLL for (int s = 0; s < 4; ++s)
-            TILE__UNROLL for (int h = 0; h < 2; ++h)
-                TILE__UNROLL for (int w = 0; w < 2; ++w)
-                    tile__dmma884(&cv[h][w][0], &cv[h][w][1], av[h][s], bv[w][s]);
+        TILE__CHOL_DMMA_16(cv, av, bv);
     }
-    TILE__UNROLL for (int h = 0; h < 2; ++h)
-        TILE__UNROLL for (int w = 0; w < 2; ++w)
-            tile__chol_vst_f64(c + TILE__CHOL_OFF_S(f64, 8 * h + g, 8 * w + 2 * q), cv[h][w]);
+    TILE__UNROLL for (int h = 0; h < 2; ++h) TILE__CHOL_DMMA_STC(S, c, cv, g, q, h);
     asm volatile("" ::: "memory");
 }
 #define TILE__CHOL_LL_UPDK_f64(ws, i, j) tile__chol_ll_updk_f64((ws), (i), (j))
@@ -1695,14 +1696,14 @@ TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups)
     tile16_##sfx lkk = tile16_zeros_##sfx();                                                                          \
     for (int j = 0; j < nb; ++j) {                                                                                    \
         T *pkk = TILE__CHOL_LL_TILE(sfx, T, ws, j, j);                                                                \
+        if (j + 1 < nb) { /* column j + 1 in: it lands behind U_j (none at j = 0) and P_j */                         \
+            const int c = j + 1;                                                                                      \
+            TILE__CHOL_LL_CPIN(sfx, T, c)                                                                             \
+            tile__chol_cp_commit();                                                                                   \
+        }                                                                                                             \
         if (j > 0) {                                                                                                  \
             /* U_j (after the barrier that ends P_{j-1}): group 0 first stores L_{j-1,j-1}, which U never reads */   \
             if (g == 0) tile__chol_tst_S_##sfx(TILE__CHOL_LL_TILE(sfx, T, ws, j - 1, j - 1), &lkk);                   \
-            if (j + 1 < nb) { /* column j + 1 in: it lands behind U_j and P_j */                                     \
-                const int c = j + 1;                                                                                  \
-                TILE__CHOL_LL_CPIN(sfx, T, c)                                                                         \
-                tile__chol_cp_commit();                                                                               \
-            }                                                                                                         \
             const int dm = TILE__CHOL_DMMA_##sfx(S, groups, 0), cu = nb - j;                                          \
             TILE__CHOL_NOUNROLL for (int t0 = dm ? g >> 1 : g; t0 < cu; t0 += dm ? groups >> 1 : groups) {            \
                 if (dm) TILE__CHOL_LL_UPDK_##sfx(ws, j + t0, j);                                                      \
@@ -1713,12 +1714,7 @@ TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups)
             }                                                                                                         \
             tile_barrier();                                                                                           \
         }                                                                                                             \
-        /* P_j: the panel, row block j - 1 out (P_0: column 1 in first) */                                            \
-        if (j == 0 && nb > 1) {                                                                                       \
-            const int c = j + 1;                                                                                      \
-            TILE__CHOL_LL_CPIN(sfx, T, c)                                                                             \
-            tile__chol_cp_commit();                                                                                   \
-        }                                                                                                             \
+        /* P_j: the panel, row block j - 1 out */                                                                     \
         const int ntl = nb - j - 1, cnt = ntl > 0 ? ntl : 1;                                                          \
         TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                           \
             const int task = t0 + (g & 1), valid = task < cnt && j + 1 < nb;                                          \
@@ -1785,7 +1781,7 @@ TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups)
     }
 /* LT: the panel's columns by shuffles (0, as the S1 kernel: 128 registers
  * under four blocks' launch bounds, no spill) or through the group's panel
- * tile (1, as the S kernel; under four blocks' bounds ptxas spilled 64 bytes) */
+ * tile (1, as the S kernel; under four blocks' bounds ptxas spilled 60 bytes) */
 #ifndef TILE__CHOL_LL_LT
 #define TILE__CHOL_LL_LT 0
 #endif
@@ -1868,14 +1864,22 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
 #ifndef TILE__CHOL_S16ST /* 1: each chunk of L stored at the step that makes its rows final */
 #define TILE__CHOL_S16ST 0
 #endif
+/* chunk q of lane i's copy-out: its place o in the matrix and its values v
+ * (L's from the scratch's columns, zeros past the diagonal) */
+#define TILE__CHOL_S16_CHUNK(sfx, T, q, v, o)                                                      \
+    do {                                                                                           \
+        const int e = 16 * (q) + i, r = e / cpr, c0 = vw * (e % cpr);                              \
+        (o) = 16 * r + c0;                                                                         \
+        TILE__UNROLL for (int t = 0; t < vw; ++t) (v)[t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
+    } while (0)
 #if TILE__CHOL_S16ST
 #define TILE__CHOL_S16_STEPST(sfx, T)                                                              \
-            if ((j + 1) % vw == 0) { /* rows j + 1 - vw ... j final: chunk q */ \
-                const int q = (j + 1) / vw - 1, e = 16 * q + i, rw = e / cpr, c0 = vw * (e % cpr);  \
+            if ((j + 1) % vw == 0) { /* rows j + 1 - vw ... j final: chunk (j + 1) / vw - 1 */     \
                 T v[TILE__CHOL_VW_##sfx];                                                          \
+                int o;                                                                             \
                 if (j + 1 == 16) __syncwarp();                                                     \
-                TILE__UNROLL for (int t = 0; t < vw; ++t) v[t] = c0 + t > rw ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, rw)]; \
-                if (g) tile__chol_vst_##sfx(g + 16 * rw + c0, v);                                   \
+                TILE__CHOL_S16_CHUNK(sfx, T, (j + 1) / vw - 1, v, o);                                \
+                if (g) tile__chol_vst_##sfx(g + o, v);                                             \
             }
 #define TILE__CHOL_S16_ENDST(sfx, T)
 #else
@@ -1886,11 +1890,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
          * a branch of each read and its store (their latencies in turn) */  \
         T v[16 / TILE__CHOL_VW_##sfx][TILE__CHOL_VW_##sfx];                                        \
         int o[16 / TILE__CHOL_VW_##sfx]; /* chunk q's place in the matrix */                       \
-        TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                               \
-            const int e = 16 * q + i, r = e / cpr, c0 = vw * (e % cpr);                            \
-            o[q] = 16 * r + c0;                                                                    \
-            TILE__UNROLL for (int t = 0; t < vw; ++t) v[q][t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
-        }                                                                                          \
+        TILE__UNROLL for (int q = 0; q < cpr; ++q) TILE__CHOL_S16_CHUNK(sfx, T, q, v[q], o[q]);     \
         if (g)                                                                                     \
             TILE__UNROLL for (int q = 0; q < cpr; ++q) tile__chol_vst_##sfx(g + o[q], v[q]);
 #endif
@@ -2597,10 +2597,11 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #ifndef TILE__CHOL_LL
 #define TILE__CHOL_LL 0
 #endif
-#if TILE__CHOL_LL
+#if TILE__CHOL_LL /* the device's: the CPU keeps the S kernel */
 #define TILE__CHOL_NB8_f64(sfx, T, ex, a, n, batch, eps, info)                                       \
-    tile_launch(tile_exec_smem((ex), TILE__CHOL_LL_WSB(sfx, T)), tile__chol_blkll_k_##sfx, tile_grid1(batch), 128, \
-                (a), (n), (eps), (info))
+    ((ex).device >= 0 ? tile_launch(tile_exec_smem((ex), TILE__CHOL_LL_WSB(sfx, T)), tile__chol_blkll_k_##sfx, \
+                                    tile_grid1(batch), 128, (a), (n), (eps), (info))                 \
+                      : TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info))
 #else
 #define TILE__CHOL_NB8_f64 TILE__CHOL_NB8
 #endif
@@ -2664,8 +2665,7 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
         TILE__CHOL_LL57_##sfx(ex, a, n, batch, eps, info)                         \
         if ((n + 15) / 16 <= TILE__CHOL_BLK128_MAXNB)                              \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
-        if (ex.device >= 0) return TILE__CHOL_NB8_##sfx(sfx, T, ex, a, n, batch, eps, info); \
-        return TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info);                \
+        return TILE__CHOL_NB8_##sfx(sfx, T, ex, a, n, batch, eps, info);          \
     }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                  int *info) {     \

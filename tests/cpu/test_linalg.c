@@ -425,27 +425,17 @@ static void test_chol_batched_l_itself(void **state) {
 static void test_chol_ll_matches_s(void **state) {
     (void)state;
     static double ws1[TILE__CHOL_LL_WSB(f64, double) / 8 + 2], ws2[TILE__CHOL_WSB(S, f64, double, 128) / 8 + 2];
-    unsigned sd = 7;
     for (int n = 1; n <= TILE_CHOL_MAX_N; ++n)
         for (int kind = 0; kind < 4; ++kind) {
             const size_t nn = (size_t)n * (size_t)n;
-            double *a = malloc(sizeof(double) * nn), *b = malloc(sizeof(double) * nn);
-            double *c = malloc(sizeof(double) * nn), *m = malloc(sizeof(double) * nn);
-            for (size_t i = 0; i < nn; ++i) {
-                sd = sd * 1664525u + 1013904223u;
-                m[i] = (double)(sd >> 8) / (double)(1u << 24) - 0.5;
-            }
-            for (int i = 0; i < n; ++i)
-                for (int j = 0; j < n; ++j) {
-                    double t = 0;
-                    for (int k = 0; k < n; ++k) t += m[i * n + k] * m[j * n + k];
-                    a[i * n + j] = t + (i == j ? (kind >= 2 && i == 2 * n / 3 ? -2.0 * n : 1.0) : 0.0);
-                }
+            double *a = malloc(sizeof(double) * nn), *b = malloc(sizeof(double) * nn), *c = malloc(sizeof(double) * nn);
+            make_spd(a, n, 61 + n, 1.0);
+            if (kind >= 2) a[(2 * n / 3) * (n + 1)] = -1.0;
+            memcpy(b, a, sizeof(double) * nn);
             if (kind == 1)
                 for (int i = 0; i < n; ++i)
-                    for (int j = i + 1; j < n; ++j) a[i * n + j] = NAN;
-            memcpy(b, a, sizeof(double) * nn);
-            memcpy(c, a, sizeof(double) * nn);
+                    for (int j = i + 1; j < n; ++j) b[i * n + j] = NAN;
+            memcpy(c, b, sizeof(double) * nn);
             memset(ws1, 0xff, sizeof ws1);
             memset(ws2, 0xff, sizeof ws2);
             const double eps = kind == 3 ? 1e-3 : 0.0;
@@ -457,19 +447,10 @@ static void test_chol_ll_matches_s(void **state) {
             assert_memory_equal(b, c, sizeof(double) * nn);
             assert_int_equal(i1, kind >= 2 ? 2 * n / 3 + 1 : 0);
             if (kind < 2) {
-                double res = 0, nrm = 0;
-                for (int i = 0; i < n; ++i)
-                    for (int j = 0; j <= i; ++j) {
-                        double t = 0;
-                        for (int k = 0; k <= j; ++k) t += b[i * n + k] * b[j * n + k];
-                        res = fmax(res, fabs(t - a[i * n + j]));
-                        nrm = fmax(nrm, fabs(a[i * n + j]));
-                    }
-                assert_true(res <= 1e-13 * nrm);
-                for (int i = 0; i < n; ++i)
-                    for (int j = i + 1; j < n; ++j) assert_true(b[i * n + j] == 0.0);
+                assert_int_equal(cb_upper_nonzero_f64(b, n), 0);
+                assert_true(chol_resid(b, a, n, n) <= 1e-13);
             }
-            free(a); free(b); free(c); free(m);
+            free(a); free(b); free(c);
         }
     assert_int_equal(tile__chol_block_ll_f64(ws1, NULL, 16, 0.0, 1), -1);
     assert_int_equal(tile__chol_block_ll_f64(ws1, ws2, 129, 0.0, 1), -1);
