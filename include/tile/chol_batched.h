@@ -1366,7 +1366,8 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
          * their columns, the wide form's steps without p: a lane updates one row                                           \
          * a column, where a half-warp's task holds L_kk's and the tile's. The                                              \
          * columns' scratch: the tile's shared copy (its rows are in registers),                                            \
-         * or at the last step L_kk's (warp 0 alone) */                                                                     \
+         * or at the last step L_kk's (warp 0 alone). The constant test >= 0                                                \
+         * first: at -1 the branch folds away and the kernel is as without it */                                           \
         const int w1 = TILE_ON_DEVICE && TILE__CHOL_W1_##sfx(LY, groups, nbm) >= 0 && TILE__CHOL_PN1_##PN &&             \
                        ntl <= TILE__CHOL_W1_##sfx(LY, groups, nbm) && ntl <= groups / 2;                                    \
         if (w1) {                                                                                                           \
