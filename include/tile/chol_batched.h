@@ -1641,25 +1641,63 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
  * phase 2c - 2, its column's copy-in, to 2i + 3, its row block's copy-out;
  * U_j is phase 2j, P_j 2j + 1; the greedy colouring in birth order, checked
  * phase by phase: no two live tiles share a slot), tiles packed row-major,
- * 5 bits a slot. It holds for every nb <= 8: a smaller nb runs a prefix of
- * the schedule, its last row block copied out after the loop as nb = 8's */
+ * 5 bits a slot. It holds for every nb <= 8: a smaller nb runs the last nb
+ * steps of the schedule (below), its last row block copied out after the
+ * loop as nb = 8's */
 #define TILE__CHOL_LL_NS 27
 TILE_API int tile__chol_ll_slot(int i, int c) {
     const unsigned e = (unsigned)(i * (i + 1) / 2 + c);
     const unsigned long long w = e < 12 ? 0x5901050de912020ull : e < 24 ? 0x9b4c245a4c286b1ull : 0x8dfac51c702737ull;
     return (int)((w >> (5 * (e % 12))) & 31u);
 }
-#define TILE__CHOL_LL_TILE(sfx, T, ws, i, c) ((T *)(ws) + (size_t)tile__chol_ll_slot((i), (c)) * 256)
+/* a smaller nb runs the last nb steps of nb = 8's schedule (tile (i, c) in
+ * (i + lld, c + lld)'s slot, lld = 8 - nb, a local of every user): its live
+ * tiles at step j are a subset of nb = 8's at step j + lld, so the K-split's
+ * free slots below hold for every nb */
+#define TILE__CHOL_LL_TILE(sfx, T, ws, i, c) ((T *)(ws) + (size_t)tile__chol_ll_slot((i) + lld, (c) + lld) * 256)
+/* the K-split (TILE__CHOL_LL_KS): U_j's nb - j tiles of j products each on
+ * four warps; where r = (nb - j) % 4 tiles would be left for a last round
+ * with 4 - r warps idle, each of those r tiles is split into p = min(4 / r,
+ * j) parts over contiguous ranges of c (the tile itself takes part 0, the
+ * rest go to partial tiles in slots free through U_j and P_j, which the
+ * panel's loads add in order): nb = 8's 34 product rounds in sequence for
+ * a warp become 25 (the right-looking kernel's 24). Only at nb = 8's steps
+ * J = j + lld = 2, 6 and 7, where enough slots are free (at J = 3, the peak,
+ * none: the same colouring check, phase by phase, for every nb). The sums
+ * are then rounded in another order: not the S kernel's bits */
+TILE_API int tile__chol_ll_parts(int nb, int j, int ks) {
+    const int r = (nb - j) & 3, jj = j + 8 - nb, p = r == 0 || !ks || !(jj == 2 || jj >= 6) ? 1 : 4 / r;
+    return j < 2 ? 1 : p < j ? p : j;
+}
+/* partial k of step J's slot: J = 2: 25, 26; J = 6: 4, 10; J = 7: 2, 4, 5 */
+#define TILE__CHOL_LL_PSLOT(J, k) ((int)((0x148251359ull >> (5 * ((J) == 2 ? (k) : (J) == 6 ? 2 + (k) : 4 + (k)))) & 31u))
+/* a panel tile with its partials added (np of them, from partial k0) */
+TILE_API void tile__chol_ll_tld_f64(tile16_f64 *t, const void *ws, const double *tile, int np, int k0, int jj) {
+    tile__chol_tld_S_f64(t, tile);
+    TILE__CHOL_NOUNROLL for (int s = 0; s < np; ++s) {
+        const double *pt = (const double *)ws + (size_t)TILE__CHOL_LL_PSLOT(jj, k0 + s) * 256;
+        TILE16__EACH_ROW(i) {
+            const int row = tile__chol_rowoff(TILE16__ROW(i));
+            TILE__UNROLL for (int q = 0; q < 16; q += 2) {
+                double x[2];
+                tile__chol_vld_f64(x, pt + TILE__CHOL_OFF_S(f64, row, q));
+                t->r[i][q] += x[0], t->r[i][q + 1] += x[1];
+            }
+        }
+    }
+}
 /* U_j's tile (i, j) by a whole warp on sm_90's f64 tensor cores: C -= sum_{c
  * < j} L_ic L_jc^T, as tile__chol_mma_upd_S_f64 once for each c in order but
  * C held in registers across them (its loads and stores once, not j times):
- * the same DMMA in the same order, so the same bits */
+ * the same DMMA in the same order, so the same bits. A K-split part sums c
+ * in c0 ... c1 - 1 into dst: the tile itself (ldc: C loaded) or a partial
+ * tile (C = 0) */
 #if TILE_ON_DEVICE && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-TILE_API void tile__chol_ll_updk_f64(void *ws, int i, int j) {
+TILE_API void tile__chol_ll_updk_f64(void *ws, int lld, int i, int j, int c0, int c1, double *c, int ldc) {
     const int l = tile__chol_rowoff((int)(threadIdx.x & 31u)), g = l >> 2, q = l & 3;
-    double *c = TILE__CHOL_LL_TILE(f64, double, ws, i, j), cv[2][2][2];
-    TILE__UNROLL for (int h = 0; h < 2; ++h) TILE__CHOL_DMMA_LDC(S, c, cv, g, q, h);
-    TILE__CHOL_NOUNROLL for (int k = 0; k < j; ++k) {
+    double cv[2][2][2] = {};
+    if (ldc) TILE__UNROLL for (int h = 0; h < 2; ++h) TILE__CHOL_DMMA_LDC(S, c, cv, g, q, h);
+    TILE__CHOL_NOUNROLL for (int k = c0; k < c1; ++k) {
         const double *a = TILE__CHOL_LL_TILE(f64, double, ws, i, k), *b = TILE__CHOL_LL_TILE(f64, double, ws, j, k);
         double av[2][4], bv[2][4];
         TILE__UNROLL for (int h = 0; h < 2; ++h) {
@@ -1671,15 +1709,15 @@ TILE_API void tile__chol_ll_updk_f64(void *ws, int i, int j) {
     TILE__UNROLL for (int h = 0; h < 2; ++h) TILE__CHOL_DMMA_STC(S, c, cv, g, q, h);
     asm volatile("" ::: "memory");
 }
-#define TILE__CHOL_LL_UPDK_f64(ws, i, j) tile__chol_ll_updk_f64((ws), (i), (j))
+#define TILE__CHOL_LL_UPDK_f64(ws, i, j, c0, c1, c, ldc) tile__chol_ll_updk_f64((ws), lld, (i), (j), (c0), (c1), (c), (ldc))
 #else
-#define TILE__CHOL_LL_UPDK_f64(ws, i, j) ((void)(ws), (void)(i), (void)(j))
+#define TILE__CHOL_LL_UPDK_f64(ws, i, j, c0, c1, c, ldc) ((void)(ws), (void)(i), (void)(j), (void)(c0), (void)(c1), (void)(c), (void)(ldc))
 #endif
 #define TILE__CHOL_LL_WSB(sfx, T) ((size_t)TILE__CHOL_LL_NS * 256 * sizeof(T) + 16)
 #define TILE__CHOL_LL_DEF(sfx, T, LT)                                                                                \
-TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups) {                                    \
+TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups, int ks) {                            \
     const int ok = a && n > 0 && n <= TILE_CHOL_MAX_N;                                                                \
-    const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1;                                                           \
+    const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1, lld = 8 - nb;                                             \
     const int g = tile16_group(), lane = tile16_lane();                                                               \
     const int nthr = TILE_ON_DEVICE ? 16 * groups : 1, tid = TILE_ON_DEVICE ? 16 * g + lane : 0;                      \
     const int vw = TILE__CHOL_VW_##sfx, cpt = 16 / TILE__CHOL_VW_##sfx; /* chunks a tile row */                       \
@@ -1697,6 +1735,8 @@ TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups)
     tile16_##sfx lkk = tile16_zeros_##sfx();                                                                          \
     for (int j = 0; j < nb; ++j) {                                                                                    \
         T *pkk = TILE__CHOL_LL_TILE(sfx, T, ws, j, j);                                                                \
+        const int dm = TILE__CHOL_DMMA_##sfx(S, groups, 0), cu = nb - j;                                              \
+        const int kp = tile__chol_ll_parts(nb, j, ks && (dm || !TILE_ON_DEVICE)), kf = kp > 1 ? cu - (cu & 3) : cu;   \
         if (j + 1 < nb) { /* column j + 1 in: it lands behind U_j (none at j = 0) and P_j */                         \
             const int c = j + 1;                                                                                      \
             TILE__CHOL_LL_CPIN(sfx, T, c)                                                                             \
@@ -1705,13 +1745,19 @@ TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups)
         if (j > 0) {                                                                                                  \
             /* U_j (after the barrier that ends P_{j-1}): group 0 first stores L_{j-1,j-1}, which U never reads */   \
             if (g == 0) tile__chol_tst_S_##sfx(TILE__CHOL_LL_TILE(sfx, T, ws, j - 1, j - 1), &lkk);                   \
-            const int dm = TILE__CHOL_DMMA_##sfx(S, groups, 0), cu = nb - j;                                          \
-            TILE__CHOL_NOUNROLL for (int t0 = dm ? g >> 1 : g; t0 < cu; t0 += dm ? groups >> 1 : groups) {            \
-                if (dm) TILE__CHOL_LL_UPDK_##sfx(ws, j + t0, j);                                                      \
-                else                                                                                                  \
-                    TILE__CHOL_NOUNROLL for (int c = 0; c < j; ++c)                                                   \
-                        TILE__CHOL_UPD_TASK(S, sfx, T, 1, TILE__CHOL_LL_TILE(sfx, T, ws, j + t0, j),                  \
-                                            TILE__CHOL_LL_TILE(sfx, T, ws, j + t0, c), TILE__CHOL_LL_TILE(sfx, T, ws, j, c)); \
+            /* task t0: whole tile t0 < kf, else part (t0 - kf) % kp of tile kf + (t0 - kf) / kp */                   \
+            TILE__CHOL_NOUNROLL for (int t0 = dm ? g >> 1 : g; t0 < kf + (cu - kf) * kp; t0 += dm ? groups >> 1 : groups) { \
+                const int t = t0 < kf ? t0 : kf + (t0 - kf) / kp, s = t0 < kf ? 0 : (t0 - kf) % kp;                   \
+                const int c0 = t0 < kf ? 0 : s * j / kp, c1 = t0 < kf ? j : (s + 1) * j / kp;                         \
+                T *dst = s ? (T *)ws + (size_t)TILE__CHOL_LL_PSLOT(j + lld, (t - kf) * (kp - 1) + s - 1) * 256        \
+                           : TILE__CHOL_LL_TILE(sfx, T, ws, j + t, j);                                                \
+                if (dm) TILE__CHOL_LL_UPDK_##sfx(ws, j + t, j, c0, c1, dst, !s);                                      \
+                else {                                                                                                \
+                    if (s) for (int e = 0; e < 256; ++e) dst[e] = (T)0; /* the CPU's alone (kp 1 where !dm on the device) */ \
+                    TILE__CHOL_NOUNROLL for (int c = c0; c < c1; ++c)                                                 \
+                        TILE__CHOL_UPD_TASK(S, sfx, T, 1, dst, TILE__CHOL_LL_TILE(sfx, T, ws, j + t, c),              \
+                                            TILE__CHOL_LL_TILE(sfx, T, ws, j, c));                                    \
+                }                                                                                                     \
             }                                                                                                         \
             tile_barrier();                                                                                           \
         }                                                                                                             \
@@ -1721,11 +1767,12 @@ TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups)
             const int task = t0 + (g & 1), valid = task < cnt && j + 1 < nb;                                          \
             tile16_##sfx p;                                                                                           \
             T *pik = valid ? TILE__CHOL_LL_TILE(sfx, T, ws, j + 1 + task, j) : pkk;                                   \
-            tile__chol_tld_S_##sfx(&lkk, pkk);                                                                        \
+            const int pt = valid && 1 + task >= kf ? 1 + task - kf : -1; /* its K-split parts, if any */             \
+            tile__chol_ll_tld_##sfx(&lkk, ws, pkk, kf == 0 ? kp - 1 : 0, 0, j + lld);                                 \
             int ik;                                                                                                   \
             const int ltw = valid || (j + 1 == nb && g == 0);                                                         \
             TILE__CHOL_PANEL_1(sfx, ik, &lkk, &p, eps, (LT) | TILE__CHOL_FSX_BLK_##sfx(S, groups, 0), pik, ltw,       \
-                               tile__chol_tld_S_##sfx(&p, pik));                                                      \
+                               tile__chol_ll_tld_##sfx(&p, ws, pik, pt >= 0 ? kp - 1 : 0, pt * (kp - 1), j + lld));    \
             if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * j + ik;                                        \
             if (valid) tile__chol_tst_S_##sfx(pik, &p);                                                               \
         }                                                                                                             \
@@ -1785,6 +1832,10 @@ TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups)
  * tile (1, as the S kernel; under four blocks' bounds ptxas spilled 60 bytes) */
 #ifndef TILE__CHOL_LL_LT
 #define TILE__CHOL_LL_LT 0
+#endif
+/* KS 1: the left-looking kernel's K-split (above) */
+#ifndef TILE__CHOL_LL_KS
+#define TILE__CHOL_LL_KS 0
 #endif
 /* the blocks an SM its launch bounds ask (4: at most 128 registers) */
 #ifndef TILE__CHOL_LL_MINB
@@ -1993,7 +2044,7 @@ TILE__CHOL_S16L_DEF(f64, double)
 #if TILE_ON_DEVICE && __CUDA_ARCH__ < 900 /* sm_90 only: the host launches it for TILE__CHOL_LL alone */
 #define TILE__CHOL_LLBODY(ws, a, n, eps) ((void)(ws), (void)(a), (void)(n), (void)(eps), -1)
 #else
-#define TILE__CHOL_LLBODY(ws, a, n, eps) tile__chol_block_ll_f64((ws), (a), (n), (eps), TILE16_GROUPS)
+#define TILE__CHOL_LLBODY(ws, a, n, eps) tile__chol_block_ll_f64((ws), (a), (n), (eps), TILE16_GROUPS, TILE__CHOL_LL_KS)
 #endif
 #define TILE__CHOL_LLK_f32
 #define TILE__CHOL_LLK_f64                                                                                   \

@@ -1,0 +1,3 @@
+/* chol variant: f64 nb 5...8 by the left-looking kernel with its K-split (scripts/chol-variants.sh) */
+#define TILE__CHOL_LL 2
+#define TILE__CHOL_LL_KS 1
