@@ -1131,6 +1131,23 @@ TILE_API float tile__chol_tri_root(float x) {
 #endif
 #define TILE__CHOL_PUBPN_f32 A
 #define TILE__CHOL_PUBPN_f64 2
+/* one 16-byte chunk of the copy-in, row r, columns c0 ... (unsigned),
+ * a + so its place in the matrix (formed only for rows < n): wholly above
+ * the diagonal not read (the CPU zeroes it), else 16 bytes at once where
+ * vec allows, else element by element with padding as the identity; a
+ * helper of the blocked kernels (their locals a, nn, vec) */
+#define TILE__CHOL_CPIN_CHUNK(sfx, T, dst, so, r, c0)                                                                       \
+    if ((c0) > (r)) { /* wholly above the diagonal */                                                                       \
+        if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) (dst)[q] = (T)0; }                             \
+    } else if (vec && (r) < (unsigned)nn) {                                                                                 \
+        tile__cp_async16((dst), a + (so));                                                                                  \
+    } else {                                                                                                                \
+        TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q) {                                                   \
+            const unsigned c = (c0) + q;                                                                                    \
+            if ((r) < (unsigned)nn && c < (unsigned)nn && c <= (r)) TILE__CHOL_CP_ELEM_##sfx((dst) + q, a + (so) + q);      \
+            else (dst)[q] = (T)((r) == c ? 1 : 0);                                                                          \
+        }                                                                                                                   \
+    }
 /* the copy-out of row block ti where every chunk is inside its row (n % VW
  * == 0, a aligned): a row's chunks unrolled, constant offsets from one shared
  * and one global pointer; a helper of TILE__CHOL_BLOCK_DEF_ (its locals) */
@@ -1337,17 +1354,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
                            r = 16 * (unsigned)ti + rl;                                                                      \
             T *dst = tb + (c0 / 16) * TILE__CHOL_TT_##LY##_##sfx + TILE__CHOL_OFF_##LY(sfx, rl, c0 % 16);                   \
             const size_t so = ob + (size_t)(rl * (unsigned)nn + c0); /* a + so: formed only for rows < n */                 \
-            if (c0 > r) { /* wholly above the diagonal */                                                                   \
-                if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) dst[q] = (T)0; }                       \
-            } else if (vec && r < (unsigned)nn) {                                                                           \
-                tile__cp_async16(dst, a + so);                                                                              \
-            } else {                                                                                                        \
-                TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q) {                                           \
-                    const unsigned c = c0 + q;                                                                              \
-                    if (r < (unsigned)nn && c < (unsigned)nn && c <= r) TILE__CHOL_CP_ELEM_##sfx(dst + q, a + so + q);      \
-                    else dst[q] = (T)(r == c ? 1 : 0);                                                                      \
-                }                                                                                                           \
-            }                                                                                                               \
+            TILE__CHOL_CPIN_CHUNK(sfx, T, dst, so, r, c0)                                                                   \
         }                                                                                                                   \
     }                                                                                                                       \
     if (TILE__CHOL_CPSPLIT_##sfx(LY, groups)) TILE__CP_ASYNC_WAIT(1); /* pass 0's group: all but the newest */              \
@@ -1669,8 +1676,12 @@ TILE_API int tile__chol_ll_parts(int nb, int j, int ks) {
     const int r = (nb - j) & 3, jj = j + 8 - nb, p = r == 0 || !ks || !(jj == 2 || jj >= 6) ? 1 : 4 / r;
     return j < 2 ? 1 : p < j ? p : j;
 }
-/* partial k of step J's slot: J = 2: 25, 26; J = 6: 4, 10; J = 7: 2, 4, 5 */
+/* partial k of step J's slot: J = 2: 25, 26; J = 6: 4, 10; J = 7: 2, 4, 5;
+ * tile t's part s >= 1 (kf whole tiles, kp parts each of the rest) is
+ * partial TILE__CHOL_LL_PIDX, and the tile has TILE__CHOL_LL_NP of them */
 #define TILE__CHOL_LL_PSLOT(J, k) ((int)((0x148251359ull >> (5 * ((J) == 2 ? (k) : (J) == 6 ? 2 + (k) : 4 + (k)))) & 31u))
+#define TILE__CHOL_LL_PIDX(t, s, kf, kp) (((t) - (kf)) * ((kp)-1) + (s)-1)
+#define TILE__CHOL_LL_NP(t, kf, kp) ((t) >= (kf) ? (kp)-1 : 0)
 /* a panel tile with its partials added (np of them, from partial k0) */
 TILE_API void tile__chol_ll_tld_f64(tile16_f64 *t, const void *ws, const double *tile, int np, int k0, int jj) {
     tile__chol_tld_S_f64(t, tile);
@@ -1733,9 +1744,10 @@ TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups,
     if (g == 0 && lane == 0) *winfo = 0;                                                                              \
     tile_barrier();                                                                                                   \
     tile16_##sfx lkk = tile16_zeros_##sfx();                                                                          \
+    const int dm = TILE__CHOL_DMMA_##sfx(S, groups, 0); /* U a warp a tile on the tensor cores */                     \
     for (int j = 0; j < nb; ++j) {                                                                                    \
         T *pkk = TILE__CHOL_LL_TILE(sfx, T, ws, j, j);                                                                \
-        const int dm = TILE__CHOL_DMMA_##sfx(S, groups, 0), cu = nb - j;                                              \
+        const int cu = nb - j;                                                                                        \
         const int kp = tile__chol_ll_parts(nb, j, ks && (dm || !TILE_ON_DEVICE)), kf = kp > 1 ? cu - (cu & 3) : cu;   \
         if (j + 1 < nb) { /* column j + 1 in: it lands behind U_j (none at j = 0) and P_j */                         \
             const int c = j + 1;                                                                                      \
@@ -1747,9 +1759,9 @@ TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups,
             if (g == 0) tile__chol_tst_S_##sfx(TILE__CHOL_LL_TILE(sfx, T, ws, j - 1, j - 1), &lkk);                   \
             /* task t0: whole tile t0 < kf, else part (t0 - kf) % kp of tile kf + (t0 - kf) / kp */                   \
             TILE__CHOL_NOUNROLL for (int t0 = dm ? g >> 1 : g; t0 < kf + (cu - kf) * kp; t0 += dm ? groups >> 1 : groups) { \
-                const int t = t0 < kf ? t0 : kf + (t0 - kf) / kp, s = t0 < kf ? 0 : (t0 - kf) % kp;                   \
-                const int c0 = t0 < kf ? 0 : s * j / kp, c1 = t0 < kf ? j : (s + 1) * j / kp;                         \
-                T *dst = s ? (T *)ws + (size_t)TILE__CHOL_LL_PSLOT(j + lld, (t - kf) * (kp - 1) + s - 1) * 256        \
+                const int t = t0 < kf ? t0 : kf + (t0 - kf) / kp, s = t0 < kf ? 0 : (t0 - kf) % kp, np = t0 < kf ? 1 : kp; \
+                const int c0 = s * j / np, c1 = (s + 1) * j / np;                                                     \
+                T *dst = s ? (T *)ws + (size_t)TILE__CHOL_LL_PSLOT(j + lld, TILE__CHOL_LL_PIDX(t, s, kf, kp)) * 256   \
                            : TILE__CHOL_LL_TILE(sfx, T, ws, j + t, j);                                                \
                 if (dm) TILE__CHOL_LL_UPDK_##sfx(ws, j + t, j, c0, c1, dst, !s);                                      \
                 else {                                                                                                \
@@ -1767,12 +1779,13 @@ TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups,
             const int task = t0 + (g & 1), valid = task < cnt && j + 1 < nb;                                          \
             tile16_##sfx p;                                                                                           \
             T *pik = valid ? TILE__CHOL_LL_TILE(sfx, T, ws, j + 1 + task, j) : pkk;                                   \
-            const int pt = valid && 1 + task >= kf ? 1 + task - kf : -1; /* its K-split parts, if any */             \
-            tile__chol_ll_tld_##sfx(&lkk, ws, pkk, kf == 0 ? kp - 1 : 0, 0, j + lld);                                 \
+            /* the tiles with their K-split partials, if any */                                                       \
+            tile__chol_ll_tld_##sfx(&lkk, ws, pkk, TILE__CHOL_LL_NP(0, kf, kp), TILE__CHOL_LL_PIDX(0, 1, kf, kp), j + lld); \
             int ik;                                                                                                   \
             const int ltw = valid || (j + 1 == nb && g == 0);                                                         \
             TILE__CHOL_PANEL_1(sfx, ik, &lkk, &p, eps, (LT) | TILE__CHOL_FSX_BLK_##sfx(S, groups, 0), pik, ltw,       \
-                               tile__chol_ll_tld_##sfx(&p, ws, pik, pt >= 0 ? kp - 1 : 0, pt * (kp - 1), j + lld));    \
+                               tile__chol_ll_tld_##sfx(&p, ws, pik, valid ? TILE__CHOL_LL_NP(1 + task, kf, kp) : 0,   \
+                                                       TILE__CHOL_LL_PIDX(1 + task, 1, kf, kp), j + lld));            \
             if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * j + ik;                                        \
             if (valid) tile__chol_tst_S_##sfx(pik, &p);                                                               \
         }                                                                                                             \
@@ -1798,19 +1811,10 @@ TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups,
  * rows x 128 bytes for f64); padding rows and columns the identity */
 #define TILE__CHOL_LL_CPIN(sfx, T, c)                                                                                 \
     for (int e = tid; e < (nb - (c)) * 16 * cpt; e += nthr) {                                                         \
-        const int ti = (c) + e / (16 * cpt), rl = (e / cpt) % 16, q = e % cpt, r = 16 * ti + rl, c0 = 16 * (c) + vw * q; \
+        const int ti = (c) + e / (16 * cpt), rl = (e / cpt) % 16, q = e % cpt;                                        \
+        const unsigned r = 16u * (unsigned)ti + (unsigned)rl, c0 = 16u * (unsigned)(c) + (unsigned)(vw * q);          \
         T *dst = TILE__CHOL_LL_TILE(sfx, T, ws, ti, c) + TILE__CHOL_OFF_S(sfx, rl, vw * q);                          \
-        if (c0 > r) {                                                                                                 \
-            if (!TILE_ON_DEVICE) { for (int t = 0; t < vw; ++t) dst[t] = (T)0; }                                      \
-        } else if (vec && r < nn) {                                                                                   \
-            tile__cp_async16(dst, a + (size_t)r * (size_t)nn + c0);                                                   \
-        } else {                                                                                                      \
-            for (int t = 0; t < vw; ++t) {                                                                            \
-                const int cc = c0 + t;                                                                                \
-                if (r < nn && cc < nn && cc <= r) TILE__CHOL_CP_ELEM_##sfx(dst + t, a + (size_t)r * (size_t)nn + cc); \
-                else dst[t] = (T)(r == cc ? 1 : 0);                                                                   \
-            }                                                                                                         \
-        }                                                                                                             \
+        TILE__CHOL_CPIN_CHUNK(sfx, T, dst, (size_t)r * (size_t)nn + c0, r, c0)                                        \
     }
 /* row block i out: rows 16 i + rl < n, L left of and on the diagonal tile
  * (masked past the diagonal), zeros past it; a warp 512 contiguous bytes */
