@@ -44,7 +44,7 @@ done
 wait
 # registers and spills of the blocked and n = 16 kernels, a line a variant
 regs() {
-  awk '/Compiling entry/ {match($0, /chol_(blk[0-9sl]*|s16l)_k_f(32|64)/); n = substr($0, RSTART, RLENGTH)}
+  awk '/Compiling entry/ {match($0, /chol_(blk[0-9s]*|s16l)_k_f(32|64)/); n = substr($0, RSTART, RLENGTH)}
        /spill stores/ {sp = $5 "/" $9}
        /Used [0-9]+ registers/ && n != "" {printf "%s %s %s; ", n, $5, sp; n = ""}' "$1"
 }

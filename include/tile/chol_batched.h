@@ -338,37 +338,26 @@ TILE_API void tile__chol_mma_nop(const void *c, const void *a, const void *b) { 
  * two cycles). A and B's loads are conflict-free in both layouts; C's rows
  * g and g + 1 share banks (two wavefronts a quarter-warp, 8 of 16 accesses) */
 #if TILE_ON_DEVICE && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-/* its parts, also the left-looking kernel's (lane (g, q), rows g + 8 h):
- * A's and B's four k values a row as two 16-byte loads each, A negated; C's
- * two chunks a row, loaded and stored; the 16 DMMA of one k tile */
-#define TILE__CHOL_DMMA_LDAB(LY, av, bv, a, b, g, q, h)                                             \
-    tile__chol_vld_f64(av[h], (a) + TILE__CHOL_OFF_##LY(f64, 8 * (h) + (g), 4 * (q)));              \
-    tile__chol_vld_f64(av[h] + 2, (a) + TILE__CHOL_OFF_##LY(f64, 8 * (h) + (g), 4 * (q) + 2));      \
-    tile__chol_vld_f64(bv[h], (b) + TILE__CHOL_OFF_##LY(f64, 8 * (h) + (g), 4 * (q)));              \
-    tile__chol_vld_f64(bv[h] + 2, (b) + TILE__CHOL_OFF_##LY(f64, 8 * (h) + (g), 4 * (q) + 2))
-#define TILE__CHOL_DMMA_NEG(av, h) TILE__UNROLL for (int e = 0; e < 4; ++e) av[h][e] = -av[h][e]
-#define TILE__CHOL_DMMA_LDC(LY, c, cv, g, q, h)                                                     \
-    TILE__UNROLL for (int w = 0; w < 2; ++w)                                                        \
-        tile__chol_vld_f64(cv[h][w], (c) + TILE__CHOL_OFF_##LY(f64, 8 * (h) + (g), 8 * w + 2 * (q)))
-#define TILE__CHOL_DMMA_STC(LY, c, cv, g, q, h)                                                     \
-    TILE__UNROLL for (int w = 0; w < 2; ++w)                                                        \
-        tile__chol_vst_f64((c) + TILE__CHOL_OFF_##LY(f64, 8 * (h) + (g), 8 * w + 2 * (q)), cv[h][w])
-#define TILE__CHOL_DMMA_16(cv, av, bv)                                                              \
-    TILE__UNROLL for (int s = 0; s < 4; ++s)                                                        \
-        TILE__UNROLL for (int h = 0; h < 2; ++h)                                                    \
-            TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
-                tile__dmma884(&cv[h][w][0], &cv[h][w][1], av[h][s], bv[w][s])
 #define TILE__CHOL_MMA_UPD_DEF(LY)                                                                  \
     TILE_API void tile__chol_mma_upd_##LY##_f64(double *c, const double *a, const double *b) {      \
         const int l = tile__chol_rowoff((int)(threadIdx.x & 31u)), g = l >> 2, q = l & 3;           \
         double av[2][4], bv[2][4], cv[2][2][2];                                                     \
         TILE__UNROLL for (int h = 0; h < 2; ++h) {                                                  \
-            TILE__CHOL_DMMA_LDAB(LY, av, bv, a, b, g, q, h);                                        \
-            TILE__CHOL_DMMA_LDC(LY, c, cv, g, q, h);                                                \
-            TILE__CHOL_DMMA_NEG(av, h);                                                             \
+            tile__chol_vld_f64(av[h], a + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q));              \
+            tile__chol_vld_f64(av[h] + 2, a + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q + 2));      \
+            tile__chol_vld_f64(bv[h], b + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q));              \
+            tile__chol_vld_f64(bv[h] + 2, b + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 4 * q + 2));      \
+            TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
+                tile__chol_vld_f64(cv[h][w], c + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 8 * w + 2 * q)); \
+            TILE__UNROLL for (int e = 0; e < 4; ++e) av[h][e] = -av[h][e];                          \
         }                                                                                           \
-        TILE__CHOL_DMMA_16(cv, av, bv);                                                             \
-        TILE__UNROLL for (int h = 0; h < 2; ++h) TILE__CHOL_DMMA_STC(LY, c, cv, g, q, h);           \
+        TILE__UNROLL for (int s = 0; s < 4; ++s)                                                    \
+            TILE__UNROLL for (int h = 0; h < 2; ++h)                                                \
+                TILE__UNROLL for (int w = 0; w < 2; ++w)                                            \
+                    tile__dmma884(&cv[h][w][0], &cv[h][w][1], av[h][s], bv[w][s]);                   \
+        TILE__UNROLL for (int h = 0; h < 2; ++h)                                                    \
+            TILE__UNROLL for (int w = 0; w < 2; ++w)                                                \
+                tile__chol_vst_f64(c + TILE__CHOL_OFF_##LY(f64, 8 * h + g, 8 * w + 2 * q), cv[h][w]); \
         asm volatile("" ::: "memory");                                                              \
     }
 TILE__CHOL_MMA_UPD_DEF(P)
@@ -1131,23 +1120,6 @@ TILE_API float tile__chol_tri_root(float x) {
 #endif
 #define TILE__CHOL_PUBPN_f32 A
 #define TILE__CHOL_PUBPN_f64 2
-/* one 16-byte chunk of the copy-in, row r, columns c0 ... (unsigned),
- * a + so its place in the matrix (formed only for rows < n): wholly above
- * the diagonal not read (the CPU zeroes it), else 16 bytes at once where
- * vec allows, else element by element with padding as the identity; a
- * helper of the blocked kernels (their locals a, nn, vec) */
-#define TILE__CHOL_CPIN_CHUNK(sfx, T, dst, so, r, c0)                                                                       \
-    if ((c0) > (r)) { /* wholly above the diagonal */                                                                       \
-        if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) (dst)[q] = (T)0; }                             \
-    } else if (vec && (r) < (unsigned)nn) {                                                                                 \
-        tile__cp_async16((dst), a + (so));                                                                                  \
-    } else {                                                                                                                \
-        TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q) {                                                   \
-            const unsigned c = (c0) + q;                                                                                    \
-            if ((r) < (unsigned)nn && c < (unsigned)nn && c <= (r)) TILE__CHOL_CP_ELEM_##sfx((dst) + q, a + (so) + q);      \
-            else (dst)[q] = (T)((r) == c ? 1 : 0);                                                                          \
-        }                                                                                                                   \
-    }
 /* the copy-out of row block ti where every chunk is inside its row (n % VW
  * == 0, a aligned): a row's chunks unrolled, constant offsets from one shared
  * and one global pointer; a helper of TILE__CHOL_BLOCK_DEF_ (its locals) */
@@ -1354,7 +1326,17 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
                            r = 16 * (unsigned)ti + rl;                                                                      \
             T *dst = tb + (c0 / 16) * TILE__CHOL_TT_##LY##_##sfx + TILE__CHOL_OFF_##LY(sfx, rl, c0 % 16);                   \
             const size_t so = ob + (size_t)(rl * (unsigned)nn + c0); /* a + so: formed only for rows < n */                 \
-            TILE__CHOL_CPIN_CHUNK(sfx, T, dst, so, r, c0)                                                                   \
+            if (c0 > r) { /* wholly above the diagonal */                                                                   \
+                if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) dst[q] = (T)0; }                       \
+            } else if (vec && r < (unsigned)nn) {                                                                           \
+                tile__cp_async16(dst, a + so);                                                                              \
+            } else {                                                                                                        \
+                TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q) {                                           \
+                    const unsigned c = c0 + q;                                                                              \
+                    if (r < (unsigned)nn && c < (unsigned)nn && c <= r) TILE__CHOL_CP_ELEM_##sfx(dst + q, a + so + q);      \
+                    else dst[q] = (T)(r == c ? 1 : 0);                                                                      \
+                }                                                                                                           \
+            }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \
     if (TILE__CHOL_CPSPLIT_##sfx(LY, groups)) TILE__CP_ASYNC_WAIT(1); /* pass 0's group: all but the newest */              \
@@ -1631,222 +1613,6 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s_f64, f64, double, S, A, TILE__CHOL_BLKS_
 TILE__CHOL_BLOCK_DEF(tile__chol_block_p1_f64, f64, double, P, 1, TILE__CHOL_BLKP_LT_f64(groups))
 TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
 
-/* ---- prepared (eighteenth session), not yet run on a GPU: a left-looking
- * blocked factor for nb <= 8 whose tiles live in a pool of 27 slots (54
- * KiB for f64) instead of the packed 36 (72 KiB), so that with at most 128
- * registers four blocks fit an SM where the S kernel holds three, and
- * whose copies run beside the steps: column c is copied in from update
- * c - 1 on, row block i copied out during panel i + 1. Step j: column j +
- * 1's copy-in issued; U_j, tiles (i, j), i >= j, A_ij -= sum_{c < j}
- * L_ic L_jc^T (a warp a tile, DMMA on sm_90; c in order: the right-looking
- * kernels' operations in their order, so the results are the S kernel's
- * bit for bit), barrier; P_j, the panel as the other kernels' (each group
- * factors A_jj and solves one tile), row block j - 1 copied out, column j +
- * 1 waited for, barrier; group 0 writes L_jj as U_{j+1} starts (U reads no
- * diagonal tile). ---- */
-/* tile (i, c)'s slot: a static interval colouring of the lifetimes (from
- * phase 2c - 2, its column's copy-in, to 2i + 3, its row block's copy-out;
- * U_j is phase 2j, P_j 2j + 1; the greedy colouring in birth order, checked
- * phase by phase: no two live tiles share a slot), tiles packed row-major,
- * 5 bits a slot. It holds for every nb <= 8: a smaller nb runs the last nb
- * steps of the schedule (below), its last row block copied out after the
- * loop as nb = 8's */
-#define TILE__CHOL_LL_NS 27
-TILE_API int tile__chol_ll_slot(int i, int c) {
-    const unsigned e = (unsigned)(i * (i + 1) / 2 + c);
-    const unsigned long long w = e < 12 ? 0x5901050de912020ull : e < 24 ? 0x9b4c245a4c286b1ull : 0x8dfac51c702737ull;
-    return (int)((w >> (5 * (e % 12))) & 31u);
-}
-/* a smaller nb runs the last nb steps of nb = 8's schedule (tile (i, c) in
- * (i + lld, c + lld)'s slot, lld = 8 - nb, a local of every user): its live
- * tiles at step j are a subset of nb = 8's at step j + lld, so the K-split's
- * free slots below hold for every nb */
-#define TILE__CHOL_LL_TILE(sfx, T, ws, i, c) ((T *)(ws) + (size_t)tile__chol_ll_slot((i) + lld, (c) + lld) * 256)
-/* the K-split (TILE__CHOL_LL_KS): U_j's nb - j tiles of j products each on
- * four warps; where r = (nb - j) % 4 tiles would be left for a last round
- * with 4 - r warps idle, each of those r tiles is split into p = min(4 / r,
- * j) parts over contiguous ranges of c (the tile itself takes part 0, the
- * rest go to partial tiles in slots free through U_j and P_j, which the
- * panel's loads add in order): nb = 8's 34 product rounds in sequence for
- * a warp become 25 (the right-looking kernel's 24). Only at nb = 8's steps
- * J = j + lld = 2, 6 and 7, where enough slots are free (at J = 3, the peak,
- * none: the same colouring check, phase by phase, for every nb). The sums
- * are then rounded in another order: not the S kernel's bits */
-TILE_API int tile__chol_ll_parts(int nb, int j, int ks) {
-    const int r = (nb - j) & 3, jj = j + 8 - nb, p = r == 0 || !ks || !(jj == 2 || jj >= 6) ? 1 : 4 / r;
-    return j < 2 ? 1 : p < j ? p : j;
-}
-/* partial k of step J's slot: J = 2: 25, 26; J = 6: 4, 10; J = 7: 2, 4, 5;
- * tile t's part s >= 1 (kf whole tiles, kp parts each of the rest) is
- * partial TILE__CHOL_LL_PIDX, and the tile has TILE__CHOL_LL_NP of them */
-#define TILE__CHOL_LL_PSLOT(J, k) ((int)((0x148251359ull >> (5 * ((J) == 2 ? (k) : (J) == 6 ? 2 + (k) : 4 + (k)))) & 31u))
-#define TILE__CHOL_LL_PIDX(t, s, kf, kp) (((t) - (kf)) * ((kp)-1) + (s)-1)
-#define TILE__CHOL_LL_NP(t, kf, kp) ((t) >= (kf) ? (kp)-1 : 0)
-/* a panel tile with its partials added (np of them, from partial k0) */
-TILE_API void tile__chol_ll_tld_f64(tile16_f64 *t, const void *ws, const double *tile, int np, int k0, int jj) {
-    tile__chol_tld_S_f64(t, tile);
-    TILE__CHOL_NOUNROLL for (int s = 0; s < np; ++s) {
-        const double *pt = (const double *)ws + (size_t)TILE__CHOL_LL_PSLOT(jj, k0 + s) * 256;
-        TILE16__EACH_ROW(i) {
-            const int row = tile__chol_rowoff(TILE16__ROW(i));
-            TILE__UNROLL for (int q = 0; q < 16; q += 2) {
-                double x[2];
-                tile__chol_vld_f64(x, pt + TILE__CHOL_OFF_S(f64, row, q));
-                t->r[i][q] += x[0], t->r[i][q + 1] += x[1];
-            }
-        }
-    }
-}
-/* U_j's tile (i, j) by a whole warp on sm_90's f64 tensor cores: C -= sum_{c
- * < j} L_ic L_jc^T, as tile__chol_mma_upd_S_f64 once for each c in order but
- * C held in registers across them (its loads and stores once, not j times):
- * the same DMMA in the same order, so the same bits. A K-split part sums c
- * in c0 ... c1 - 1 into dst: the tile itself (ldc: C loaded) or a partial
- * tile (C = 0) */
-#if TILE_ON_DEVICE && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-TILE_API void tile__chol_ll_updk_f64(void *ws, int lld, int i, int j, int c0, int c1, double *c, int ldc) {
-    const int l = tile__chol_rowoff((int)(threadIdx.x & 31u)), g = l >> 2, q = l & 3;
-    double cv[2][2][2] = {};
-    if (ldc) TILE__UNROLL for (int h = 0; h < 2; ++h) TILE__CHOL_DMMA_LDC(S, c, cv, g, q, h);
-    TILE__CHOL_NOUNROLL for (int k = c0; k < c1; ++k) {
-        const double *a = TILE__CHOL_LL_TILE(f64, double, ws, i, k), *b = TILE__CHOL_LL_TILE(f64, double, ws, j, k);
-        double av[2][4], bv[2][4];
-        TILE__UNROLL for (int h = 0; h < 2; ++h) {
-            TILE__CHOL_DMMA_LDAB(S, av, bv, a, b, g, q, h);
-            TILE__CHOL_DMMA_NEG(av, h);
-        }
-        TILE__CHOL_DMMA_16(cv, av, bv);
-    }
-    TILE__UNROLL for (int h = 0; h < 2; ++h) TILE__CHOL_DMMA_STC(S, c, cv, g, q, h);
-    asm volatile("" ::: "memory");
-}
-#define TILE__CHOL_LL_UPDK_f64(ws, i, j, c0, c1, c, ldc) tile__chol_ll_updk_f64((ws), lld, (i), (j), (c0), (c1), (c), (ldc))
-#else
-#define TILE__CHOL_LL_UPDK_f64(ws, i, j, c0, c1, c, ldc) ((void)(ws), (void)(i), (void)(j), (void)(c0), (void)(c1), (void)(c), (void)(ldc))
-#endif
-#define TILE__CHOL_LL_WSB(sfx, T) ((size_t)TILE__CHOL_LL_NS * 256 * sizeof(T) + 16)
-#define TILE__CHOL_LL_DEF(sfx, T, LT)                                                                                \
-TILE_API int tile__chol_block_ll_##sfx(void *ws, T *a, int n, T eps, int groups, int ks) {                            \
-    const int ok = a && n > 0 && n <= TILE_CHOL_MAX_N;                                                                \
-    const int nn = ok ? n : 0, nb = ok ? (n + 15) / 16 : 1, lld = 8 - nb;                                             \
-    const int g = tile16_group(), lane = tile16_lane();                                                               \
-    const int nthr = TILE_ON_DEVICE ? 16 * groups : 1, tid = TILE_ON_DEVICE ? 16 * g + lane : 0;                      \
-    const int vw = TILE__CHOL_VW_##sfx, cpt = 16 / TILE__CHOL_VW_##sfx; /* chunks a tile row */                       \
-    const int vec = (nn % TILE__CHOL_VW_##sfx) == 0 && ((uintptr_t)a & 15u) == 0;                                     \
-    int *winfo = (int *)((unsigned char *)ws + TILE__CHOL_LL_NS * 256 * sizeof(T));                                   \
-    /* tile column c in (cp.async; chunks wholly above the diagonal not read: the CPU zeroes them) */                \
-    {                                                                                                                 \
-        const int c = 0;                                                                                              \
-        TILE__CHOL_LL_CPIN(sfx, T, c)                                                                                 \
-    }                                                                                                                 \
-    tile__chol_cp_commit();                                                                                           \
-    tile__chol_cp_wait();                                                                                             \
-    if (g == 0 && lane == 0) *winfo = 0;                                                                              \
-    tile_barrier();                                                                                                   \
-    tile16_##sfx lkk = tile16_zeros_##sfx();                                                                          \
-    const int dm = TILE__CHOL_DMMA_##sfx(S, groups, 0); /* U a warp a tile on the tensor cores */                     \
-    for (int j = 0; j < nb; ++j) {                                                                                    \
-        T *pkk = TILE__CHOL_LL_TILE(sfx, T, ws, j, j);                                                                \
-        const int cu = nb - j;                                                                                        \
-        const int kp = tile__chol_ll_parts(nb, j, ks && (dm || !TILE_ON_DEVICE)), kf = kp > 1 ? cu - (cu & 3) : cu;   \
-        if (j + 1 < nb) { /* column j + 1 in: it lands behind U_j (none at j = 0) and P_j */                         \
-            const int c = j + 1;                                                                                      \
-            TILE__CHOL_LL_CPIN(sfx, T, c)                                                                             \
-            tile__chol_cp_commit();                                                                                   \
-        }                                                                                                             \
-        if (j > 0) {                                                                                                  \
-            /* U_j (after the barrier that ends P_{j-1}): group 0 first stores L_{j-1,j-1}, which U never reads */   \
-            if (g == 0) tile__chol_tst_S_##sfx(TILE__CHOL_LL_TILE(sfx, T, ws, j - 1, j - 1), &lkk);                   \
-            /* task t0: whole tile t0 < kf, else part (t0 - kf) % kp of tile kf + (t0 - kf) / kp */                   \
-            TILE__CHOL_NOUNROLL for (int t0 = dm ? g >> 1 : g; t0 < kf + (cu - kf) * kp; t0 += dm ? groups >> 1 : groups) { \
-                const int t = t0 < kf ? t0 : kf + (t0 - kf) / kp, s = t0 < kf ? 0 : (t0 - kf) % kp, np = t0 < kf ? 1 : kp; \
-                const int c0 = s * j / np, c1 = (s + 1) * j / np;                                                     \
-                T *dst = s ? (T *)ws + (size_t)TILE__CHOL_LL_PSLOT(j + lld, TILE__CHOL_LL_PIDX(t, s, kf, kp)) * 256   \
-                           : TILE__CHOL_LL_TILE(sfx, T, ws, j + t, j);                                                \
-                if (dm) TILE__CHOL_LL_UPDK_##sfx(ws, j + t, j, c0, c1, dst, !s);                                      \
-                else {                                                                                                \
-                    if (s) for (int e = 0; e < 256; ++e) dst[e] = (T)0; /* the CPU's alone (kp 1 where !dm on the device) */ \
-                    TILE__CHOL_NOUNROLL for (int c = c0; c < c1; ++c)                                                 \
-                        TILE__CHOL_UPD_TASK(S, sfx, T, 1, dst, TILE__CHOL_LL_TILE(sfx, T, ws, j + t, c),              \
-                                            TILE__CHOL_LL_TILE(sfx, T, ws, j, c));                                    \
-                }                                                                                                     \
-            }                                                                                                         \
-            tile_barrier();                                                                                           \
-        }                                                                                                             \
-        /* P_j: the panel, row block j - 1 out */                                                                     \
-        const int ntl = nb - j - 1, cnt = ntl > 0 ? ntl : 1;                                                          \
-        TILE__CHOL_NOUNROLL for (int t0 = g & ~1; t0 < cnt; t0 += groups) {                                           \
-            const int task = t0 + (g & 1), valid = task < cnt && j + 1 < nb;                                          \
-            tile16_##sfx p;                                                                                           \
-            T *pik = valid ? TILE__CHOL_LL_TILE(sfx, T, ws, j + 1 + task, j) : pkk;                                   \
-            /* the tiles with their K-split partials, if any */                                                       \
-            tile__chol_ll_tld_##sfx(&lkk, ws, pkk, TILE__CHOL_LL_NP(0, kf, kp), TILE__CHOL_LL_PIDX(0, 1, kf, kp), j + lld); \
-            int ik;                                                                                                   \
-            const int ltw = valid || (j + 1 == nb && g == 0);                                                         \
-            TILE__CHOL_PANEL_1(sfx, ik, &lkk, &p, eps, (LT) | TILE__CHOL_FSX_BLK_##sfx(S, groups, 0), pik, ltw,       \
-                               tile__chol_ll_tld_##sfx(&p, ws, pik, valid ? TILE__CHOL_LL_NP(1 + task, kf, kp) : 0,   \
-                                                       TILE__CHOL_LL_PIDX(1 + task, 1, kf, kp), j + lld));            \
-            if (task == 0 && lane == 0 && ik && !*winfo) *winfo = 16 * j + ik;                                        \
-            if (valid) tile__chol_tst_S_##sfx(pik, &p);                                                               \
-        }                                                                                                             \
-        if (j > 0) {                                                                                                  \
-            const int i = j - 1;                                                                                      \
-            TILE__CHOL_LL_CPOUT(sfx, T, i)                                                                            \
-        }                                                                                                             \
-        tile__chol_cp_wait();                                                                                         \
-        tile_barrier();                                                                                               \
-    }                                                                                                                 \
-    if (g == 0) tile__chol_tst_S_##sfx(TILE__CHOL_LL_TILE(sfx, T, ws, nb - 1, nb - 1), &lkk);                         \
-    tile_barrier();                                                                                                   \
-    {                                                                                                                 \
-        const int i = nb - 1;                                                                                         \
-        TILE__CHOL_LL_CPOUT(sfx, T, i)                                                                                \
-    }                                                                                                                 \
-    const int info = *winfo;                                                                                          \
-    tile_barrier(); /* the workspace may be reused after return */                                                    \
-    return ok ? info : -1;                                                                                            \
-}
-/* column c's tiles (c ... nb - 1, c) into their slots: chunk e of the
- * column's (nb - c) x 16 rows x cpt chunks, a warp 32 consecutive ones (4
- * rows x 128 bytes for f64); padding rows and columns the identity */
-#define TILE__CHOL_LL_CPIN(sfx, T, c)                                                                                 \
-    for (int e = tid; e < (nb - (c)) * 16 * cpt; e += nthr) {                                                         \
-        const int ti = (c) + e / (16 * cpt), rl = (e / cpt) % 16, q = e % cpt;                                        \
-        const unsigned r = 16u * (unsigned)ti + (unsigned)rl, c0 = 16u * (unsigned)(c) + (unsigned)(vw * q);          \
-        T *dst = TILE__CHOL_LL_TILE(sfx, T, ws, ti, c) + TILE__CHOL_OFF_S(sfx, rl, vw * q);                          \
-        TILE__CHOL_CPIN_CHUNK(sfx, T, dst, (size_t)r * (size_t)nn + c0, r, c0)                                        \
-    }
-/* row block i out: rows 16 i + rl < n, L left of and on the diagonal tile
- * (masked past the diagonal), zeros past it; a warp 512 contiguous bytes */
-#define TILE__CHOL_LL_CPOUT(sfx, T, i)                                                                                \
-    for (int e = tid; e < 16 * 8 * cpt; e += nthr) {                                                                  \
-        const int rl = e / (8 * cpt), tj = (e / cpt) % 8, q = e % cpt, r = 16 * (i) + rl, c0 = 16 * tj + vw * q;      \
-        if (r >= nn || c0 >= nn) continue;                                                                            \
-        T x[TILE__CHOL_VW_##sfx];                                                                                     \
-        if (tj <= (i)) tile__chol_vld_##sfx(x, TILE__CHOL_LL_TILE(sfx, T, ws, i, tj) + TILE__CHOL_OFF_S(sfx, rl, vw * q)); \
-        for (int t = 0; t < vw; ++t)                                                                                  \
-            if (tj > (i) || c0 + t > r) x[t] = (T)0;                                                                  \
-        if (vec) tile__chol_vst_##sfx(a + (size_t)r * (size_t)nn + c0, x);                                            \
-        else                                                                                                          \
-            for (int t = 0; t < vw; ++t)                                                                              \
-                if (c0 + t < nn) a[(size_t)r * (size_t)nn + c0 + t] = x[t];                                           \
-    }
-/* LT: the panel's columns by shuffles (0, as the S1 kernel: 128 registers
- * under four blocks' launch bounds, no spill) or through the group's panel
- * tile (1, as the S kernel; under four blocks' bounds ptxas spilled 60 bytes) */
-#ifndef TILE__CHOL_LL_LT
-#define TILE__CHOL_LL_LT 0
-#endif
-/* KS 1: the left-looking kernel's K-split (above) */
-#ifndef TILE__CHOL_LL_KS
-#define TILE__CHOL_LL_KS 0
-#endif
-/* the blocks an SM its launch bounds ask (4: at most 128 registers) */
-#ifndef TILE__CHOL_LL_MINB
-#define TILE__CHOL_LL_MINB 4
-#endif
-TILE__CHOL_LL_DEF(f64, double, TILE__CHOL_LL_LT)
-
 /* The two NW x NW matrices of a warp (NW = 32: contiguous, 16-byte aligned
  * at g) to / from its half-warps' lower tiles in layout P at st (tiles 00,
  * 10, 11, as the blocked workspace at nb = 2): 16-byte chunk q = 32 k +
@@ -1907,8 +1673,10 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
  * a_{j+1,j+1} - l_{j+1,j}^2 by one shuffle. lt is also the copies'
  * staging: in, 16-byte cp.async chunks in row-major order (a half-warp's
  * request 256 contiguous bytes; chunks wholly above the diagonal not read),
- * then each lane its row; out, L's rows read back from lt's columns, the
- * strictly upper triangle stored as zeros without a read. tile__chol_fs's
+ * then each lane its row; out, each 16-byte chunk of L as soon as the
+ * step that makes its rows final has published them (read back from lt's
+ * columns, the strictly upper triangle zeros without a read), so the
+ * stores run beside the later steps. tile__chol_fs's
  * operations in its order (the tile path's: the CPU's, and the GPU's for n
  * < 16 or an unaligned batch), but f64's pivot rsqrt by one third-order
  * step (1.25 ulp, TILE__CHOL_RS), without the tile passes, the register
@@ -1916,40 +1684,10 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
  * rounds, f64 9.4 -> 8.9 us, f32 7.0 -> 6.7 (the same steps inside the tile
  * kernel, beside its other path: f64 9.2); then cp.async, the third-order
  * step and the unread zeros, GPU time alone (standalone harness, three
- * rounds): 8.0 -> 7.6 (bench/results/2026-12-04-h200-chol-s16l.txt) */
-#ifndef TILE__CHOL_S16ST /* 1: each chunk of L stored at the step that makes its rows final */
-#define TILE__CHOL_S16ST 0
-#endif
-/* chunk q of lane i's copy-out: its place o in the matrix and its values v
- * (L's from the scratch's columns, zeros past the diagonal) */
-#define TILE__CHOL_S16_CHUNK(sfx, T, q, v, o)                                                      \
-    do {                                                                                           \
-        const int e = 16 * (q) + i, r = e / cpr, c0 = vw * (e % cpr);                              \
-        (o) = 16 * r + c0;                                                                         \
-        TILE__UNROLL for (int t = 0; t < vw; ++t) (v)[t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
-    } while (0)
-#if TILE__CHOL_S16ST
-#define TILE__CHOL_S16_STEPST(sfx, T)                                                              \
-            if ((j + 1) % vw == 0) { /* rows j + 1 - vw ... j final: chunk (j + 1) / vw - 1 */     \
-                T v[TILE__CHOL_VW_##sfx];                                                          \
-                int o;                                                                             \
-                if (j + 1 == 16) __syncwarp();                                                     \
-                TILE__CHOL_S16_CHUNK(sfx, T, (j + 1) / vw - 1, v, o);                                \
-                if (g) tile__chol_vst_##sfx(g + o, v);                                             \
-            }
-#define TILE__CHOL_S16_ENDST(sfx, T)
-#else
-#define TILE__CHOL_S16_STEPST(sfx, T)
-#define TILE__CHOL_S16_ENDST(sfx, T)                                                               \
-        __syncwarp();                                                                              \
-        /* every read, then every store under one test: a test a store made \
-         * a branch of each read and its store (their latencies in turn) */  \
-        T v[16 / TILE__CHOL_VW_##sfx][TILE__CHOL_VW_##sfx];                                        \
-        int o[16 / TILE__CHOL_VW_##sfx]; /* chunk q's place in the matrix */                       \
-        TILE__UNROLL for (int q = 0; q < cpr; ++q) TILE__CHOL_S16_CHUNK(sfx, T, q, v[q], o[q]);     \
-        if (g)                                                                                     \
-            TILE__UNROLL for (int q = 0; q < cpr; ++q) tile__chol_vst_##sfx(g + o[q], v[q]);
-#endif
+ * rounds): 8.0 -> 7.6 (bench/results/2026-12-04-h200-chol-s16l.txt); the
+ * stores over the steps (all of them after the last step before), chol_bench,
+ * two rounds: f64 8.5-8.6 -> 8.2-8.3, f32 6.6-6.7 either way
+ * (bench/results/2026-12-05-h200-chol-ll-s16st-7e96d95.txt) */
 #if TILE_ON_DEVICE
 #define TILE__CHOL_S16L_DEF(sfx, T)                                                                \
     TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) {                                       \
@@ -1984,9 +1722,20 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
                     tile__chol_vld_##sfx(lc + q, lt + TILE__CHOL_OFF_P(sfx, j, q));                \
                 TILE__UNROLL for (int k = j + 1; k < 16; ++k) x[k] -= lr * lc[k];                  \
             }                                                                                      \
-            TILE__CHOL_S16_STEPST(sfx, T)                                                          \
+            if ((j + 1) % vw == 0) {                                                               \
+                /* rows j + 1 - vw ... j final: the lane's chunk (j + 1) / vw - 1 out, L   \
+                 * from lt's columns, zeros past the diagonal */                            \
+                T v[TILE__CHOL_VW_##sfx];                                                          \
+                int o;                                                                             \
+                if (j + 1 == 16) __syncwarp(); /* (the other steps' is above) */                   \
+                {                                                                                  \
+                    const int e = 16 * ((j + 1) / vw - 1) + i, r = e / cpr, c0 = vw * (e % cpr);   \
+                    o = 16 * r + c0;                                                               \
+                    TILE__UNROLL for (int t = 0; t < vw; ++t) v[t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
+                }                                                                                  \
+                if (g) tile__chol_vst_##sfx(g + o, v);                                             \
+            }                                                                                      \
         }                                                                                          \
-        TILE__CHOL_S16_ENDST(sfx, T)                                                               \
         return info;                                                                               \
     }
 #else /* the CPU never runs tile__chol_s16l_k (the host picks it for a device): the calls only compile */
@@ -2045,19 +1794,6 @@ TILE__CHOL_S16L_DEF(f64, double)
 #ifndef TILE__CHOL_BLK128_MAXNB
 #define TILE__CHOL_BLK128_MAXNB 7
 #endif
-#if TILE_ON_DEVICE && __CUDA_ARCH__ < 900 /* sm_90 only: the host launches it for TILE__CHOL_LL alone */
-#define TILE__CHOL_LLBODY(ws, a, n, eps) ((void)(ws), (void)(a), (void)(n), (void)(eps), -1)
-#else
-#define TILE__CHOL_LLBODY(ws, a, n, eps) tile__chol_block_ll_f64((ws), (a), (n), (eps), TILE16_GROUPS, TILE__CHOL_LL_KS)
-#endif
-#define TILE__CHOL_LLK_f32
-#define TILE__CHOL_LLK_f64                                                                                   \
-    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blkll_k_f64, 128, 0, TILE__CHOL_LL_MINB, double *a, int n, double eps, int *info) { \
-        const int m = (int)tile_block(0);                                                                    \
-        void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_LL_WSB(f64, double));                               \
-        const int r = TILE__CHOL_LLBODY(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps);                  \
-        if (info && tile_thread() == 0) info[m] = r;                                                         \
-    }
 #define TILE__CHOL_KERNELS(sfx, T)                                                 \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
      * stored as soon as final, a10 staged in the group's shared tile for    \
@@ -2150,8 +1886,6 @@ TILE__CHOL_S16L_DEF(f64, double)
         const int r = TILE__CHOL_KBLOCK128_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK128_MAXNB); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
-    /* nb = 8, TILE__CHOL_LL (prepared): the left-looking pool, 4 blocks an SM */ \
-    TILE__CHOL_LLK_##sfx                                                           \
     /* nb = 8: the swizzled layout (above) */                                     \
     TILE_KERNEL(tile__chol_blk128s_k_##sfx, 128, T *a, int n, T eps, int *info) {  \
         const int m = (int)tile_block(0);                                          \
@@ -2646,29 +2380,6 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #define TILE__CHOL_LAZY
 #endif
 
-/* TILE__CHOL_LL (a measurement's build, sm_90 only): 1, f64 nb = 8 by the
- * left-looking kernel (tile__chol_block_ll_f64, prepared in the eighteenth
- * session and not yet run on a GPU); 2, nb 5...7 too (the same 27 slots:
- * 54 KiB, four blocks an SM as the S1 kernel's registers allow now) */
-#ifndef TILE__CHOL_LL
-#define TILE__CHOL_LL 0
-#endif
-#if TILE__CHOL_LL /* the device's: the CPU keeps the S kernel */
-#define TILE__CHOL_NB8_f64(sfx, T, ex, a, n, batch, eps, info)                                       \
-    ((ex).device >= 0 ? tile_launch(tile_exec_smem((ex), TILE__CHOL_LL_WSB(sfx, T)), tile__chol_blkll_k_##sfx, \
-                                    tile_grid1(batch), 128, (a), (n), (eps), (info))                 \
-                      : TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info))
-#else
-#define TILE__CHOL_NB8_f64 TILE__CHOL_NB8
-#endif
-#if TILE__CHOL_LL >= 2
-#define TILE__CHOL_LL57_f64(ex, a, n, batch, eps, info)                                              \
-    if ((ex).device >= 0 && (n) > 64) return TILE__CHOL_NB8_f64(f64, double, ex, a, n, batch, eps, info);
-#else
-#define TILE__CHOL_LL57_f64(ex, a, n, batch, eps, info)
-#endif
-#define TILE__CHOL_LL57_f32(ex, a, n, batch, eps, info)
-#define TILE__CHOL_NB8_f32 TILE__CHOL_NB8
 #define TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info)                                           \
     tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, sfx, T, n)), tile__chol_blk128s_k_##sfx,       \
                 tile_grid1(batch), 128, (a), (n), (eps), (info))
@@ -2718,10 +2429,9 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
          * blocks, f64 3). */                                                 \
         if ((n + 15) / 16 <= TILE__CHOL_BLK64_MAXNB_##sfx)                         \
             return tile_launch(e2, tile__chol_blk64_k_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
-        TILE__CHOL_LL57_##sfx(ex, a, n, batch, eps, info)                         \
         if ((n + 15) / 16 <= TILE__CHOL_BLK128_MAXNB)                              \
             return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
-        return TILE__CHOL_NB8_##sfx(sfx, T, ex, a, n, batch, eps, info);          \
+        return TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info);                \
     }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                  int *info) {     \

@@ -414,70 +414,6 @@ static void test_chol_batched_l_itself(void **state) {
     assert_int_equal(inf2[1], 2);
 }
 
-/* the prepared left-looking kernel (tile__chol_block_ll_f64, not yet a
- * default anywhere) on the CPU path: the S kernel's tile operations in their
- * order, so its results and info must be the S kernel's bit for bit, for
- * every n, SPD, non-SPD at column 2n/3 (eps 0 and 1e-3) and NaN in the
- * strictly upper triangle (never read); plus residuals and L's zeros against
- * double loops. Both workspaces start as garbage (0xff bytes: NaN); the
- * CPU runs the phases in order, so a slot given to two live tiles would
- * corrupt the result. With its K-split (ks 1: partial sums in free slots,
- * added by the panel's loads) the sums round in another order: the same
- * info and NaN places, L within 1e-12 of the S kernel's (normwise), and
- * n = 128's bits not all the same (the partials are used) */
-static void test_chol_ll_matches_s(void **state) {
-    (void)state;
-    static double ws1[TILE__CHOL_LL_WSB(f64, double) / 8 + 2], ws2[TILE__CHOL_WSB(S, f64, double, 128) / 8 + 2];
-    /* the split's shape: nb = 8's steps 2, 6, 7 (7: 4 parts), none at the peak (step 3); nb = 5 runs nb = 8's last steps */
-    assert_int_equal(tile__chol_ll_parts(8, 7, 1), 4);
-    assert_int_equal(tile__chol_ll_parts(8, 6, 1), 2);
-    assert_int_equal(tile__chol_ll_parts(8, 2, 1), 2);
-    assert_int_equal(tile__chol_ll_parts(8, 3, 1) + tile__chol_ll_parts(8, 5, 1) + tile__chol_ll_parts(8, 7, 0), 3);
-    assert_int_equal(tile__chol_ll_parts(5, 4, 1) + tile__chol_ll_parts(5, 3, 1) + tile__chol_ll_parts(5, 1, 1), 7);
-    int split_differs = 0;
-    for (int ks = 0; ks < 2; ++ks)
-        for (int n = 1; n <= TILE_CHOL_MAX_N; ++n)
-            for (int kind = 0; kind < 4; ++kind) {
-                const size_t nn = (size_t)n * (size_t)n;
-                double *a = malloc(sizeof(double) * nn), *b = malloc(sizeof(double) * nn), *c = malloc(sizeof(double) * nn);
-                make_spd(a, n, 61 + n, 1.0);
-                if (kind >= 2) a[(2 * n / 3) * (n + 1)] = -1.0;
-                memcpy(b, a, sizeof(double) * nn);
-                if (kind == 1)
-                    for (int i = 0; i < n; ++i)
-                        for (int j = i + 1; j < n; ++j) b[i * n + j] = NAN;
-                memcpy(c, b, sizeof(double) * nn);
-                memset(ws1, 0xff, sizeof ws1);
-                memset(ws2, 0xff, sizeof ws2);
-                const double eps = kind == 3 ? 1e-3 : 0.0;
-                const int i1 = tile__chol_block_ll_f64(ws1, b, n, eps, 1, ks), i2 = tile__chol_block_s_f64(ws2, c, n, eps, 1, 8);
-                double dmax = 0.0, cmax = 0.0;
-                int nanpos = 0;
-                for (size_t e = 0; e < nn; ++e) {
-                    nanpos += isnan(b[e]) != isnan(c[e]);
-                    if (!isnan(c[e]) && !isnan(b[e])) dmax = fmax(dmax, fabs(b[e] - c[e])), cmax = fmax(cmax, fabs(c[e]));
-                }
-                const int same = memcmp(b, c, sizeof(double) * nn) == 0;
-                if (i1 != i2 || (!ks && !same) || nanpos || dmax > 1e-12 * cmax)
-                    print_error("chol ll ks %d n=%d kind %d: info %d / %d, results %s, NaN places %d, max diff %g of %g\n", ks, n,
-                                kind, i1, i2, same ? "equal" : "differ", nanpos, dmax, cmax);
-                assert_int_equal(i1, i2);
-                if (!ks) assert_true(same);
-                assert_int_equal(nanpos, 0);
-                assert_true(dmax <= 1e-12 * cmax);
-                if (ks && n == 128 && kind == 0) split_differs = !same;
-                assert_int_equal(i1, kind >= 2 ? 2 * n / 3 + 1 : 0);
-                if (kind < 2) {
-                    assert_int_equal(cb_upper_nonzero_f64(b, n), 0);
-                    assert_true(chol_resid(b, a, n, n) <= 1e-13);
-                }
-                free(a); free(b); free(c);
-            }
-    assert_true(split_differs);
-    assert_int_equal(tile__chol_block_ll_f64(ws1, NULL, 16, 0.0, 1, 0), -1);
-    assert_int_equal(tile__chol_block_ll_f64(ws1, ws2, 129, 0.0, 1, 1), -1);
-}
-
 static void test_examples(void **state) {
     (void)state;
     const float a[9] = {4, 2, 2, 2, 5, 3, 2, 3, 6}, b[3] = {8, 10, 11};
@@ -527,7 +463,6 @@ int main(void) {
         cmocka_unit_test(test_examples),
         cmocka_unit_test(test_residuals),
         cmocka_unit_test(test_chol_batched_l_itself),
-        cmocka_unit_test(test_chol_ll_matches_s),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
