@@ -1689,6 +1689,51 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
  * two rounds: f64 8.5-8.6 -> 8.2-8.3, f32 6.6-6.7 either way
  * (bench/results/2026-12-05-h200-chol-ll-s16st-7e96d95.txt) */
 #if TILE_ON_DEVICE
+/* TILE__CHOL_S16PV (measurement knob, 0 by default until measured): 1, every lane forms the next pivot
+ * itself, from row j + 1's diagonal and subdiagonal (pd, pe): lane j + 2
+ * sends its two values before step j's update (qd, qe) and every lane
+ * applies that update from the broadcast column, so the shuffle leaves the
+ * pivot chain (r_j -> l_{j+1,j} -> d_{j+1} -> rsqrt -> r_{j+1}), and the
+ * clamp's select moves after the rsqrt (r of the clamped value is one
+ * loop-invariant rsqrt). Bit for bit the values of 0: lane j + 1's own
+ * products and fmas, in every lane. 0: lane j + 1 forms the pivot and
+ * shuffles it, the select before the rsqrt. */
+#ifndef TILE__CHOL_S16PV
+#define TILE__CHOL_S16PV 0
+#endif
+#if TILE__CHOL_S16PV
+#define TILE__CHOL_S16PV_INIT(sfx, T)                                                              \
+    T pd = __shfl_sync(0xffffffffu, x[1], 1, 16), pe = __shfl_sync(0xffffffffu, x[0], 1, 16);       \
+    const T rrep = TILE__CHOL_RS(sfx, rep, 1);
+/* selp in asm: as a C select the compiler branched around the rsqrt (a
+ * BSSY / BSYNC pair on the chain) */
+TILE_API float tile__chol_selp_f32(int p, float a, float b) {
+    float r;
+    asm("{ .reg .pred p; setp.ne.s32 p, %3, 0; selp.f32 %0, %1, %2, p; }" : "=f"(r) : "f"(a), "f"(b), "r"(p));
+    return r;
+}
+TILE_API double tile__chol_selp_f64(int p, double a, double b) {
+    double r;
+    asm("{ .reg .pred p; setp.ne.s32 p, %3, 0; selp.f64 %0, %1, %2, p; }" : "=d"(r) : "d"(a), "d"(b), "r"(p));
+    return r;
+}
+#define TILE__CHOL_S16PV_R(sfx, d0, d) tile__chol_selp_##sfx(d0 > thr, TILE__CHOL_RS(sfx, d0, 1), rrep)
+#define TILE__CHOL_S16PV_NEXT(T)                                                                   \
+    T qd = 0, qe = 0;                                                                              \
+    if (j + 1 < 16) {                                                                              \
+        const T l1 = pe * r;                                                                       \
+        dn = pd - l1 * l1;                                                                         \
+    }                                                                                              \
+    if (j + 2 < 16) qd = __shfl_sync(0xffffffffu, x[j + 2], j + 2, 16), qe = __shfl_sync(0xffffffffu, x[j + 1], j + 2, 16);
+#define TILE__CHOL_S16PV_UPD                                                                       \
+    if (j + 2 < 16) pd = qd - lc[j + 2] * lc[j + 2], pe = qe - lc[j + 2] * lc[j + 1];
+#else
+#define TILE__CHOL_S16PV_INIT(sfx, T)
+#define TILE__CHOL_S16PV_R(sfx, d0, d) TILE__CHOL_RS(sfx, d, 1)
+#define TILE__CHOL_S16PV_NEXT(T) \
+    if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, x[j + 1] - lr * lr, j + 1, 16);
+#define TILE__CHOL_S16PV_UPD
+#endif
 #define TILE__CHOL_S16L_DEF(sfx, T)                                                                \
     TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) {                                       \
         const int i = tile16_lane(), vw = TILE__CHOL_VW_##sfx, cpr = 16 / TILE__CHOL_VW_##sfx;     \
@@ -1708,12 +1753,13 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
         }                                                                                          \
         int info = 0;                                                                              \
         T dn = __shfl_sync(0xffffffffu, x[0], 0, 16);                                              \
+        TILE__CHOL_S16PV_INIT(sfx, T)                                                              \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                \
             const T d0 = dn;                                                                       \
             if (!(d0 > (T)0) && info == 0) info = j + 1;                                           \
             const T d = d0 > thr ? d0 : rep; /* TILE__CHOL_CLAMP's values */                       \
-            const T r = TILE__CHOL_RS(sfx, d, 1), lr = x[j] * r; /* f64: the third-order step */ \
-            if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, x[j + 1] - lr * lr, j + 1, 16);          \
+            const T r = TILE__CHOL_S16PV_R(sfx, d0, d), lr = x[j] * r; /* f64: the third-order step */ \
+            TILE__CHOL_S16PV_NEXT(T)                                                               \
             lt[TILE__CHOL_OFF_P(sfx, j, i)] = i == j ? TILE__CHOL_SD(sfx, d, r) : i < j ? (T)0 : lr; \
             if (j + 1 < 16) {                                                                      \
                 T lc[16];                                                                          \
@@ -1721,6 +1767,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
                 TILE__UNROLL for (int q = (j + 1) & -vw; q < 16; q += vw)                          \
                     tile__chol_vld_##sfx(lc + q, lt + TILE__CHOL_OFF_P(sfx, j, q));                \
                 TILE__UNROLL for (int k = j + 1; k < 16; ++k) x[k] -= lr * lc[k];                  \
+                TILE__CHOL_S16PV_UPD                                                               \
             }                                                                                      \
             if ((j + 1) % vw == 0) {                                                               \
                 /* rows j + 1 - vw ... j final: the lane's chunk (j + 1) / vw - 1 out, L   \
