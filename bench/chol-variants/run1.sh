@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run 1: n = 16's pivot in every lane (TILE__CHOL_S16PV 1) against the shuffled pivot (0, the default)
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 export PATH="$PATH:/usr/local/cuda/bin"
 F="-std=c++17 -O3 -Iinclude -arch=sm_90"
 mkdir -p build
