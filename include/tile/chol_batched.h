@@ -1718,19 +1718,35 @@ TILE_API double tile__chol_selp_f64(int p, double a, double b) {
     return r;
 }
 #define TILE__CHOL_S16PV_R(sfx, d0, d) tile__chol_selp_##sfx(d0 > thr, TILE__CHOL_RS(sfx, d0, 1), rrep)
-#define TILE__CHOL_S16PV_NEXT(T)                                                                   \
+/* the next pivot pd - (pe r)^2; 2 (measurement), f64: from MUFU's y0 without r,
+ * pe^2 / d = w (1 + e + e^2) (w = pe^2 y0^2, e = 1 - d y0^2: r^2's series to
+ * e^3), four dependent DP operations after MUFU instead of six */
+TILE_API float tile__chol_pvn_f32(float d0, float r, float pd, float pe, float rrep, float thr) {
+    const float l1 = pe * r;
+    return (void)d0, (void)rrep, (void)thr, pd - l1 * l1;
+}
+TILE_API double tile__chol_pvn_f64(double d0, double r, double pd, double pe, double rrep, double thr) {
+#if TILE__CHOL_S16PV == 2
+    double y;
+    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(d0));
+    const double yy = y * y, e = fma(-tile__chol_inf0_f64(d0), yy, 1.0), t = fma(e, e, e);
+    const double w = pe * pe * yy, l1 = pe * rrep;
+    return (void)r, tile__chol_selp_f64(d0 > thr, fma(-w, t, pd - w), pd - l1 * l1);
+#else
+    const double l1 = pe * r;
+    return (void)d0, (void)rrep, (void)thr, pd - l1 * l1;
+#endif
+}
+#define TILE__CHOL_S16PV_NEXT(sfx, T)                                                                  \
     T qd = 0, qe = 0;                                                                              \
-    if (j + 1 < 16) {                                                                              \
-        const T l1 = pe * r;                                                                       \
-        dn = pd - l1 * l1;                                                                         \
-    }                                                                                              \
+    if (j + 1 < 16) dn = tile__chol_pvn_##sfx(d0, r, pd, pe, rrep, thr);                        \
     if (j + 2 < 16) qd = __shfl_sync(0xffffffffu, x[j + 2], j + 2, 16), qe = __shfl_sync(0xffffffffu, x[j + 1], j + 2, 16);
 #define TILE__CHOL_S16PV_UPD                                                                       \
     if (j + 2 < 16) pd = qd - lc[j + 2] * lc[j + 2], pe = qe - lc[j + 2] * lc[j + 1];
 #else
 #define TILE__CHOL_S16PV_INIT(sfx, T)
 #define TILE__CHOL_S16PV_R(sfx, d0, d) TILE__CHOL_RS(sfx, d, 1)
-#define TILE__CHOL_S16PV_NEXT(T) \
+#define TILE__CHOL_S16PV_NEXT(sfx, T)\
     if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, x[j + 1] - lr * lr, j + 1, 16);
 #define TILE__CHOL_S16PV_UPD
 #endif
@@ -1759,7 +1775,7 @@ TILE_API double tile__chol_selp_f64(int p, double a, double b) {
             if (!(d0 > (T)0) && info == 0) info = j + 1;                                           \
             const T d = d0 > thr ? d0 : rep; /* TILE__CHOL_CLAMP's values */                       \
             const T r = TILE__CHOL_S16PV_R(sfx, d0, d), lr = x[j] * r; /* f64: the third-order step */ \
-            TILE__CHOL_S16PV_NEXT(T)                                                               \
+            TILE__CHOL_S16PV_NEXT(sfx, T)                                                          \
             lt[TILE__CHOL_OFF_P(sfx, j, i)] = i == j ? TILE__CHOL_SD(sfx, d, r) : i < j ? (T)0 : lr; \
             if (j + 1 < 16) {                                                                      \
                 T lc[16];                                                                          \
