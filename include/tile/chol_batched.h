@@ -1688,68 +1688,25 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
  * stores over the steps (all of them after the last step before), chol_bench,
  * two rounds: f64 8.5-8.6 -> 8.2-8.3, f32 6.6-6.7 either way
  * (bench/results/2026-12-05-h200-chol-ll-s16st-7e96d95.txt) */
+/* TILE__CHOL_S16F (measurement knob; 0 by default until measured): 1, n = 16
+ * folded, a matrix 8 lanes: lane p holds rows p (x, columns 0...7) and 15 - p
+ * (y), so a warp factors four matrices with 28 more update fmas a warp than
+ * two (148 against 120) and the steps' other instructions shared by four:
+ * at batch 4096 the SM's issue slots, not one matrix's chain, bound the
+ * unfolded kernel (a tenth more instructions a step made it 0.3 us slower
+ * there and 0.2 us faster at batch 8: bench/results/2026-12-05-h200-chol-
+ * s16pv-175ecb9.txt). The same operations on every element in the same
+ * order as tile__chol_s16l: the same bits. Rows above l_jj's in lt's row j
+ * are never read (the update reads k > j, the copy-out the lower triangle),
+ * so the strictly upper lanes store what they computed, unselected. */
+#ifndef TILE__CHOL_S16F
+#define TILE__CHOL_S16F 0
+#endif
+/* a group's lt stride (32 bytes past f32's, 64 past f64's 128-byte multiple):
+ * the 8-lane groups of one store phase write on other banks */
+#define TILE__CHOL_TS16F_f32 (TILE__CHOL_TS_f32 + 8)
+#define TILE__CHOL_TS16F_f64 (TILE__CHOL_TS_f64 + 8)
 #if TILE_ON_DEVICE
-/* TILE__CHOL_S16PV (measurement knob, 0 by default until measured): 1, every lane forms the next pivot
- * itself, from row j + 1's diagonal and subdiagonal (pd, pe): lane j + 2
- * sends its two values before step j's update (qd, qe) and every lane
- * applies that update from the broadcast column, so the shuffle leaves the
- * pivot chain (r_j -> l_{j+1,j} -> d_{j+1} -> rsqrt -> r_{j+1}), and the
- * clamp's select moves after the rsqrt (r of the clamped value is one
- * loop-invariant rsqrt). Bit for bit the values of 0: lane j + 1's own
- * products and fmas, in every lane. 0: lane j + 1 forms the pivot and
- * shuffles it, the select before the rsqrt. */
-#ifndef TILE__CHOL_S16PV
-#define TILE__CHOL_S16PV 0
-#endif
-#if TILE__CHOL_S16PV
-#define TILE__CHOL_S16PV_INIT(sfx, T)                                                              \
-    T pd = __shfl_sync(0xffffffffu, x[1], 1, 16), pe = __shfl_sync(0xffffffffu, x[0], 1, 16);       \
-    const T rrep = TILE__CHOL_RS(sfx, rep, 1);
-/* selp in asm: as a C select the compiler branched around the rsqrt (a
- * BSSY / BSYNC pair on the chain) */
-TILE_API float tile__chol_selp_f32(int p, float a, float b) {
-    float r;
-    asm("{ .reg .pred p; setp.ne.s32 p, %3, 0; selp.f32 %0, %1, %2, p; }" : "=f"(r) : "f"(a), "f"(b), "r"(p));
-    return r;
-}
-TILE_API double tile__chol_selp_f64(int p, double a, double b) {
-    double r;
-    asm("{ .reg .pred p; setp.ne.s32 p, %3, 0; selp.f64 %0, %1, %2, p; }" : "=d"(r) : "d"(a), "d"(b), "r"(p));
-    return r;
-}
-#define TILE__CHOL_S16PV_R(sfx, d0, d) tile__chol_selp_##sfx(d0 > thr, TILE__CHOL_RS(sfx, d0, 1), rrep)
-/* the next pivot pd - (pe r)^2; 2 (measurement), f64: from MUFU's y0 without r,
- * pe^2 / d = w (1 + e + e^2) (w = pe^2 y0^2, e = 1 - d y0^2: r^2's series to
- * e^3), four dependent DP operations after MUFU instead of six */
-TILE_API float tile__chol_pvn_f32(float d0, float r, float pd, float pe, float rrep, float thr) {
-    const float l1 = pe * r;
-    return (void)d0, (void)rrep, (void)thr, pd - l1 * l1;
-}
-TILE_API double tile__chol_pvn_f64(double d0, double r, double pd, double pe, double rrep, double thr) {
-#if TILE__CHOL_S16PV == 2
-    double y;
-    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(d0));
-    const double yy = y * y, e = fma(-tile__chol_inf0_f64(d0), yy, 1.0), t = fma(e, e, e);
-    const double w = pe * pe * yy, l1 = pe * rrep;
-    return (void)r, tile__chol_selp_f64(d0 > thr, fma(-w, t, pd - w), pd - l1 * l1);
-#else
-    const double l1 = pe * r;
-    return (void)d0, (void)rrep, (void)thr, pd - l1 * l1;
-#endif
-}
-#define TILE__CHOL_S16PV_NEXT(sfx, T)                                                                  \
-    T qd = 0, qe = 0;                                                                              \
-    if (j + 1 < 16) dn = tile__chol_pvn_##sfx(d0, r, pd, pe, rrep, thr);                        \
-    if (j + 2 < 16) qd = __shfl_sync(0xffffffffu, x[j + 2], j + 2, 16), qe = __shfl_sync(0xffffffffu, x[j + 1], j + 2, 16);
-#define TILE__CHOL_S16PV_UPD                                                                       \
-    if (j + 2 < 16) pd = qd - lc[j + 2] * lc[j + 2], pe = qe - lc[j + 2] * lc[j + 1];
-#else
-#define TILE__CHOL_S16PV_INIT(sfx, T)
-#define TILE__CHOL_S16PV_R(sfx, d0, d) TILE__CHOL_RS(sfx, d, 1)
-#define TILE__CHOL_S16PV_NEXT(sfx, T)\
-    if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, x[j + 1] - lr * lr, j + 1, 16);
-#define TILE__CHOL_S16PV_UPD
-#endif
 #define TILE__CHOL_S16L_DEF(sfx, T)                                                                \
     TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) {                                       \
         const int i = tile16_lane(), vw = TILE__CHOL_VW_##sfx, cpr = 16 / TILE__CHOL_VW_##sfx;     \
@@ -1769,13 +1726,12 @@ TILE_API double tile__chol_pvn_f64(double d0, double r, double pd, double pe, do
         }                                                                                          \
         int info = 0;                                                                              \
         T dn = __shfl_sync(0xffffffffu, x[0], 0, 16);                                              \
-        TILE__CHOL_S16PV_INIT(sfx, T)                                                              \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                \
             const T d0 = dn;                                                                       \
             if (!(d0 > (T)0) && info == 0) info = j + 1;                                           \
             const T d = d0 > thr ? d0 : rep; /* TILE__CHOL_CLAMP's values */                       \
-            const T r = TILE__CHOL_S16PV_R(sfx, d0, d), lr = x[j] * r; /* f64: the third-order step */ \
-            TILE__CHOL_S16PV_NEXT(sfx, T)                                                          \
+            const T r = TILE__CHOL_RS(sfx, d, 1), lr = x[j] * r; /* f64: the third-order step */ \
+            if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, x[j + 1] - lr * lr, j + 1, 16);          \
             lt[TILE__CHOL_OFF_P(sfx, j, i)] = i == j ? TILE__CHOL_SD(sfx, d, r) : i < j ? (T)0 : lr; \
             if (j + 1 < 16) {                                                                      \
                 T lc[16];                                                                          \
@@ -1783,7 +1739,6 @@ TILE_API double tile__chol_pvn_f64(double d0, double r, double pd, double pe, do
                 TILE__UNROLL for (int q = (j + 1) & -vw; q < 16; q += vw)                          \
                     tile__chol_vld_##sfx(lc + q, lt + TILE__CHOL_OFF_P(sfx, j, q));                \
                 TILE__UNROLL for (int k = j + 1; k < 16; ++k) x[k] -= lr * lc[k];                  \
-                TILE__CHOL_S16PV_UPD                                                               \
             }                                                                                      \
             if ((j + 1) % vw == 0) {                                                               \
                 /* rows j + 1 - vw ... j final: the lane's chunk (j + 1) / vw - 1 out, L   \
@@ -1801,12 +1756,64 @@ TILE_API double tile__chol_pvn_f64(double d0, double r, double pd, double pe, do
         }                                                                                          \
         return info;                                                                               \
     }
+#define TILE__CHOL_S16F_DEF(sfx, T)                                                                \
+    TILE_API int tile__chol_s16f_##sfx(T *g, T *lt, T eps) {                                       \
+        const int p = (int)(threadIdx.x & 7u), vw = TILE__CHOL_VW_##sfx, cpr = 16 / TILE__CHOL_VW_##sfx; \
+        const T thr = eps > (T)0 ? eps : (T)0, rep = eps > (T)0 ? eps : (T)NAN;                    \
+        T x[8], y[16]; /* rows p and 15 - p */                                                     \
+        {                                                                                          \
+            TILE__UNROLL for (int q = 0; q < 2 * cpr; ++q) {                                       \
+                const int e = 8 * q + p, r = e / cpr, c0 = vw * (e % cpr);                         \
+                if (g && c0 <= r) tile__cp_async16(lt + TILE__CHOL_OFF_P(sfx, r, c0), g + 16 * r + c0); \
+            }                                                                                      \
+            tile__chol_cp_wait();                                                                  \
+            __syncwarp();                                                                          \
+            TILE__UNROLL for (int q = 0; q < 8; q += vw) tile__chol_vld_##sfx(x + q, lt + TILE__CHOL_OFF_P(sfx, p, q)); \
+            TILE__UNROLL for (int q = 0; q < 16; q += vw) tile__chol_vld_##sfx(y + q, lt + TILE__CHOL_OFF_P(sfx, 15 - p, q)); \
+            __syncwarp();                                                                          \
+        }                                                                                          \
+        int info = 0;                                                                              \
+        T dn = __shfl_sync(0xffffffffu, x[0], 0, 8);                                               \
+        TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                \
+            const T d0 = dn;                                                                       \
+            if (!(d0 > (T)0) && info == 0) info = j + 1;                                           \
+            const T d = d0 > thr ? d0 : rep;                                                       \
+            const T r = TILE__CHOL_RS(sfx, d, 1), la = j < 8 ? x[j & 7] * r : (T)0, lb = y[j] * r; \
+            if (j + 1 < 8) dn = __shfl_sync(0xffffffffu, x[(j + 1) & 7] - la * la, j + 1, 8);      \
+            else if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, y[(j + 1) & 15] - lb * lb, 14 - j, 8); \
+            if (j < 8) lt[TILE__CHOL_OFF_P(sfx, j, p)] = p == j ? TILE__CHOL_SD(sfx, d, r) : la;   \
+            lt[TILE__CHOL_OFF_P(sfx, j, 15 - p)] = 15 - p == j ? TILE__CHOL_SD(sfx, d, r) : lb;    \
+            if (j + 1 < 16) {                                                                      \
+                T lc[16];                                                                          \
+                __syncwarp();                                                                      \
+                TILE__UNROLL for (int q = (j + 1) & -vw; q < 16; q += vw)                          \
+                    tile__chol_vld_##sfx(lc + q, lt + TILE__CHOL_OFF_P(sfx, j, q));                \
+                TILE__UNROLL for (int k = j + 1; k < 8; ++k) x[k] -= la * lc[k];                   \
+                TILE__UNROLL for (int k = j + 1; k < 16; ++k) y[k] -= lb * lc[k];                  \
+            }                                                                                      \
+            if ((j + 1) % vw == 0) {                                                               \
+                /* rows j + 1 - vw ... j final: their 16 chunks, two a lane */                     \
+                if (j + 1 == 16) __syncwarp();                                                     \
+                TILE__UNROLL for (int h = 0; h < 2; ++h) {                                         \
+                    T v[TILE__CHOL_VW_##sfx];                                                      \
+                    const int e = 16 * ((j + 1) / vw - 1) + 8 * h + p, r = e / cpr, c0 = vw * (e % cpr); \
+                    TILE__UNROLL for (int t = 0; t < vw; ++t) v[t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
+                    if (g) tile__chol_vst_##sfx(g + 16 * r + c0, v);                               \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+        return info;                                                                               \
+    }
 #else /* the CPU never runs tile__chol_s16l_k (the host picks it for a device): the calls only compile */
 #define TILE__CHOL_S16L_DEF(sfx, T) \
     TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) { return (void)g, (void)lt, (void)eps, 0; }
+#define TILE__CHOL_S16F_DEF(sfx, T) \
+    TILE_API int tile__chol_s16f_##sfx(T *g, T *lt, T eps) { return (void)g, (void)lt, (void)eps, 0; }
 #endif
 TILE__CHOL_S16L_DEF(f32, float)
 TILE__CHOL_S16L_DEF(f64, double)
+TILE__CHOL_S16F_DEF(f32, float)
+TILE__CHOL_S16F_DEF(f64, double)
 
 /* ---- the library's kernels and host calls ---- */
 /* the blocked kernels' resident blocks an SM asked of the compiler
@@ -1936,6 +1943,15 @@ TILE__CHOL_S16L_DEF(f64, double)
         if (!ws) return;                                                           \
         const int r = tile__chol_s16l_##sfx(valid ? a + (size_t)m * 256 : 0, ws + (size_t)g * TILE__CHOL_TS_##sfx, eps); \
         if (valid && info && tile16_lane() == 0) info[m] = r;                      \
+    }                                                                              \
+    /* the folded n = 16: tile__chol_s16f for every 8 lanes (16 matrices a \
+     * block; a group past the batch reads and stores nothing) */            \
+    TILE_KERNEL(tile__chol_s16f_k_##sfx, 128, T *a, int batch, T eps, int *info) { \
+        const int g = (int)(tile_thread() >> 3), m = (int)tile_block_linear() * 16 + g, valid = m < batch; \
+        T *ws = (T *)tile__smem_alloc(&tile__k, (size_t)16 * TILE__CHOL_TS16F_##sfx * sizeof(T)); \
+        if (!ws) return;                                                           \
+        const int r = tile__chol_s16f_##sfx(valid ? a + (size_t)m * 256 : 0, ws + (size_t)g * TILE__CHOL_TS16F_##sfx, eps); \
+        if (valid && info && (tile_thread() & 7) == 0) info[m] = r;                \
     }                                                                              \
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk64_k_##sfx, 64, 0, TILE__CHOL_MINB64_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
@@ -2462,6 +2478,9 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
             const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
             const tile_exec e1 = tile_exec_smem(ex, (size_t)groups * TILE__CHOL_TS_##sfx * sizeof(T)); \
             const int nbl = (batch + groups - 1) / groups;                         \
+            if (TILE__CHOL_S16F && n == 16 && ex.device >= 0 && !((uintptr_t)a & 15)) \
+                return tile_launch(tile_exec_smem(ex, (size_t)16 * TILE__CHOL_TS16F_##sfx * sizeof(T)), \
+                                   tile__chol_s16f_k_##sfx, tile_grid1((batch + 15) / 16), 128, a, batch, eps, info); \
             if (n == 16 && ex.device >= 0 && !((uintptr_t)a & 15)) /* its own kernel */ \
                 return tile_launch(e1, tile__chol_s16l_k_##sfx, tile_grid1(nbl), 128, a, batch, eps, info); \
             return tile_launch(e1, tile__chol_small16_k_##sfx, tile_grid1(nbl), 128, a, n, batch, eps, info); \

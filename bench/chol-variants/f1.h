@@ -1,0 +1,1 @@
+#define TILE__CHOL_S16F 1
