@@ -1782,7 +1782,7 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
             if (j + 1 < 8) dn = __shfl_sync(0xffffffffu, x[(j + 1) & 7] - la * la, j + 1, 8);      \
             else if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, y[(j + 1) & 15] - lb * lb, 14 - j, 8); \
             if (j < 8) lt[TILE__CHOL_OFF_P(sfx, j, p)] = p == j ? TILE__CHOL_SD(sfx, d, r) : la;   \
-            lt[TILE__CHOL_OFF_P(sfx, j, 15 - p)] = 15 - p == j ? TILE__CHOL_SD(sfx, d, r) : lb;    \
+            lt[TILE__CHOL_OFF_P(sfx, j, 15 - p)] = j >= 8 && 15 - p == j ? TILE__CHOL_SD(sfx, d, r) : lb; \
             if (j + 1 < 16) {                                                                      \
                 T lc[16];                                                                          \
                 __syncwarp();                                                                      \
