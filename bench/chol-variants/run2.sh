@@ -13,5 +13,5 @@ F="-std=c++17 -O3 -Iinclude -arch=sm_90"
   ( nvcc $F -include bench/chol-variants/f1.h bench/chol-variants/s16t.cu -o build/s16t_f1 ) &
   GIT_COMMIT=${GIT_COMMIT:-wip} scripts/chol-variants.sh -r ${ROUNDS:-3} -t bench/chol-variants/f1.h base= f1=bench/chol-variants/f1.h 2>&1
   wait
-  for r in 1 2 3; do for v in base f1; do echo "== s16t $v round $r"; timeout 60 build/s16t_$v; done; done
+  for r in $(seq 1 ${ROUNDS:-3}); do for v in base f1; do echo "== s16t $v round $r"; timeout 60 build/s16t_$v; done; done
 } 2>&1 | tee "$OUT/run2.txt" | grep -E "^(base|f1) |^==|racecheck|memcheck|synccheck|FAIL|fail|error|alone|hash|passed|checks" | head -80
