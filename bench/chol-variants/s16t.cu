@@ -24,8 +24,9 @@ template <class T> __global__ void fill_spd(T *a, long long total, uint32_t seed
 __global__ void spin(long long cyc) { long long t0 = clock64(); while (clock64() - t0 < cyc) {} }
 static int fac(float *a, int b, float eps, int *info) { return tile_chol_batched_eps_f32(TILE_GPU(0), a, 16, b, eps, info); }
 static int fac(double *a, int b, double eps, int *info) { return tile_chol_batched_eps_f64(TILE_GPU(0), a, 16, b, eps, info); }
+static int g_bs[8] = {8, 1056, 4096}, g_nb = 3;
 template <class T> static int one() {
-    const int bs[3] = {8, 1056, 4096};
+    const int *bs = g_bs;
     const size_t bytes = 256 * sizeof(T) * 4096;
     T *a0, *a; int *info;
     CKK(cudaMalloc(&a0, bytes)); CKK(cudaMalloc(&a, bytes)); CKK(cudaMalloc(&info, 4 * 4096));
@@ -47,7 +48,7 @@ template <class T> static int one() {
     cudaEvent_t e0, e1; CKK(cudaEventCreate(&e0)); CKK(cudaEventCreate(&e1));
     for (int mode = 0; mode < 2; ++mode) {
         printf("%s %s:", sizeof(T) == 4 ? "f32" : "f64", mode ? "alone" : "as-is");
-        for (int q = 0; q < 3; ++q) {
+        for (int q = 0; q < g_nb; ++q) {
             const int b = bs[q]; std::vector<float> ms;
             for (int it = 0; it < 46; ++it) {
                 CKK(cudaMemcpyAsync(a, a0, 256 * sizeof(T) * b, cudaMemcpyDeviceToDevice, 0));
@@ -67,4 +68,7 @@ template <class T> static int one() {
     CKK(cudaFree(a0)); CKK(cudaFree(a)); CKK(cudaFree(info));
     return 0;
 }
-int main() { return one<float>() || one<double>(); }
+int main(int argc, char **argv) {
+    if (argc > 1) { g_nb = 0; for (int i = 1; i < argc && g_nb < 8; ++i) g_bs[g_nb++] = atoi(argv[i]); }
+    return one<float>() || one<double>();
+}
