@@ -1688,9 +1688,8 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
  * stores over the steps (all of them after the last step before), chol_bench,
  * two rounds: f64 8.5-8.6 -> 8.2-8.3, f32 6.6-6.7 either way
  * (bench/results/2026-12-05-h200-chol-ll-s16st-7e96d95.txt) */
-/* TILE__CHOL_S16F (measurement knob; 0 by default until measured): 1, n = 16
- * folded, a matrix 8 lanes: lane p holds rows p (x, columns 0...7) and 15 - p
- * (y), so a warp factors four matrices with 28 more update fmas a warp than
+/* n = 16 folded (tile__chol_s16f_k, for large batches), a matrix 8 lanes:
+ * lane p holds rows p (x, columns 0...7) and 15 - p (y), so a warp factors four matrices with 28 more update fmas a warp than
  * two (148 against 120) and the steps' other instructions shared by four:
  * at batch 4096 the SM's issue slots, not one matrix's chain, bound the
  * unfolded kernel (a tenth more instructions a step made it 0.3 us slower
@@ -1699,8 +1698,26 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
  * order as tile__chol_s16l: the same bits. Rows above l_jj's in lt's row j
  * are never read (the update reads k > j, the copy-out the lower triangle),
  * so the strictly upper lanes store what they computed, unselected. */
-#ifndef TILE__CHOL_S16F
-#define TILE__CHOL_S16F 0
+#if TILE_CUDA
+/* the folded kernel where it is faster: more than 24 matrices an SM (H100,
+ * GPU time alone, f64 / f32: equal at 3168 = 24 x 132, 0.3 / 0.2 us faster
+ * at 4096, 0.3 / 0.1 us slower at 1056, where its 16 matrices a block leave
+ * SMs idle); the SM count asked once a device */
+static inline int tile__chol_s16f_at(int dev, int batch) {
+    static std::atomic<int> sms1[TILE__FC_DEVS]; /* the count + 1 (0: not asked) */
+    const int cd = dev >= 0 && dev < TILE__FC_DEVS;
+    int s = cd ? sms1[dev].load(std::memory_order_relaxed) - 1 : -1;
+    if (s < 0) {
+        if (cudaDeviceGetAttribute(&s, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+            (void)cudaGetLastError(); /* the launch that follows reports a bad device */
+            return 0;
+        }
+        if (cd) sms1[dev].store(s + 1, std::memory_order_relaxed);
+    }
+    return batch > 24 * s;
+}
+#else
+#define tile__chol_s16f_at(dev, batch) 0
 #endif
 /* a group's lt stride (32 bytes past f32's, 64 past f64's 128-byte multiple):
  * the 8-lane groups of one store phase write on other banks */
@@ -2478,7 +2495,7 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
             const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
             const tile_exec e1 = tile_exec_smem(ex, (size_t)groups * TILE__CHOL_TS_##sfx * sizeof(T)); \
             const int nbl = (batch + groups - 1) / groups;                         \
-            if (TILE__CHOL_S16F && n == 16 && ex.device >= 0 && !((uintptr_t)a & 15)) \
+            if (n == 16 && ex.device >= 0 && !((uintptr_t)a & 15) && tile__chol_s16f_at(ex.device, batch)) \
                 return tile_launch(tile_exec_smem(ex, (size_t)16 * TILE__CHOL_TS16F_##sfx * sizeof(T)), \
                                    tile__chol_s16f_k_##sfx, tile_grid1((batch + 15) / 16), 128, a, batch, eps, info); \
             if (n == 16 && ex.device >= 0 && !((uintptr_t)a & 15)) /* its own kernel */ \

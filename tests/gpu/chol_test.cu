@@ -167,6 +167,18 @@ SMALL_K(f64, double)
     }
 BLOCK_PATH(f32, float, TILE_CHOL_WS_BYTES_F32)
 BLOCK_PATH(f64, double, TILE_CHOL_WS_BYTES_F64)
+/* path 16: n = 16's folded kernel (the default's above 24 matrices an SM)
+ * at any batch, where it applies (the GPU, a 16-byte aligned batch; else the
+ * default) */
+#define S16F_PATH(sfx, T)                                                          \
+    static int s16f_path(tile_exec ex, T *a, int n, int batch, T eps, int *info) { \
+        if (n != 16 || ex.device < 0 || ((uintptr_t)a & 15) || batch < 1)          \
+            return tile_chol_batched_eps_##sfx(ex, a, n, batch, eps, info);        \
+        return tile_launch(tile_exec_smem(ex, (size_t)16 * TILE__CHOL_TS16F_##sfx * sizeof(T)), \
+                           tile__chol_s16f_k_##sfx, tile_grid1((batch + 15) / 16), 128, a, batch, eps, info); \
+    }
+S16F_PATH(f32, float)
+S16F_PATH(f64, double)
 
 
 
@@ -334,6 +346,7 @@ template <> struct ops<float> {
      * other_paths: those checked against the default (the one it does not take, and 3) */
     static int other_paths(int n, int *p) {
         int c = 0;
+        if (n == 16) return p[0] = 16, 1;
         p[c++] = TILE__CHOL_OTHER_PATH(f32, n);
         if (n <= 64) p[c++] = 3;
         p[c++] = 10;
@@ -342,6 +355,7 @@ template <> struct ops<float> {
     }
     /* path 10 / 11: the building block tile_chol_block in 64- / 128-thread blocks */
     static int factor_path(tile_exec ex, float *a, int n, int batch, float eps, int *info, int path) {
+        if (path == 16) return s16f_path(ex, a, n, batch, eps, info);
         if (path >= 10) return block_path(ex, a, n, batch, eps, info, path);
         return tile__chol_batched_path_f32(ex, a, n, batch, eps, info, path);
     }
@@ -354,12 +368,14 @@ template <> struct ops<double> {
         return tile_chol_batched_eps_f64(ex, a, n, batch, eps, info);
     }
     static int other_paths(int n, int *p) {
+        if (n == 16) return p[0] = 16, 1;
         p[0] = TILE__CHOL_OTHER_PATH(f64, n);
         p[1] = 10;
         p[2] = 11;
         return 3;
     }
     static int factor_path(tile_exec ex, double *a, int n, int batch, double eps, int *info, int path) {
+        if (path == 16) return s16f_path(ex, a, n, batch, eps, info);
         if (path >= 10) return block_path(ex, a, n, batch, eps, info, path);
         return tile__chol_batched_path_f64(ex, a, n, batch, eps, info, path);
     }
@@ -592,14 +608,14 @@ static void batch_run(const target *t, const char *sfx, int n, int batch, int ki
         free(cb);
     }
     /* n > 32, the other factor paths on the GPU (rows vs blocked kernels; the
-     * warp kernel at f32 n <= 64) and on both targets the building block
+     * warp kernel at f32 n <= 64; n = 16: the folded kernel) and on both targets the building block
      * tile_chol_block on 64 and 128 threads, on the same input: L equal within tol (NaN
      * where the default has NaN), the same info; for NaN in the lower
      * triangle the info only */
     int paths[4];
     const int npaths = ops<T>::other_paths(n, paths);
-    for (int pi = 0; n > 32 && kind != K_ILL && pi < npaths; ++pi) {
-        if (!t->gpu && paths[pi] < 10) continue; /* the CPU: the building block only */
+    for (int pi = 0; (n > 32 || n == 16) && kind != K_ILL && pi < npaths; ++pi) {
+        if (!t->gpu && (paths[pi] < 10 || paths[pi] == 16)) continue; /* the CPU: the building block only */
         T *h3 = HALLOC(T, tot);
         int *info3 = HALLOC(int, batch + 1);
         UP(d, h0, sizeof(T) * tot);
@@ -620,6 +636,11 @@ static void batch_run(const target *t, const char *sfx, int n, int batch, int ki
                 }
             CHECK(e <= tol && info3[m] == info[m], "%s n %d kind %d off %d matrix %d: path %d vs the default: L %.3g, info %d vs %d",
                   sfx, n, kind, off, m, paths[pi], e, info3[m], info[m]);
+            /* the folded n = 16 against the unfolded (the default at this batch,
+             * an aligned one): the same operations, the same bits */
+            if (paths[pi] == 16 && !((uintptr_t)d & 15))
+                CHECK(!memcmp(h3 + nn * m, h + nn * m, sizeof(T) * nn), "%s n 16 kind %d off %d matrix %d: folded L not bit for bit the default's",
+                      sfx, kind, off, m);
         }
         free(h3);
         free(info3);

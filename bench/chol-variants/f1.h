@@ -1,1 +1,0 @@
-#define TILE__CHOL_S16F 1
