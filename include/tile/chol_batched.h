@@ -1724,20 +1724,23 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
 #define TILE__CHOL_TS16F_f32 (TILE__CHOL_TS_f32 + 8)
 #define TILE__CHOL_TS16F_f64 (TILE__CHOL_TS_f64 + 8)
 #if TILE_ON_DEVICE
+/* n = 16's copy-in (L lanes a matrix, this one l): cp.async, every chunk of
+ * the lane in flight at once; a chunk wholly above the diagonal keeps what
+ * lt held (strictly upper: never read) */
+#define TILE__CHOL_S16_CPIN(sfx, L, l)                                                             \
+    TILE__UNROLL for (int q = 0; q < 16 / (L)*cpr; ++q) {                                          \
+        const int e = (L)*q + (l), r = e / cpr, c0 = vw * (e % cpr);                               \
+        if (g && c0 <= r) tile__cp_async16(lt + TILE__CHOL_OFF_P(sfx, r, c0), g + 16 * r + c0);    \
+    }                                                                                              \
+    tile__chol_cp_wait();                                                                          \
+    __syncwarp();
 #define TILE__CHOL_S16L_DEF(sfx, T)                                                                \
     TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) {                                       \
         const int i = tile16_lane(), vw = TILE__CHOL_VW_##sfx, cpr = 16 / TILE__CHOL_VW_##sfx;     \
         const T thr = eps > (T)0 ? eps : (T)0, rep = eps > (T)0 ? eps : (T)NAN;                    \
         T x[16];                                                                                   \
         {                                                                                          \
-            /* cp.async, every chunk of the lane in flight at once; a chunk wholly     \
-             * above the diagonal keeps what lt held (strictly upper: never read) */     \
-            TILE__UNROLL for (int q = 0; q < cpr; ++q) {                                           \
-                const int e = 16 * q + i, r = e / cpr, c0 = vw * (e % cpr);                        \
-                if (g && c0 <= r) tile__cp_async16(lt + TILE__CHOL_OFF_P(sfx, r, c0), g + 16 * r + c0); \
-            }                                                                                      \
-            tile__chol_cp_wait();                                                                  \
-            __syncwarp();                                                                          \
+            TILE__CHOL_S16_CPIN(sfx, 16, i)                                                        \
             TILE__UNROLL for (int q = 0; q < 16; q += vw) tile__chol_vld_##sfx(x + q, lt + TILE__CHOL_OFF_P(sfx, i, q)); \
             __syncwarp(); /* every row read before step 0 writes lt */                             \
         }                                                                                          \
@@ -1779,12 +1782,7 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
         const T thr = eps > (T)0 ? eps : (T)0, rep = eps > (T)0 ? eps : (T)NAN;                    \
         T x[8], y[16]; /* rows p and 15 - p */                                                     \
         {                                                                                          \
-            TILE__UNROLL for (int q = 0; q < 2 * cpr; ++q) {                                       \
-                const int e = 8 * q + p, r = e / cpr, c0 = vw * (e % cpr);                         \
-                if (g && c0 <= r) tile__cp_async16(lt + TILE__CHOL_OFF_P(sfx, r, c0), g + 16 * r + c0); \
-            }                                                                                      \
-            tile__chol_cp_wait();                                                                  \
-            __syncwarp();                                                                          \
+            TILE__CHOL_S16_CPIN(sfx, 8, p)                                                         \
             TILE__UNROLL for (int q = 0; q < 8; q += vw) tile__chol_vld_##sfx(x + q, lt + TILE__CHOL_OFF_P(sfx, p, q)); \
             TILE__UNROLL for (int q = 0; q < 16; q += vw) tile__chol_vld_##sfx(y + q, lt + TILE__CHOL_OFF_P(sfx, 15 - p, q)); \
             __syncwarp();                                                                          \
