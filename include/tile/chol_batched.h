@@ -1734,6 +1734,20 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
     }                                                                                              \
     tile__chol_cp_wait();                                                                          \
     __syncwarp();
+/* step j's pivot: info, TILE__CHOL_CLAMP's values, r = 1 / sqrt(d) (f64: the
+ * third-order step) */
+#define TILE__CHOL_S16_PIVOT(sfx, T)                                                               \
+    const T d0 = dn;                                                                               \
+    if (!(d0 > (T)0) && info == 0) info = j + 1;                                                   \
+    const T d = d0 > thr ? d0 : rep;                                                               \
+    const T r = TILE__CHOL_RS(sfx, d, 1);
+/* column j of L from lt's row j (from l_{j+1,j}'s chunk on), once every lane
+ * has published it */
+#define TILE__CHOL_S16_LC(sfx, T)                                                                  \
+    T lc[16];                                                                                      \
+    __syncwarp();                                                                                  \
+    TILE__UNROLL for (int q = (j + 1) & -vw; q < 16; q += vw)                                      \
+        tile__chol_vld_##sfx(lc + q, lt + TILE__CHOL_OFF_P(sfx, j, q));
 #define TILE__CHOL_S16L_DEF(sfx, T)                                                                \
     TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) {                                       \
         const int i = tile16_lane(), vw = TILE__CHOL_VW_##sfx, cpr = 16 / TILE__CHOL_VW_##sfx;     \
@@ -1747,17 +1761,12 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
         int info = 0;                                                                              \
         T dn = __shfl_sync(0xffffffffu, x[0], 0, 16);                                              \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                \
-            const T d0 = dn;                                                                       \
-            if (!(d0 > (T)0) && info == 0) info = j + 1;                                           \
-            const T d = d0 > thr ? d0 : rep; /* TILE__CHOL_CLAMP's values */                       \
-            const T r = TILE__CHOL_RS(sfx, d, 1), lr = x[j] * r; /* f64: the third-order step */ \
+            TILE__CHOL_S16_PIVOT(sfx, T)                                                           \
+            const T lr = x[j] * r;                                                                 \
             if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, x[j + 1] - lr * lr, j + 1, 16);          \
             lt[TILE__CHOL_OFF_P(sfx, j, i)] = i == j ? TILE__CHOL_SD(sfx, d, r) : i < j ? (T)0 : lr; \
             if (j + 1 < 16) {                                                                      \
-                T lc[16];                                                                          \
-                __syncwarp();                                                                      \
-                TILE__UNROLL for (int q = (j + 1) & -vw; q < 16; q += vw)                          \
-                    tile__chol_vld_##sfx(lc + q, lt + TILE__CHOL_OFF_P(sfx, j, q));                \
+                TILE__CHOL_S16_LC(sfx, T)                                                          \
                 TILE__UNROLL for (int k = j + 1; k < 16; ++k) x[k] -= lr * lc[k];                  \
             }                                                                                      \
             if ((j + 1) % vw == 0) {                                                               \
@@ -1790,19 +1799,14 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
         int info = 0;                                                                              \
         T dn = __shfl_sync(0xffffffffu, x[0], 0, 8);                                               \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                \
-            const T d0 = dn;                                                                       \
-            if (!(d0 > (T)0) && info == 0) info = j + 1;                                           \
-            const T d = d0 > thr ? d0 : rep;                                                       \
-            const T r = TILE__CHOL_RS(sfx, d, 1), la = j < 8 ? x[j & 7] * r : (T)0, lb = y[j] * r; \
+            TILE__CHOL_S16_PIVOT(sfx, T)                                                           \
+            const T la = j < 8 ? x[j & 7] * r : (T)0, lb = y[j] * r;                               \
             if (j + 1 < 8) dn = __shfl_sync(0xffffffffu, x[(j + 1) & 7] - la * la, j + 1, 8);      \
             else if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, y[(j + 1) & 15] - lb * lb, 14 - j, 8); \
             if (j < 8) lt[TILE__CHOL_OFF_P(sfx, j, p)] = p == j ? TILE__CHOL_SD(sfx, d, r) : la;   \
             lt[TILE__CHOL_OFF_P(sfx, j, 15 - p)] = j >= 8 && 15 - p == j ? TILE__CHOL_SD(sfx, d, r) : lb; \
             if (j + 1 < 16) {                                                                      \
-                T lc[16];                                                                          \
-                __syncwarp();                                                                      \
-                TILE__UNROLL for (int q = (j + 1) & -vw; q < 16; q += vw)                          \
-                    tile__chol_vld_##sfx(lc + q, lt + TILE__CHOL_OFF_P(sfx, j, q));                \
+                TILE__CHOL_S16_LC(sfx, T)                                                          \
                 TILE__UNROLL for (int k = j + 1; k < 8; ++k) x[k] -= la * lc[k];                   \
                 TILE__UNROLL for (int k = j + 1; k < 16; ++k) y[k] -= lb * lc[k];                  \
             }                                                                                      \
