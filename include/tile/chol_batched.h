@@ -1698,23 +1698,14 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
  * order as tile__chol_s16l: the same bits. Rows above l_jj's in lt's row j
  * are never read (the update reads k > j, the copy-out the lower triangle),
  * so the strictly upper lanes store what they computed, unselected. */
-#if TILE_CUDA
 /* the folded kernel where it is faster: more than 24 matrices an SM (H100,
  * GPU time alone, f64 / f32: equal at 3168 = 24 x 132, 0.3 / 0.2 us faster
  * at 4096, 0.3 / 0.1 us slower at 1056, where its 16 matrices a block leave
- * SMs idle); the SM count asked once a device */
+ * SMs idle) */
+#if TILE_CUDA
 static inline int tile__chol_s16f_at(int dev, int batch) {
-    static std::atomic<int> sms1[TILE__FC_DEVS]; /* the count + 1 (0: not asked) */
-    const int cd = dev >= 0 && dev < TILE__FC_DEVS;
-    int s = cd ? sms1[dev].load(std::memory_order_relaxed) - 1 : -1;
-    if (s < 0) {
-        if (cudaDeviceGetAttribute(&s, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
-            (void)cudaGetLastError(); /* the launch that follows reports a bad device */
-            return 0;
-        }
-        if (cd) sms1[dev].store(s + 1, std::memory_order_relaxed);
-    }
-    return batch > 24 * s;
+    const int s = tile__dev_sms(dev);
+    return s >= 0 && batch > 24 * s;
 }
 #else
 #define tile__chol_s16f_at(dev, batch) 0
@@ -2485,6 +2476,11 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
     /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
      * faster, 2 wherever they apply, 0 never (chol_bench times both); 3 the \
      * warp kernel (a candidate: f32, 32 < n <= 64, the GPU), elsewhere 1 */ \
+    /* the folded n = 16 kernel (the GPU, a 16-byte aligned batch) */         \
+    TILE__CHOL_LAZY TILE_HOST_API int tile__chol_s16f_launch_##sfx(tile_exec ex, T *a, int batch, T eps, int *info) { \
+        return tile_launch(tile_exec_smem(ex, (size_t)16 * TILE__CHOL_TS16F_##sfx * sizeof(T)), \
+                           tile__chol_s16f_k_##sfx, tile_grid1((batch + 15) / 16), 128, a, batch, eps, info); \
+    }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile__chol_batched_path_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                    int *info, int path) { \
         if (n < 1 || n > TILE_CHOL_MAX_N || batch < 0 || (batch > 0 && !a)) return TILE_ERR_ARG; \
@@ -2497,11 +2493,11 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
             const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
             const tile_exec e1 = tile_exec_smem(ex, (size_t)groups * TILE__CHOL_TS_##sfx * sizeof(T)); \
             const int nbl = (batch + groups - 1) / groups;                         \
-            if (n == 16 && ex.device >= 0 && !((uintptr_t)a & 15) && tile__chol_s16f_at(ex.device, batch)) \
-                return tile_launch(tile_exec_smem(ex, (size_t)16 * TILE__CHOL_TS16F_##sfx * sizeof(T)), \
-                                   tile__chol_s16f_k_##sfx, tile_grid1((batch + 15) / 16), 128, a, batch, eps, info); \
-            if (n == 16 && ex.device >= 0 && !((uintptr_t)a & 15)) /* its own kernel */ \
+            if (n == 16 && ex.device >= 0 && !((uintptr_t)a & 15)) { /* its own kernels */ \
+                if (tile__chol_s16f_at(ex.device, batch))                          \
+                    return tile__chol_s16f_launch_##sfx(ex, a, batch, eps, info);  \
                 return tile_launch(e1, tile__chol_s16l_k_##sfx, tile_grid1(nbl), 128, a, batch, eps, info); \
+            }                                                                      \
             return tile_launch(e1, tile__chol_small16_k_##sfx, tile_grid1(nbl), 128, a, n, batch, eps, info); \
         }                                                                          \
         if (n <= 32) {                                                             \

@@ -396,17 +396,32 @@ __global__ void __launch_bounds__(B, MINB ? MINB : B > 512 ? 1 : 0) tile__kernel
 typedef struct tile__fcache {
     std::atomic<long long> stat1[TILE__FC_DEVS], dyn[TILE__FC_DEVS];
 } tile__fcache;
-/* The device count and each device's opt-in shared memory a block, asked
- * once (neither changes in a process): with the current device's query and
- * restore they were a launch's host time beside the launch itself (H200:
- * 0.17 us of begin + end, a third of it these two) */
+/* The device count and each device's opt-in shared memory a block and SM
+ * count, asked once (none changes in a process): with the current device's
+ * query and restore they were a launch's host time beside the launch itself
+ * (H200: 0.17 us of begin + end, a third of it these two) */
 typedef struct tile__devq_t {
     std::atomic<int> count1;                /* the count + 1 (0: not asked yet) */
     std::atomic<int> optin[TILE__FC_DEVS]; /* bytes (0: not asked yet) */
+    std::atomic<int> sms1[TILE__FC_DEVS];  /* the SM count + 1 (0: not asked yet) */
 } tile__devq_t;
 static inline tile__devq_t *tile__devq_get(void) {
     static tile__devq_t q; /* zero before any use (static storage) */
     return &q;
+}
+/* device dev's SM count, -1 where the runtime does not answer (its error
+ * cleared: the launch that follows reports a bad device) */
+static inline int tile__dev_sms(int dev) {
+    const int cd = dev >= 0 && dev < TILE__FC_DEVS;
+    int s = cd ? tile__devq_get()->sms1[dev].load(std::memory_order_relaxed) - 1 : -1;
+    if (s < 0) {
+        if (cudaDeviceGetAttribute(&s, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return -1;
+        }
+        if (cd) tile__devq_get()->sms1[dev].store(s + 1, std::memory_order_relaxed);
+    }
+    return s;
 }
 /* Before a launch of kf: *pad, the dynamic shared memory the kernel never
  * sees so that at most L->max_resident blocks fit an SM (a block takes its

@@ -174,8 +174,7 @@ BLOCK_PATH(f64, double, TILE_CHOL_WS_BYTES_F64)
     static int s16f_path(tile_exec ex, T *a, int n, int batch, T eps, int *info) { \
         if (n != 16 || ex.device < 0 || ((uintptr_t)a & 15) || batch < 1)          \
             return tile_chol_batched_eps_##sfx(ex, a, n, batch, eps, info);        \
-        return tile_launch(tile_exec_smem(ex, (size_t)16 * TILE__CHOL_TS16F_##sfx * sizeof(T)), \
-                           tile__chol_s16f_k_##sfx, tile_grid1((batch + 15) / 16), 128, a, batch, eps, info); \
+        return tile__chol_s16f_launch_##sfx(ex, a, batch, eps, info);                \
     }
 S16F_PATH(f32, float)
 S16F_PATH(f64, double)
