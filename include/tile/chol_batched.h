@@ -1624,6 +1624,9 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
  * stage-408a34b.txt; n = 16 now has tile__chol_s16l's copies). The strictly
  * upper block is not read, and stored as zeros. Each waits for the warp:
  * the in for its copies, the out for the lanes' rows. */
+#ifndef TILE__CHOL_S32X
+#define TILE__CHOL_S32X 7
+#endif
 #if TILE_ON_DEVICE
 #define TILE__CHOL_CPW_AT(sfx, st, NW, e)                                                          \
     ((st) + ((size_t)((e) / ((NW) * (NW))) * ((NW) / 16) * ((NW) / 16 + 1) / 2 +                   \
@@ -1633,28 +1636,42 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
 #define TILE__CHOL_CPW_DEF(sfx, T, NW)                                                             \
     TILE_API void tile__chol_cp##NW##_in_##sfx(T *st, const T *g) {                                \
         const int l = (int)(threadIdx.x & 31u), vw = TILE__CHOL_VW_##sfx;                          \
-        TILE__UNROLL for (int k = 0; k < 2 * (NW) * (NW) / vw / 32; ++k) {                         \
-            const int e = vw * (32 * k + l);                                                       \
-            if ((e % (NW) >> 4) <= (e / (NW) % (NW) >> 4)) /* not the strictly upper block */      \
-                tile__cp_async16(TILE__CHOL_CPW_AT(sfx, st, NW, e), g + e);                        \
+        TILE__UNROLL for (int h = 0; h < 2; ++h) {                                                 \
+            TILE__UNROLL for (int k = 0; k < 2 * (NW) * (NW) / vw / 32; ++k) {                     \
+                const int e = vw * (32 * k + l), r = e / (NW) % (NW), c = e % (NW);                \
+                if ((TILE__CHOL_S32X & 4) && (r >= 16) != h) continue;                             \
+                if (!(TILE__CHOL_S32X & 4) && h) continue;                                         \
+                if ((TILE__CHOL_S32X & 1) ? c <= r : (c >> 4) <= (r >> 4)) /* not wholly above the diagonal */ \
+                    tile__cp_async16(TILE__CHOL_CPW_AT(sfx, st, NW, e), g + e);                    \
+            }                                                                                      \
+            tile__chol_cp_commit();                                                                \
         }                                                                                          \
-        tile__chol_cp_wait();                                                                      \
+        if (TILE__CHOL_S32X & 4) TILE__CP_ASYNC_WAIT(1);                                          \
+        else tile__chol_cp_wait();                                                                 \
         __syncwarp();                                                                              \
     }                                                                                              \
-    TILE_API void tile__chol_cp##NW##_out_##sfx(T *g, const T *st) {                               \
+    TILE_API void tile__chol_cp##NW##_rest_##sfx(void) {                                           \
+        if (TILE__CHOL_S32X & 4) {                                                                 \
+            tile__chol_cp_wait();                                                                  \
+            __syncwarp();                                                                          \
+        }                                                                                          \
+    }                                                                                              \
+    TILE_API void tile__chol_cp##NW##_out_##sfx(T *g, const T *st, int last) {                     \
         const int l = (int)(threadIdx.x & 31u), vw = TILE__CHOL_VW_##sfx;                          \
         __syncwarp();                                                                              \
         TILE__UNROLL for (int k = 0; k < 2 * (NW) * (NW) / vw / 32; ++k) {                         \
-            const int e = vw * (32 * k + l);                                                       \
+            const int e = vw * (32 * k + l), r = e / (NW) % (NW), c = e % (NW);                    \
+            if (last != 2 && ((r >> 4) == (NW) / 16 - 1 && (c >> 4) == (NW) / 16 - 1) != last) continue; \
             T v[TILE__CHOL_VW_##sfx] = {0};                                                        \
-            if ((e % (NW) >> 4) <= (e / (NW) % (NW) >> 4)) tile__chol_vld_##sfx(v, TILE__CHOL_CPW_AT(sfx, st, NW, e)); \
+            if (c <= r) tile__chol_vld_##sfx(v, TILE__CHOL_CPW_AT(sfx, st, NW, e));              \
             tile__chol_vst_##sfx(g + e, v);                                                        \
         }                                                                                          \
     }
 #else /* the CPU never stages (its kernels' stg is 0): the calls only compile */
 #define TILE__CHOL_CPW_DEF(sfx, T, NW)                                                             \
     TILE_API void tile__chol_cp##NW##_in_##sfx(T *st, const T *g) { (void)st, (void)g; }           \
-    TILE_API void tile__chol_cp##NW##_out_##sfx(T *g, const T *st) { (void)g, (void)st; }
+    TILE_API void tile__chol_cp##NW##_rest_##sfx(void) {}                                          \
+    TILE_API void tile__chol_cp##NW##_out_##sfx(T *g, const T *st, int last) { (void)g, (void)st, (void)last; }
 #endif
 TILE__CHOL_CPW_DEF(f32, float, 32)
 TILE__CHOL_CPW_DEF(f64, double, 32)
@@ -1897,7 +1914,7 @@ TILE__CHOL_S16F_DEF(f64, double)
         int r;                                                                     \
         TILE__CHOL_PANEL(TILE__CHOL_SMALLPN_##sfx, sfx, r, &a00, &a10, eps,         \
                          TILE__CHOL_SMALL_LT_##sfx | TILE__CHOL_FSX_SMALL_##sfx, t00, 1, \
-                         if (stg) tile__chol_tld_P_##sfx(&a10, t10);              \
+                         if (stg) tile__chol_cp32_rest_##sfx(), tile__chol_tld_P_##sfx(&a10, t10); \
                          else tile16_load_##sfx(&a10, am, rows, n, 16, 32, 0, 16)); \
         tile__chol_zero_upper_##sfx(&a00);                                         \
         if (stg) tile__chol_tst_P_##sfx(t00, &a00);                                \
@@ -1907,11 +1924,14 @@ TILE__CHOL_S16F_DEF(f64, double)
             a00 = tile16_zeros_##sfx(); /* the block above a11: L itself */        \
             tile16_store_##sfx(am, rows, n, 0, 16, 16, 32, &a00);                  \
         }                                                                          \
+        tile16_store_row16_##sfx(t10, TILE__CHOL_LD_##sfx, &a10);                  \
+        tile16__sync(); /* the group's rows, written, before any lane reads them */ \
+        /* L00, L10 and the zero block above a11 are final: their stores run    \
+         * beside a11's update and factor */                                    \
+        if (stg && (TILE__CHOL_S32X & 2)) tile__chol_cp32_out_##sfx(aw, sw, 0);    \
         /* a11 only now: a00, a10 and a11 never live at once (registers) */       \
         if (stg) tile__chol_tld_P_##sfx(&a11, t11);                                \
         else tile16_load_##sfx(&a11, am, rows, n, 16, 32, 16, 32);                 \
-        tile16_store_row16_##sfx(t10, TILE__CHOL_LD_##sfx, &a10);                  \
-        tile16__sync(); /* the group's rows, written, before any lane reads them */ \
         TILE__CHOL_SYRK_##sfx(&a11, &a10, t10);                                    \
         const int i1 = tile__chol_fs_##sfx(&a11, &a11, eps, 0, TILE__CHOL_SMALL_LT_##sfx | TILE__CHOL_FSX_SMALL_##sfx, \
                                            t11, 1);                                \
@@ -1919,7 +1939,7 @@ TILE__CHOL_S16F_DEF(f64, double)
         tile__chol_zero_upper_##sfx(&a11);                                         \
         if (stg) {                                                                 \
             tile__chol_tst_P_##sfx(t11, &a11);                                     \
-            tile__chol_cp32_out_##sfx(aw, sw);                                     \
+            tile__chol_cp32_out_##sfx(aw, sw, (TILE__CHOL_S32X & 2) ? 1 : 2);      \
         } else                                                                     \
             tile16_store_##sfx(am, rows, n, 16, 32, 16, 32, &a11);                 \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
