@@ -1621,12 +1621,17 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
  * 16 bytes of every 32-byte sector of a request (H200, batch 4096: n = 32
  * f32 26.0 -> 15.2 us, f64 50.5 -> 30.4; n = 16, then staged the same way,
  * f32 8.8 -> 8.2, f64 17.6 -> 10.7: bench/results/2026-12-02-h200-chol-
- * stage-408a34b.txt; n = 16 now has tile__chol_s16l's copies). The strictly
- * upper block is not read, and stored as zeros. Each waits for the warp:
- * the in for its copies, the out for the lanes' rows. */
-#ifndef TILE__CHOL_S32X
-#define TILE__CHOL_S32X 7
-#endif
+ * stage-408a34b.txt; n = 16 now has tile__chol_s16l's copies). No chunk
+ * wholly above the diagonal is read (the kernel never reads those elements);
+ * the out stores them as zeros without a read. The in copies rows 0..15 of
+ * both matrices as one cp.async group and waits for it only, so that A00 is
+ * factored while the rest lands (_rest waits for that, before A10's load);
+ * the out runs twice: everything but block 11 (last = 0) as soon as L00 and
+ * L10 are final, beside A11's update and factor, then block 11 (last = 1).
+ * H100, batch 4096, f64 n = 32: 28.1-28.4 -> 25.5-25.9 us with the three,
+ * 27.7 with the first alone, 26.7-27.1 with the first two (bench/results/
+ * 2026-12-05-h100-chol-s32x-09d54ca.txt). Each waits for the warp: the in
+ * and _rest for its copies, the out for the lanes' rows. */
 #if TILE_ON_DEVICE
 #define TILE__CHOL_CPW_AT(sfx, st, NW, e)                                                          \
     ((st) + ((size_t)((e) / ((NW) * (NW))) * ((NW) / 16) * ((NW) / 16 + 1) / 2 +                   \
@@ -1636,32 +1641,27 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
 #define TILE__CHOL_CPW_DEF(sfx, T, NW)                                                             \
     TILE_API void tile__chol_cp##NW##_in_##sfx(T *st, const T *g) {                                \
         const int l = (int)(threadIdx.x & 31u), vw = TILE__CHOL_VW_##sfx;                          \
-        TILE__UNROLL for (int h = 0; h < 2; ++h) {                                                 \
+        TILE__UNROLL for (int h = 0; h < 2; ++h) { /* rows 0..15, then the rest */                 \
             TILE__UNROLL for (int k = 0; k < 2 * (NW) * (NW) / vw / 32; ++k) {                     \
                 const int e = vw * (32 * k + l), r = e / (NW) % (NW), c = e % (NW);                \
-                if ((TILE__CHOL_S32X & 4) && (r >= 16) != h) continue;                             \
-                if (!(TILE__CHOL_S32X & 4) && h) continue;                                         \
-                if ((TILE__CHOL_S32X & 1) ? c <= r : (c >> 4) <= (r >> 4)) /* not wholly above the diagonal */ \
+                if ((r >= 16) == h && c <= r) /* not wholly above the diagonal */                  \
                     tile__cp_async16(TILE__CHOL_CPW_AT(sfx, st, NW, e), g + e);                    \
             }                                                                                      \
             tile__chol_cp_commit();                                                                \
         }                                                                                          \
-        if (TILE__CHOL_S32X & 4) TILE__CP_ASYNC_WAIT(1);                                          \
-        else tile__chol_cp_wait();                                                                 \
+        TILE__CP_ASYNC_WAIT(1);                                                                    \
         __syncwarp();                                                                              \
     }                                                                                              \
     TILE_API void tile__chol_cp##NW##_rest_##sfx(void) {                                           \
-        if (TILE__CHOL_S32X & 4) {                                                                 \
-            tile__chol_cp_wait();                                                                  \
-            __syncwarp();                                                                          \
-        }                                                                                          \
+        tile__chol_cp_wait();                                                                      \
+        __syncwarp();                                                                              \
     }                                                                                              \
     TILE_API void tile__chol_cp##NW##_out_##sfx(T *g, const T *st, int last) {                     \
         const int l = (int)(threadIdx.x & 31u), vw = TILE__CHOL_VW_##sfx;                          \
         __syncwarp();                                                                              \
         TILE__UNROLL for (int k = 0; k < 2 * (NW) * (NW) / vw / 32; ++k) {                         \
             const int e = vw * (32 * k + l), r = e / (NW) % (NW), c = e % (NW);                    \
-            if (last != 2 && ((r >> 4) == (NW) / 16 - 1 && (c >> 4) == (NW) / 16 - 1) != last) continue; \
+            if (((r >> 4) == (NW) / 16 - 1 && (c >> 4) == (NW) / 16 - 1) != last) continue;       \
             T v[TILE__CHOL_VW_##sfx] = {0};                                                        \
             if (c <= r) tile__chol_vld_##sfx(v, TILE__CHOL_CPW_AT(sfx, st, NW, e));              \
             tile__chol_vst_##sfx(g + e, v);                                                        \
@@ -1928,7 +1928,7 @@ TILE__CHOL_S16F_DEF(f64, double)
         tile16__sync(); /* the group's rows, written, before any lane reads them */ \
         /* L00, L10 and the zero block above a11 are final: their stores run    \
          * beside a11's update and factor */                                    \
-        if (stg && (TILE__CHOL_S32X & 2)) tile__chol_cp32_out_##sfx(aw, sw, 0);    \
+        if (stg) tile__chol_cp32_out_##sfx(aw, sw, 0);                             \
         /* a11 only now: a00, a10 and a11 never live at once (registers) */       \
         if (stg) tile__chol_tld_P_##sfx(&a11, t11);                                \
         else tile16_load_##sfx(&a11, am, rows, n, 16, 32, 16, 32);                 \
@@ -1939,7 +1939,7 @@ TILE__CHOL_S16F_DEF(f64, double)
         tile__chol_zero_upper_##sfx(&a11);                                         \
         if (stg) {                                                                 \
             tile__chol_tst_P_##sfx(t11, &a11);                                     \
-            tile__chol_cp32_out_##sfx(aw, sw, (TILE__CHOL_S32X & 2) ? 1 : 2);      \
+            tile__chol_cp32_out_##sfx(aw, sw, 1);                                  \
         } else                                                                     \
             tile16_store_##sfx(am, rows, n, 16, 32, 16, 32, &a11);                 \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \

@@ -1,2 +1,0 @@
-/* n = 32 staging variant (issue 10) */
-#define TILE__CHOL_S32X 0
