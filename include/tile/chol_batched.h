@@ -1793,6 +1793,9 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
         }                                                                                          \
         return info;                                                                               \
     }
+#ifndef TILE__CHOL_S16FPV /* measurement knob: the next pivot off the shuffle chain */
+#define TILE__CHOL_S16FPV 0
+#endif
 #define TILE__CHOL_S16F_DEF(sfx, T)                                                                \
     TILE_API int tile__chol_s16f_##sfx(T *g, T *lt, T eps) {                                       \
         const int p = (int)(threadIdx.x & 7u), vw = TILE__CHOL_VW_##sfx, cpr = 16 / TILE__CHOL_VW_##sfx; \
@@ -1806,10 +1809,26 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
         }                                                                                          \
         int info = 0;                                                                              \
         T dn = __shfl_sync(0xffffffffu, x[0], 0, 8);                                               \
+        /* PV: row j + 1's diagonal and subdiagonal in every lane (pd, pe) */                    \
+        T pd = TILE__CHOL_S16FPV ? __shfl_sync(0xffffffffu, x[1], 1, 8) : (T)0;                   \
+        T pe = TILE__CHOL_S16FPV ? __shfl_sync(0xffffffffu, x[0], 1, 8) : (T)0;                   \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                \
             TILE__CHOL_S16_PIVOT(sfx, T)                                                           \
             const T la = j < 8 ? x[j & 7] * r : (T)0, lb = y[j] * r;                               \
-            if (j + 1 < 8) dn = __shfl_sync(0xffffffffu, x[(j + 1) & 7] - la * la, j + 1, 8);      \
+            T qd = 0, qe = 0;                                                                      \
+            if (TILE__CHOL_S16FPV) {                                                               \
+                if (j + 1 < 16) {                                                                  \
+                    const T l1 = pe * r;                                                           \
+                    dn = pd - l1 * l1;                                                             \
+                }                                                                                  \
+                if (j + 2 < 8) {                                                                   \
+                    qd = __shfl_sync(0xffffffffu, x[(j + 2) & 7], j + 2, 8);                       \
+                    qe = __shfl_sync(0xffffffffu, x[(j + 1) & 7], j + 2, 8);                       \
+                } else if (j + 2 < 16) {                                                           \
+                    qd = __shfl_sync(0xffffffffu, y[(j + 2) & 15], 13 - j, 8);                     \
+                    qe = __shfl_sync(0xffffffffu, y[(j + 1) & 15], 13 - j, 8);                     \
+                }                                                                                  \
+            } else if (j + 1 < 8) dn = __shfl_sync(0xffffffffu, x[(j + 1) & 7] - la * la, j + 1, 8); \
             else if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, y[(j + 1) & 15] - lb * lb, 14 - j, 8); \
             if (j < 8) lt[TILE__CHOL_OFF_P(sfx, j, p)] = p == j ? TILE__CHOL_SD(sfx, d, r) : la;   \
             lt[TILE__CHOL_OFF_P(sfx, j, 15 - p)] = j >= 8 && 15 - p == j ? TILE__CHOL_SD(sfx, d, r) : lb; \
@@ -1817,6 +1836,8 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
                 TILE__CHOL_S16_LC(sfx, T)                                                          \
                 TILE__UNROLL for (int k = j + 1; k < 8; ++k) x[k] -= la * lc[k];                   \
                 TILE__UNROLL for (int k = j + 1; k < 16; ++k) y[k] -= lb * lc[k];                  \
+                if (TILE__CHOL_S16FPV && j + 2 < 16)                                               \
+                    pd = qd - lc[(j + 2) & 15] * lc[(j + 2) & 15], pe = qe - lc[(j + 2) & 15] * lc[j + 1]; \
             }                                                                                      \
             if ((j + 1) % vw == 0) {                                                               \
                 /* rows j + 1 - vw ... j final: their 16 chunks, two a lane */                     \
