@@ -1714,7 +1714,13 @@ TILE__CHOL_CPW_DEF(f64, double, 32)
  * s16pv-175ecb9.txt). The same operations on every element in the same
  * order as tile__chol_s16l: the same bits. Rows above l_jj's in lt's row j
  * are never read (the update reads k > j, the copy-out the lower triangle),
- * so the strictly upper lanes store what they computed, unselected. */
+ * so the strictly upper lanes store what they computed, unselected. Every
+ * lane forms the next pivot itself from row j + 1's diagonal and subdiagonal
+ * (fetched a step ahead, updated as their holder does: the same bits), so no
+ * shuffle sits on the pivot chain: at 8 warps an SM the fold is latency-bound
+ * (ncu: no eligible warp 81 % of cycles), and f64 batch 4096 went 8.3-8.4 ->
+ * 8.1-8.3 us in chol_bench (H100, bench/results/2026-12-05-h100-chol-
+ * s16fpv-8e5f0df.txt; the unfolded kernel, issue-bound, lost with it). */
 /* the folded kernel where it is faster: more than 24 matrices an SM (H100,
  * GPU time alone, f64 / f32: equal at 3168 = 24 x 132, 0.3 / 0.2 us faster
  * at 4096, 0.3 / 0.1 us slower at 1056, where its 16 matrices a block leave
@@ -1793,9 +1799,6 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
         }                                                                                          \
         return info;                                                                               \
     }
-#ifndef TILE__CHOL_S16FPV /* measurement knob: the next pivot off the shuffle chain */
-#define TILE__CHOL_S16FPV 0
-#endif
 #define TILE__CHOL_S16F_DEF(sfx, T)                                                                \
     TILE_API int tile__chol_s16f_##sfx(T *g, T *lt, T eps) {                                       \
         const int p = (int)(threadIdx.x & 7u), vw = TILE__CHOL_VW_##sfx, cpr = 16 / TILE__CHOL_VW_##sfx; \
@@ -1809,34 +1812,32 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
         }                                                                                          \
         int info = 0;                                                                              \
         T dn = __shfl_sync(0xffffffffu, x[0], 0, 8);                                               \
-        /* PV: row j + 1's diagonal and subdiagonal in every lane (pd, pe) */                    \
-        T pd = TILE__CHOL_S16FPV ? __shfl_sync(0xffffffffu, x[1], 1, 8) : (T)0;                   \
-        T pe = TILE__CHOL_S16FPV ? __shfl_sync(0xffffffffu, x[0], 1, 8) : (T)0;                   \
+        /* row j + 1's diagonal and subdiagonal, current, in every lane */                        \
+        T pd = __shfl_sync(0xffffffffu, x[1], 1, 8), pe = __shfl_sync(0xffffffffu, x[0], 1, 8);   \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                                \
             TILE__CHOL_S16_PIVOT(sfx, T)                                                           \
             const T la = j < 8 ? x[j & 7] * r : (T)0, lb = y[j] * r;                               \
+            /* the next pivot without a shuffle on the chain (row j + 1's holder does the same \
+             * operations: l_{j+1,j} = pe r); row j + 2's two elements fetched for the next */  \
             T qd = 0, qe = 0;                                                                      \
-            if (TILE__CHOL_S16FPV) {                                                               \
-                if (j + 1 < 16) {                                                                  \
-                    const T l1 = pe * r;                                                           \
-                    dn = pd - l1 * l1;                                                             \
-                }                                                                                  \
-                if (j + 2 < 8) {                                                                   \
-                    qd = __shfl_sync(0xffffffffu, x[(j + 2) & 7], j + 2, 8);                       \
-                    qe = __shfl_sync(0xffffffffu, x[(j + 1) & 7], j + 2, 8);                       \
-                } else if (j + 2 < 16) {                                                           \
-                    qd = __shfl_sync(0xffffffffu, y[(j + 2) & 15], 13 - j, 8);                     \
-                    qe = __shfl_sync(0xffffffffu, y[(j + 1) & 15], 13 - j, 8);                     \
-                }                                                                                  \
-            } else if (j + 1 < 8) dn = __shfl_sync(0xffffffffu, x[(j + 1) & 7] - la * la, j + 1, 8); \
-            else if (j + 1 < 16) dn = __shfl_sync(0xffffffffu, y[(j + 1) & 15] - lb * lb, 14 - j, 8); \
+            if (j + 1 < 16) {                                                                      \
+                const T l1 = pe * r;                                                               \
+                dn = pd - l1 * l1;                                                                 \
+            }                                                                                      \
+            if (j + 2 < 8) {                                                                       \
+                qd = __shfl_sync(0xffffffffu, x[(j + 2) & 7], j + 2, 8);                           \
+                qe = __shfl_sync(0xffffffffu, x[(j + 1) & 7], j + 2, 8);                           \
+            } else if (j + 2 < 16) {                                                               \
+                qd = __shfl_sync(0xffffffffu, y[(j + 2) & 15], 13 - j, 8);                         \
+                qe = __shfl_sync(0xffffffffu, y[(j + 1) & 15], 13 - j, 8);                         \
+            }                                                                                      \
             if (j < 8) lt[TILE__CHOL_OFF_P(sfx, j, p)] = p == j ? TILE__CHOL_SD(sfx, d, r) : la;   \
             lt[TILE__CHOL_OFF_P(sfx, j, 15 - p)] = j >= 8 && 15 - p == j ? TILE__CHOL_SD(sfx, d, r) : lb; \
             if (j + 1 < 16) {                                                                      \
                 TILE__CHOL_S16_LC(sfx, T)                                                          \
                 TILE__UNROLL for (int k = j + 1; k < 8; ++k) x[k] -= la * lc[k];                   \
                 TILE__UNROLL for (int k = j + 1; k < 16; ++k) y[k] -= lb * lc[k];                  \
-                if (TILE__CHOL_S16FPV && j + 2 < 16)                                               \
+                if (j + 2 < 16) /* row j + 2's update, as its holder's */                          \
                     pd = qd - lc[(j + 2) & 15] * lc[(j + 2) & 15], pe = qe - lc[(j + 2) & 15] * lc[j + 1]; \
             }                                                                                      \
             if ((j + 1) % vw == 0) {                                                               \
