@@ -792,9 +792,6 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
         /* ltm & 8: TILE__CHOL_CLAMP as one compare and one select a column */                  \
         const T thr = eps > (T)0 ? eps : (T)0, rep = eps > (T)0 ? eps : (T)NAN;                   \
         T dn = TILE__CHOL_GETWW(t, 0, 0, ltm & 4);                                                \
-        /* ltm & 64 (device, scratch path): row j + 1's diagonal and subdiagonal in every lane */ \
-        const int pv = TILE_ON_DEVICE && (ltm & 64) && (ltm & 3);                                 \
-        T pd = pv ? TILE__CHOL_GETWW(t, 1, 1, ltm & 4) : (T)0, pe = pv ? TILE__CHOL_GETWW(t, 1, 0, ltm & 4) : (T)0; \
         TILE__CHOL_LTSYNC(ltm, lt, ltw); /* earlier reads of the scratch (a tile load) done */              \
         TILE__UNROLL for (int j = 0; j < 16; ++j) {                                               \
             const T d0 = dn;                                                                      \
@@ -811,19 +808,8 @@ TILE_API double tile__chol_rsh_f64(double d) { return 1.0 / sqrt(d); }
             /* the next pivot first, from the registers of the lane that holds                    \
              * row j + 1 (the same FMA as its update below): off the chain of                     \
              * the column's exchange */                                                           \
-            T qd = (T)0, qe = (T)0;                                                               \
-            if (pv) { /* the next pivot as its holder forms it, no shuffle on the chain */       \
-                if (j + 1 < 16) {                                                                 \
-                    const T l1 = pe * r;                                                          \
-                    dn = pd - l1 * l1;                                                            \
-                }                                                                                 \
-                if (j + 2 < 16) qd = TILE__CHOL_GETWW(t, j + 2, j + 2, ltm & 4), qe = TILE__CHOL_GETWW(t, j + 2, j + 1, ltm & 4); \
-            } else if (j + 1 < 16) TILE__CHOL_NEXT_PIVOT(dn, t, j, ltm & 4, (ltm & 16) ? lr : t->r[0][j]); \
+            if (j + 1 < 16) TILE__CHOL_NEXT_PIVOT(dn, t, j, ltm & 4, (ltm & 16) ? lr : t->r[0][j]); \
             TILE__CHOL_FS_COLJ(sfx, T, t, p, solve, j, r, ltm, lt, ltw)                           \
-            if (pv && j + 2 < 16) { /* row j + 2's step-j update, as its holder's */              \
-                const T l2 = (lt)[16 * j + j + 2], l1c = (lt)[16 * j + j + 1];                    \
-                pd = qd - l2 * l2, pe = qe - l2 * l1c;                                            \
-            }                                                                                     \
         }                                                                                         \
         TILE__CHOL_LTSYNC(ltm, lt, ltw); /* the scratch's reads done: the caller may write it */           \
         return info;                                                                              \
