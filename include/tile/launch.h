@@ -486,7 +486,7 @@ static int tile__gpu_launch(tile__launch_t *L, A... a) {
                 if (per_sm < 1) per_sm = 1; /* the launch reports what does not fit */
             }
             if (e == cudaSuccess && L->max_resident > 0 && per_sm > L->max_resident) per_sm = L->max_resident;
-            if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, L->device);
+            if (e == cudaSuccess && (sms = tile__dev_sms(L->device)) < 0) e = cudaErrorInvalidDevice; /* cached */
             if (e == cudaSuccess) {
                 if ((int64_t)per_sm * sms < grid) grid = (int64_t)per_sm * sms;
                 kern<<<(unsigned)grid, B, L->smem + pad, (cudaStream_t)L->stream>>>(L->k, (unsigned)L->nblocks, last, a...);
