@@ -1238,45 +1238,11 @@ TILE_API float tile__chol_tri_root(float x) {
 #ifndef TILE__CHOL_LCO_f64
 #define TILE__CHOL_LCO_f64(LY, groups, nbm) ((groups) > 4 ? ((nbm) < 8 ? 778 : 1) : 0)
 #endif
-/* TILE__CHOL_PFK / TILE__CHOL_PFD_<type> (measurement knobs): the nb = 8
- * kernel brings the lower triangle of matrix m + PFD (0: none) into L2 at
- * the start of step PFK (-1: beside its own copy-in), a row a thread (one
- * bulk prefetch, sm_90; a line at a time before), so that the block that
- * will factor it finds it there */
-#ifndef TILE__CHOL_PFK
-#define TILE__CHOL_PFK (-1)
-#endif
-#ifndef TILE__CHOL_PFD_f32
-#define TILE__CHOL_PFD_f32 0
-#endif
-#ifndef TILE__CHOL_PFD_f64
-#define TILE__CHOL_PFD_f64 0
-#endif
-#define TILE__CHOL_PF_DEF(sfx, T)                                                                  \
-    TILE_API void tile__chol_pf_##sfx(const T *m, int n, int tid, int nthr) {                      \
-        for (int r = tid; r < n; r += nthr) {                                                      \
-            /* columns 0 ... r in 16-byte chunks (n % VW == 0, m aligned) */                       \
-            const unsigned bytes = (unsigned)(r / TILE__CHOL_VW_##sfx + 1) * 16u;                  \
-            TILE__CHOL_PF_ROW(m + (size_t)r * (size_t)n, bytes);                                   \
-        }                                                                                          \
-    }
-#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 900
-#define TILE__CHOL_PF_ROW(p, bytes) \
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(tile__gaddr(p)), "r"(bytes) : "memory")
-#elif TILE_ON_DEVICE
-#define TILE__CHOL_PF_ROW(p, bytes)                                                                \
-    for (unsigned o = 0; o < (bytes); o += 128)                                                    \
-        asm volatile("prefetch.global.L2 [%0];\n" ::"l"(tile__gaddr((const char *)(p) + o)) : "memory")
-#else
-#define TILE__CHOL_PF_ROW(p, bytes) ((void)(p), (void)(bytes))
-#endif
-TILE__CHOL_PF_DEF(f32, float)
-TILE__CHOL_PF_DEF(f64, double)
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, LT) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT)
 #define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT) \
-TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm, const T *pf) {                                                      \
+TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {                                                      \
     /* bad arguments: -1, a neither read nor written (n of 0: the loops run on                                              \
      * the workspace alone; the public call returns at once for a NULL ws).                                                 \
      * nbm: the largest tile count the caller runs (a constant after inlining:                                              \
@@ -1373,13 +1339,11 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm, const T *pf
             }                                                                                                               \
         }                                                                                                                   \
     }                                                                                                                       \
-    if (TILE__CHOL_PFK < 0 && pf && vec) tile__chol_pf_##sfx(pf, nn, tid, nthr);                                              \
     if (TILE__CHOL_CPSPLIT_##sfx(LY, groups)) TILE__CP_ASYNC_WAIT(1); /* pass 0's group: all but the newest */              \
     else tile__chol_cp_wait();                                                                                              \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
     tile_barrier();                                                                                                         \
     for (int k = 0; k < nb; ++k) {                                                                                          \
-        if (TILE__CHOL_PFK >= 0 && k == TILE__CHOL_PFK && pf && vec) tile__chol_pf_##sfx(pf, nn, tid, nthr);              \
         /* panel: every task factors the diagonal tile itself (no barrier                                                   \
          * between the two); group 0 (task 0) records the info and writes L_kk                                              \
          * after the barrier, when nobody reads that tile */                                                                \
@@ -1614,7 +1578,7 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx
  * info word not written at NULL + tiles (the library's kernels call the body:                                              \
  * the test inside it made ptxas spill registers there) */                                                                  \
 TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {                                              \
-    return ws ? tile__chol_block_p_##sfx(ws, a, n, eps, groups, TILE_CHOL_MAX_N / 16, 0) : -1;                                 \
+    return ws ? tile__chol_block_p_##sfx(ws, a, n, eps, groups, TILE_CHOL_MAX_N / 16) : -1;                                 \
 }                                                                                                                           \
                                                                                                                             \
 /* A x = b with L from the factor: one (matrix, 16 right-hand-side columns)                                                 \
@@ -2044,22 +2008,20 @@ TILE__CHOL_S16F_DEF(f64, double)
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk64_k_##sfx, 64, 0, TILE__CHOL_MINB64_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK64_MAXNB_##sfx, 0); \
+        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK64_MAXNB_##sfx); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128_k_##sfx, 128, 0, TILE__CHOL_MINB128_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = TILE__CHOL_KBLOCK128_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK128_MAXNB, 0); \
+        const int r = TILE__CHOL_KBLOCK128_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK128_MAXNB); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     /* nb = 8: the swizzled layout (above) */                                     \
-    TILE_KERNEL(tile__chol_blk128s_k_##sfx, 128, T *a, int n, T eps, int *info, int batch, int pfd) { \
+    TILE_KERNEL(tile__chol_blk128s_k_##sfx, 128, T *a, int n, T eps, int *info) {  \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, sfx, T, n));        \
-        /* pfd > 0: matrix m + pfd into L2 (TILE__CHOL_PFD) */                     \
-        const T *pf = pfd > 0 && m < batch - pfd ? a + (size_t)(m + pfd) * (size_t)n * (size_t)n : 0; \
-        const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE_CHOL_MAX_N / 16, pf); \
+        const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE_CHOL_MAX_N / 16); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     TILE_KERNEL(tile__chol_solve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk, int bwd) { \
@@ -2551,7 +2513,7 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 
 #define TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info)                                           \
     tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, sfx, T, n)), tile__chol_blk128s_k_##sfx,       \
-                tile_grid1(batch), 128, (a), (n), (eps), (info), (batch), TILE__CHOL_PFD_##sfx)
+                tile_grid1(batch), 128, (a), (n), (eps), (info))
 #define TILE__CHOL_HOST(sfx, T)                                                    \
     /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
      * faster, 2 wherever they apply, 0 never (chol_bench times both); 3 the \
