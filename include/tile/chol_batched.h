@@ -1139,6 +1139,11 @@ TILE_API float tile__chol_tri_root(float x) {
             } else if (tj < ti) {                                                                                           \
                 tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
                 tile__chol_vst_##sfx(d0 + 16 * st * u, x);                                                                  \
+            } else if (TILE__CHOL_LO && (tj > ti || cq > i)) {                                                              \
+            } else if (TILE__CHOL_LO) {                                                                                     \
+                tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
+                TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                             \
+                    if (cq + q <= i) d0[16 * st * u + q] = x[q];                                                            \
             } else if (16 * tj + cq < un) {                                                                                 \
                 if (tj == ti) {                                                                                             \
                     tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                      \
@@ -1240,6 +1245,11 @@ TILE_API float tile__chol_tri_root(float x) {
 #endif
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
+/* TILE__CHOL_LO (a measurement's build, 0): the aligned copy-out stores the
+ * lower triangle alone (cuSOLVER's contract: the upper one untouched) */
+#ifndef TILE__CHOL_LO
+#define TILE__CHOL_LO 0
+#endif
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, LT) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT)
 #define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT) \
 TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {                                                      \
