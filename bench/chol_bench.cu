@@ -98,6 +98,7 @@ template <class T> struct lib;
 template <> struct lib<float> {
     static const char *name() { return "f32"; }
     static int factor(float *a, int n, int batch, int *info) { return tile_chol_batched_f32(TILE_GPU(0), a, n, batch, info); }
+    static int lower(float *a, int n, int batch, int *info) { return tile_chol_batched_lower_f32(TILE_GPU(0), a, n, batch, info); }
     /* the candidate path timed beside the default: the path the default does
      * not take at n (rows or blocked; the warp kernel, path 3, measured a tie
      * with the rows kernel twice and is checked by chol_test only) */
@@ -118,6 +119,7 @@ template <> struct lib<float> {
 template <> struct lib<double> {
     static const char *name() { return "f64"; }
     static int factor(double *a, int n, int batch, int *info) { return tile_chol_batched_f64(TILE_GPU(0), a, n, batch, info); }
+    static int lower(double *a, int n, int batch, int *info) { return tile_chol_batched_lower_f64(TILE_GPU(0), a, n, batch, info); }
     static int alt_path(int n) { return TILE__CHOL_OTHER_PATH(f64, n); }
     static int factor_alt(double *a, int n, int batch, int *info) {
         return tile__chol_batched_path_f64(TILE_GPU(0), a, n, batch, 0.0, info, alt_path(n));
@@ -140,6 +142,8 @@ struct Row {
     int n;
     double tile_us, cus_us, floor_us, tile_fs_us, cus_fs_us, warp_us, copy_us;
     double alt_us; /* the candidate path (n > 32 only; 0 otherwise) */
+    double lo_us;  /* tile_chol_batched_lower (cuSOLVER's contract) */
+    bool lo_ok;
     const char *alt_name; /* "rows" or "blocked" */
     bool ok, alt_ok;
 };
@@ -148,8 +152,8 @@ struct Row {
 template <class T>
 static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double d2d_gbps, Row *r) {
     const size_t nn = (size_t)n * n, bytes = nn * batch * sizeof(T), bbytes = (size_t)n * batch * sizeof(T);
-    T *a0, *a, *ac, *b0, *b, *bc, *aa, *acp;
-    int *info, *cinfo, *cinfo_s, *ainfo;
+    T *a0, *a, *ac, *b0, *b, *bc, *aa, *acp, *al;
+    int *info, *cinfo, *cinfo_s, *ainfo, *linfo;
     const int nv = n > 32 ? 5 : 4; /* variant 4: the candidate path, n > 32 */
     void **pa, **pb;
     CK(cudaMalloc(&a0, bytes));
@@ -158,6 +162,8 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     CK(cudaMalloc(&aa, bytes));
     CK(cudaMalloc(&acp, bytes));
     CK(cudaMalloc(&ainfo, sizeof(int) * batch));
+    CK(cudaMalloc(&al, bytes));
+    CK(cudaMalloc(&linfo, sizeof(int) * batch));
     CK(cudaMalloc(&b0, bbytes));
     CK(cudaMalloc(&b, bbytes));
     CK(cudaMalloc(&bc, bbytes));
@@ -177,10 +183,15 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
      * 4 the tile factor's candidate path (rows / blocked kernels, the one the
      *   default does not take), 5 a D2D copy of the batch (the factor's bytes
      *   read and written once, as one launch of this size: its latency and
-     *   tail included, which the floor's large-copy bandwidth leaves out);
+     *   tail included, which the floor's large-copy bandwidth leaves out),
+     *   6 tile_chol_batched_lower (the strictly upper triangle untouched);
      * the restore copies run before the first event of each launch */
     auto launch = [&](int v, cudaEvent_t e0, cudaEvent_t e1) -> int {
-        if (v == 5) {
+        if (v == 6) {
+            CK(cudaMemcpyAsync(al, a0, bytes, cudaMemcpyDeviceToDevice, 0));
+            START(e0);
+            TK(lib<T>::lower(al, n, batch, linfo));
+        } else if (v == 5) {
             START(e0);
             CK(cudaMemcpyAsync(acp, a0, bytes, cudaMemcpyDeviceToDevice, 0));
         } else if (v == 4) {
@@ -203,22 +214,22 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
         if (e1) CK(cudaEventRecord(e1, 0));
         return 0;
     };
-#define CHOL_BENCH_EACH_V(v) for (int v = 0; v < 6; ++v) if (v != 4 || nv == 5)
+#define CHOL_BENCH_EACH_V(v) for (int v = 0; v < 7; ++v) if (v != 4 || nv == 5)
     for (int w = 0; w < o.warmup; ++w)
         CHOL_BENCH_EACH_V(v) if (launch(v, 0, 0)) return 1;
     CK(cudaDeviceSynchronize());
-    std::vector<float> ms[6];
+    std::vector<float> ms[7];
     {
-        std::vector<cudaEvent_t> ev(12 * (size_t)o.iters);
+        std::vector<cudaEvent_t> ev(14 * (size_t)o.iters);
         for (auto &e : ev) CK(cudaEventCreate(&e));
         for (int it = 0; it < o.iters; ++it)
-            CHOL_BENCH_EACH_V(v) if (launch(v, ev[12 * it + 2 * v], ev[12 * it + 2 * v + 1])) return 1;
+            CHOL_BENCH_EACH_V(v) if (launch(v, ev[14 * it + 2 * v], ev[14 * it + 2 * v + 1])) return 1;
         CK(cudaDeviceSynchronize());
         TK(tile_synchronize(TILE_GPU(0)));
         for (int it = 0; it < o.iters; ++it)
             CHOL_BENCH_EACH_V(v) {
                 float t = 0;
-                CK(cudaEventElapsedTime(&t, ev[12 * it + 2 * v], ev[12 * it + 2 * v + 1]));
+                CK(cudaEventElapsedTime(&t, ev[14 * it + 2 * v], ev[14 * it + 2 * v + 1]));
                 ms[v].push_back(t);
             }
         for (auto &e : ev) CK(cudaEventDestroy(e));
@@ -311,6 +322,32 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
                "%.2e; upper != 0: %ld: %s\n",
                lib<T>::name(), n, r->alt_name, nz, worst, tol, diff, upper, r->alt_ok ? "ok" : "FAIL");
     }
+    /* the lower call's output (variant 6): info and L bit for bit the default's
+     * (variant 2's a), the strictly upper triangle bit for bit the input's */
+    {
+        std::vector<int> hi(batch), hd(batch);
+        CK(cudaMemcpy(hi.data(), linfo, sizeof(int) * batch, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(hd.data(), info, sizeof(int) * batch, cudaMemcpyDeviceToHost));
+        long infobad = 0, lbad = 0, ubad = 0;
+        for (int i = 0; i < batch; ++i) infobad += hi[i] != hd[i];
+        std::vector<T> hl(nn), hdl(nn), ha(nn);
+        const int ms_[3] = {0, batch / 2, batch - 1};
+        for (int q = 0; q < 3; ++q) {
+            const size_t off = nn * ms_[q];
+            CK(cudaMemcpy(hl.data(), al + off, nn * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(hdl.data(), a + off, nn * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(ha.data(), a0 + off, nn * sizeof(T), cudaMemcpyDeviceToHost));
+            for (size_t e = 0; e < nn; ++e) {
+                const bool up = e % n > e / n;
+                if (up) ubad += memcmp(&hl[e], &ha[e], sizeof(T)) != 0;
+                else lbad += memcmp(&hl[e], &hdl[e], sizeof(T)) != 0;
+            }
+        }
+        r->lo_ok = infobad == 0 && lbad == 0 && ubad == 0;
+        printf("check %s n=%-3d lower call: info != default's: %ld; L != default's L: %ld; upper != input: %ld: %s\n",
+               lib<T>::name(), n, infobad, lbad, ubad, r->lo_ok ? "ok" : "FAIL");
+    }
+    r->lo_us = stats(ms[6]).median * 1e3;
     r->alt_us = nv == 5 ? stats(ms[4]).median * 1e3 : 0;
     r->type = lib<T>::name();
     r->n = n;
@@ -325,7 +362,7 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
         if (NS[q] == n && sizeof(T) == 4) r->warp_us = WARP_MATHDX_US[q];
     r->ok = ok;
     CK(cudaFree(a0)); CK(cudaFree(a)); CK(cudaFree(ac)); CK(cudaFree(b0)); CK(cudaFree(b)); CK(cudaFree(bc));
-    CK(cudaFree(aa)); CK(cudaFree(acp)); CK(cudaFree(ainfo));
+    CK(cudaFree(aa)); CK(cudaFree(acp)); CK(cudaFree(ainfo)); CK(cudaFree(al)); CK(cudaFree(linfo));
     CK(cudaFree(info)); CK(cudaFree(cinfo)); CK(cudaFree(cinfo_s)); CK(cudaFree(pa)); CK(cudaFree(pb));
     return 0;
 }
@@ -384,7 +421,7 @@ static int run(const Opts &o) {
     bool all_ok = true, all_pass = true;
     for (int i = 0; i < nr; ++i) {
         const Row &r = rows[i];
-        all_ok = all_ok && r.ok && r.alt_ok;
+        all_ok = all_ok && r.ok && r.alt_ok && r.lo_ok;
         printf("%-4s %4d %10.1f %10.1f %8.2f %10.1f %8.2f %12.1f %12.1f %8.2f %10.1f\n", r.type, r.n, r.tile_us,
                r.cus_us, r.cus_us / r.tile_us, r.floor_us, r.tile_us / r.floor_us, r.tile_fs_us, r.cus_fs_us,
                r.cus_fs_us / r.tile_fs_us, r.warp_us);
@@ -403,6 +440,13 @@ static int run(const Opts &o) {
             printf("%-4s %4d %-7s %10.1f us, x cuSOLVER %.2f, /floor %.2f, default path / this %.2f\n", r.type, r.n, r.alt_name, r.alt_us,
                    r.cus_us / r.alt_us, r.alt_us / r.floor_us, r.tile_us / r.alt_us);
     }
+    printf("tile_chol_batched_lower (cuSOLVER's contract: the lower triangle read and written, the strictly upper one\n"
+           "untouched; the default call also stores its zeros), factor only:\n");
+    for (int i = 0; i < nr; ++i) {
+        const Row &r = rows[i];
+        printf("%-4s %4d lower   %10.1f us, x cuSOLVER %.2f, default / lower %.2f\n", r.type, r.n, r.lo_us, r.cus_us / r.lo_us,
+               r.tile_us / r.lo_us);
+    }
     printf("correctness: %s\n", all_ok ? "PASS" : "FAIL");
     char label[160];
     for (int i = 0; i < nr; ++i) {
@@ -415,6 +459,8 @@ static int run(const Opts &o) {
             snprintf(label, sizeof label, "%s N=%d time / memory floor (f32 within 1.6x of memory floor at N >= 64)", r.type, r.n);
             all_pass &= print_target(label, r.tile_us / r.floor_us, "<=", 1.6, 2, r.ok);
         }
+        snprintf(label, sizeof label, "%s N=%d factor speedup vs cuSOLVER potrfBatched, lower call (cuSOLVER's contract)", r.type, r.n);
+        printf("%s = %.2f\n", label, r.cus_us / r.lo_us);
         if (r.alt_us > 0) {
             snprintf(label, sizeof label, "%s N=%d factor speedup vs cuSOLVER potrfBatched, %s path (no target: not the default path)",
                      r.type, r.n, r.alt_name);

@@ -28,6 +28,18 @@
  *   Suppose batch = 2, n = 2, a = {4, 2, 2, 10,  1, 2, 2, 1}: the factor gives
  *   a = {2, 0, 1, 3,  1, 0, 2, NaN}, info = {0, 2}.
  *
+ *   int tile_chol_batched_lower_f32(tile_exec ex, float *a, int n, int batch, int *info);
+ *   int tile_chol_batched_lower_eps_f32(tile_exec ex, float *a, int n, int batch, float eps, int *info);
+ *   (and _f64). The same factor with LAPACK's potrf contract (cuSOLVER's
+ *   potrfBatched, lower): only the lower triangle, diagonal included, is
+ *   read and overwritten by L; the strictly upper triangle is neither read
+ *   nor written, so it may keep something else (A's upper half, for a
+ *   residual). L's bits, info and the errors are the default call's. It
+ *   stores about half of the default call's bytes at n = 128 (the zeros are
+ *   not written): f64 n = 128 on the H100 takes about 375 us against 397
+ *   (docs/cholesky.md).
+ *   Suppose a = {4, 7, 2, 10} (n = 2): the call gives a = {2, 7, 1, 3}.
+ *
  * Blocking. n is padded to 16 nb (nb = ceil(n / 16)) with the identity:
  *   - n <= 32: one matrix per group of 16 lanes, in registers (tiles A00, A10,
  *     A11), two matrices a warp: chol(A00); A10 <- A10 L00^-T;
@@ -182,6 +194,17 @@ TILE_API void tile__chol_vst_f64(double *p, const double *v) {
     for (int e = 0; e < 2; ++e) p[e] = v[e];
 #endif
 }
+/* the chunk of row r from column c0 at p: whole, or with lo (the lower
+ * calls, a constant after inlining) its elements at columns <= r alone */
+#define TILE__CHOL_VSTLO_DEF(sfx, T, VW)                                                           \
+    TILE_API void tile__chol_vstlo_##sfx(T *p, const T *v, int r, int c0, int lo) {                \
+        if (!lo || c0 + (VW)-1 <= r) tile__chol_vst_##sfx(p, v);                                   \
+        else                                                                                       \
+            for (int e = 0; e < (VW); ++e)                                                         \
+                if (c0 + e <= r) p[e] = v[e];                                                      \
+    }
+TILE__CHOL_VSTLO_DEF(f32, float, 4)
+TILE__CHOL_VSTLO_DEF(f64, double, 2)
 
 /* a whole tile to / from the blocked workspace in layout LY (every lane its
  * own row: four / eight 16-byte accesses). tile__chol_rowoff: the thread's
@@ -512,6 +535,23 @@ TILE__CHOL_SYRK_ROWS_DEF(f64, double)
     }
 TILE__CHOL_ZERO_UPPER_DEF(f32, float)
 TILE__CHOL_ZERO_UPPER_DEF(f64, double)
+/* a diagonal tile (rows and columns r0 ...) stored as tile16_store does, or
+ * with lo its lower triangle alone (the strictly upper one untouched) */
+#define TILE__CHOL_ST16D_DEF(sfx, T)                                                                        \
+    TILE_API void tile__chol_st16d_##sfx(T *a, int rows, int n, int r0, const tile16_##sfx *t, int lo) {    \
+        if (!lo) {                                                                                          \
+            tile16_store_##sfx(a, rows, n, r0, r0 + 16, r0, r0 + 16, t);                                    \
+            return;                                                                                         \
+        }                                                                                                   \
+        TILE16__EACH_ROW(i) {                                                                               \
+            const int row = TILE16__ROW(i), r = r0 + row;                                                   \
+            if (r < rows)                                                                                   \
+                TILE__UNROLL for (int k = 0; k < 16; ++k)                                                   \
+                    if (k <= row && r0 + k < n) a[(size_t)r * (size_t)n + r0 + k] = t->r[i][k];             \
+        }                                                                                                   \
+    }
+TILE__CHOL_ST16D_DEF(f32, float)
+TILE__CHOL_ST16D_DEF(f64, double)
 
 #if TILE_ON_DEVICE
 /* 1 / d and 1 / sqrt(d) without the IEEE division and square root, whose
@@ -1139,8 +1179,8 @@ TILE_API float tile__chol_tri_root(float x) {
             } else if (tj < ti) {                                                                                           \
                 tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
                 tile__chol_vst_##sfx(d0 + 16 * st * u, x);                                                                  \
-            } else if (TILE__CHOL_LO && (tj > ti || cq > i)) {                                                              \
-            } else if (TILE__CHOL_LO) {                                                                                     \
+            } else if (lo && (tj > ti || cq > i)) { /* the lower calls: the upper triangle untouched */                     \
+            } else if (lo) {                                                                                                \
                 tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
                 TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                             \
                     if (cq + q <= i) d0[16 * st * u + q] = x[q];                                                            \
@@ -1170,7 +1210,7 @@ TILE_API float tile__chol_tri_root(float x) {
                 T x[TILE__CHOL_VW_##sfx];                                                                                   \
                 tile__chol_vld_##sfx(x, TILE__CHOL_TILE(LY, sfx, T, ws, ti, tj) + TILE__CHOL_OFF_##LY(sfx, i, q));          \
                 if (ti == tj) TILE__UNROLL for (unsigned e = 0; e < TILE__CHOL_VW_##sfx; ++e) if (q + e > i) x[e] = (T)0;   \
-                tile__chol_vst_##sfx(a + ((size_t)r * (unsigned)nn + c), x);                                                \
+                tile__chol_vstlo_##sfx(a + ((size_t)r * (unsigned)nn + c), x, (int)r, (int)c, lo);                          \
             }                                                                                                               \
     }
 /* the zeros right of the diagonal tiles (tile columns past a row's block), by
@@ -1245,14 +1285,9 @@ TILE_API float tile__chol_tri_root(float x) {
 #endif
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
-/* TILE__CHOL_LO (a measurement's build, 0): the aligned copy-out stores the
- * lower triangle alone (cuSOLVER's contract: the upper one untouched) */
-#ifndef TILE__CHOL_LO
-#define TILE__CHOL_LO 0
-#endif
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, LT) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT)
 #define TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT) \
-TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {                                                      \
+TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm, int lo) {                                                      \
     /* bad arguments: -1, a neither read nor written (n of 0: the loops run on                                              \
      * the workspace alone; the public call returns at once for a NULL ws).                                                 \
      * nbm: the largest tile count the caller runs (a constant after inlining:                                              \
@@ -1432,7 +1467,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
                 if (g / 2 >= wb) {                                                                                          \
                     const unsigned vc = (unsigned)tile__chol_rowoff(tid - 32 * wb);                                         \
                     TILE__CHOL_CPOUT_COLS(LY, sfx, T, kc, (unsigned)k, vc, 32u * (unsigned)wn)                              \
-                    if ((lco & 8) && k + 1 == nb) TILE__CHOL_CPOUT_ZEROS(sfx, T, vc, 32u * (unsigned)wn)                    \
+                    if ((lco & 8) && k + 1 == nb && !lo) TILE__CHOL_CPOUT_ZEROS(sfx, T, vc, 32u * (unsigned)wn)             \
                 }                                                                                                           \
                 kc = (unsigned)k;                                                                                           \
             }                                                                                                               \
@@ -1502,7 +1537,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
             const unsigned st = 8 / TILE__CHOL_CPT_##sfx; /* a thread's tile step in a row */                               \
             if (lco & 2) {                                                                                                  \
                 TILE__CHOL_CPOUT_COLS(LY, sfx, T, kc, unb, v, (unsigned)nthr)                                               \
-                if (!((lco & 8) && nb >= 2)) TILE__CHOL_CPOUT_ZEROS(sfx, T, v, (unsigned)nthr) /* none at the steps */     \
+                if (!((lco & 8) && nb >= 2) && !lo) TILE__CHOL_CPOUT_ZEROS(sfx, T, v, (unsigned)nthr) /* none at the steps */ \
             } else                                                                                                          \
             if (lco) { /* the last diagonal tile: the rest is stored */                                                     \
                 const unsigned ti = unb - 1;                                                                                \
@@ -1526,7 +1561,7 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm) {          
                         TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                     \
                             if (c0 + q > r) x[q] = (T)0;                                                                    \
                         TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                     \
-                            if (c0 + q < un) dst[16 * tj + q] = x[q];                                                       \
+                            if (c0 + q < un && (!lo || c0 + q <= r)) dst[16 * tj + q] = x[q];                               \
                     }                                                                                                       \
                 }                                                                                                           \
             }                                                                                                               \
@@ -1588,7 +1623,7 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_p_##sfx, sfx, T, P, TILE__CHOL_PUBPN_##sfx
  * info word not written at NULL + tiles (the library's kernels call the body:                                              \
  * the test inside it made ptxas spill registers there) */                                                                  \
 TILE_API int tile_chol_block_##sfx(void *ws, T *a, int n, T eps, int groups) {                                              \
-    return ws ? tile__chol_block_p_##sfx(ws, a, n, eps, groups, TILE_CHOL_MAX_N / 16) : -1;                                 \
+    return ws ? tile__chol_block_p_##sfx(ws, a, n, eps, groups, TILE_CHOL_MAX_N / 16, 0) : -1;                                 \
 }                                                                                                                           \
                                                                                                                             \
 /* A x = b with L from the factor: one (matrix, 16 right-hand-side columns)                                                 \
@@ -1666,7 +1701,7 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
         tile__chol_cp_wait();                                                                      \
         __syncwarp();                                                                              \
     }                                                                                              \
-    TILE_API void tile__chol_cp##NW##_out_##sfx(T *g, const T *st, int last) {                     \
+    TILE_API void tile__chol_cp##NW##_out_##sfx(T *g, const T *st, int last, int lo) {             \
         const int l = (int)(threadIdx.x & 31u), vw = TILE__CHOL_VW_##sfx;                          \
         __syncwarp();                                                                              \
         TILE__UNROLL for (int k = 0; k < 2 * (NW) * (NW) / vw / 32; ++k) {                         \
@@ -1674,14 +1709,14 @@ TILE__CHOL_BLOCK_DEF(tile__chol_block_s1_f64, f64, double, S, 1, 0)
             if (((r >> 4) == (NW) / 16 - 1 && (c >> 4) == (NW) / 16 - 1) != last) continue;       \
             T v[TILE__CHOL_VW_##sfx] = {0};                                                        \
             if (c <= r) tile__chol_vld_##sfx(v, TILE__CHOL_CPW_AT(sfx, st, NW, e));              \
-            tile__chol_vst_##sfx(g + e, v);                                                        \
+            tile__chol_vstlo_##sfx(g + e, v, r, c, lo);                                            \
         }                                                                                          \
     }
 #else /* the CPU never stages (its kernels' stg is 0): the calls only compile */
 #define TILE__CHOL_CPW_DEF(sfx, T, NW)                                                             \
     TILE_API void tile__chol_cp##NW##_in_##sfx(T *st, const T *g) { (void)st, (void)g; }           \
     TILE_API void tile__chol_cp##NW##_rest_##sfx(void) {}                                          \
-    TILE_API void tile__chol_cp##NW##_out_##sfx(T *g, const T *st, int last) { (void)g, (void)st, (void)last; }
+    TILE_API void tile__chol_cp##NW##_out_##sfx(T *g, const T *st, int last, int lo) { (void)g, (void)st, (void)last, (void)lo; }
 #endif
 TILE__CHOL_CPW_DEF(f32, float, 32)
 TILE__CHOL_CPW_DEF(f64, double, 32)
@@ -1773,7 +1808,7 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
     TILE__UNROLL for (int q = (j + 1) & -vw; q < 16; q += vw)                                      \
         tile__chol_vld_##sfx(lc + q, lt + TILE__CHOL_OFF_P(sfx, j, q));
 #define TILE__CHOL_S16L_DEF(sfx, T)                                                                \
-    TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) {                                       \
+    TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps, int lo) {                               \
         const int i = tile16_lane(), vw = TILE__CHOL_VW_##sfx, cpr = 16 / TILE__CHOL_VW_##sfx;     \
         const T thr = eps > (T)0 ? eps : (T)0, rep = eps > (T)0 ? eps : (T)NAN;                    \
         T x[16];                                                                                   \
@@ -1797,20 +1832,20 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
                 /* rows j + 1 - vw ... j final: the lane's chunk (j + 1) / vw - 1 out, L   \
                  * from lt's columns, zeros past the diagonal */                            \
                 T v[TILE__CHOL_VW_##sfx];                                                          \
-                int o;                                                                             \
+                int o, ro, co;                                                                     \
                 if (j + 1 == 16) __syncwarp(); /* (the other steps' is above) */                   \
                 {                                                                                  \
                     const int e = 16 * ((j + 1) / vw - 1) + i, r = e / cpr, c0 = vw * (e % cpr);   \
-                    o = 16 * r + c0;                                                               \
+                    o = 16 * r + c0, ro = r, co = c0;                                              \
                     TILE__UNROLL for (int t = 0; t < vw; ++t) v[t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
                 }                                                                                  \
-                if (g) tile__chol_vst_##sfx(g + o, v);                                             \
+                if (g) tile__chol_vstlo_##sfx(g + o, v, ro, co, lo);                               \
             }                                                                                      \
         }                                                                                          \
         return info;                                                                               \
     }
 #define TILE__CHOL_S16F_DEF(sfx, T)                                                                \
-    TILE_API int tile__chol_s16f_##sfx(T *g, T *lt, T eps) {                                       \
+    TILE_API int tile__chol_s16f_##sfx(T *g, T *lt, T eps, int lo) {                               \
         const int p = (int)(threadIdx.x & 7u), vw = TILE__CHOL_VW_##sfx, cpr = 16 / TILE__CHOL_VW_##sfx; \
         const T thr = eps > (T)0 ? eps : (T)0, rep = eps > (T)0 ? eps : (T)NAN;                    \
         T x[8], y[16]; /* rows p and 15 - p */                                                     \
@@ -1857,7 +1892,7 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
                     T v[TILE__CHOL_VW_##sfx];                                                      \
                     const int e = 16 * ((j + 1) / vw - 1) + 8 * h + p, r = e / cpr, c0 = vw * (e % cpr); \
                     TILE__UNROLL for (int t = 0; t < vw; ++t) v[t] = c0 + t > r ? (T)0 : lt[TILE__CHOL_OFF_P(sfx, c0 + t, r)]; \
-                    if (g) tile__chol_vst_##sfx(g + 16 * r + c0, v);                               \
+                    if (g) tile__chol_vstlo_##sfx(g + 16 * r + c0, v, r, c0, lo);                  \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
@@ -1865,9 +1900,9 @@ static inline int tile__chol_s16f_at(int dev, int batch) {
     }
 #else /* the CPU never runs tile__chol_s16l_k (the host picks it for a device): the calls only compile */
 #define TILE__CHOL_S16L_DEF(sfx, T) \
-    TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps) { return (void)g, (void)lt, (void)eps, 0; }
+    TILE_API int tile__chol_s16l_##sfx(T *g, T *lt, T eps, int lo) { return (void)g, (void)lt, (void)eps, (void)lo, 0; }
 #define TILE__CHOL_S16F_DEF(sfx, T) \
-    TILE_API int tile__chol_s16f_##sfx(T *g, T *lt, T eps) { return (void)g, (void)lt, (void)eps, 0; }
+    TILE_API int tile__chol_s16f_##sfx(T *g, T *lt, T eps, int lo) { return (void)g, (void)lt, (void)eps, (void)lo, 0; }
 #endif
 TILE__CHOL_S16L_DEF(f32, float)
 TILE__CHOL_S16L_DEF(f64, double)
@@ -1923,12 +1958,12 @@ TILE__CHOL_S16F_DEF(f64, double)
 #ifndef TILE__CHOL_BLK128_MAXNB
 #define TILE__CHOL_BLK128_MAXNB 7
 #endif
-#define TILE__CHOL_KERNELS(sfx, T)                                                 \
+#define TILE__CHOL_KERNELS(sfx, T, K, LO)                                               \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
      * stored as soon as final, a10 staged in the group's shared tile for    \
      * the update: f64 114 registers instead of 168, one wave at batch 4096; \
      * whole warps of n = 32 staged through shared memory, tile__chol_cp32) */ \
-    TILE_KERNEL(tile__chol_small_k_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
+    TILE_KERNEL(tile__chol_small_k##K##_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
         const int g = tile16_group(), m = (int)tile_block(0) * TILE16_GROUPS + g; \
         const int valid = m < batch, rows = (valid && n > 16 && n <= 32) ? n : 0; \
         T *am = rows ? a + (size_t)m * (size_t)n * (size_t)n : 0;                  \
@@ -1951,16 +1986,16 @@ TILE__CHOL_S16F_DEF(f64, double)
         tile__chol_zero_upper_##sfx(&a00);                                         \
         if (stg) tile__chol_tst_P_##sfx(t00, &a00);                                \
         else {                                                                     \
-            tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                   \
+            tile__chol_st16d_##sfx(am, rows, n, 0, &a00, LO);                      \
             tile16_store_##sfx(am, rows, n, 16, 32, 0, 16, &a10);                  \
             a00 = tile16_zeros_##sfx(); /* the block above a11: L itself */        \
-            tile16_store_##sfx(am, rows, n, 0, 16, 16, 32, &a00);                  \
+            if (!(LO)) tile16_store_##sfx(am, rows, n, 0, 16, 16, 32, &a00);       \
         }                                                                          \
         tile16_store_row16_##sfx(t10, TILE__CHOL_LD_##sfx, &a10);                  \
         tile16__sync(); /* the group's rows, written, before any lane reads them */ \
         /* L00, L10 and the zero block above a11 are final: their stores run    \
          * beside a11's update and factor */                                    \
-        if (stg) tile__chol_cp32_out_##sfx(aw, sw, 0);                             \
+        if (stg) tile__chol_cp32_out_##sfx(aw, sw, 0, LO);                             \
         /* a11 only now: a00, a10 and a11 never live at once (registers) */       \
         if (stg) tile__chol_tld_P_##sfx(&a11, t11);                                \
         else tile16_load_##sfx(&a11, am, rows, n, 16, 32, 16, 32);                 \
@@ -1971,16 +2006,16 @@ TILE__CHOL_S16F_DEF(f64, double)
         tile__chol_zero_upper_##sfx(&a11);                                         \
         if (stg) {                                                                 \
             tile__chol_tst_P_##sfx(t11, &a11);                                     \
-            tile__chol_cp32_out_##sfx(aw, sw, 1);                                  \
+            tile__chol_cp32_out_##sfx(aw, sw, 1, LO);                                  \
         } else                                                                     \
-            tile16_store_##sfx(am, rows, n, 16, 32, 16, 32, &a11);                 \
+            tile__chol_st16d_##sfx(am, rows, n, 16, &a11, LO);                     \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
     }                                                                              \
     /* n <= 16: one tile a half-warp, no a10 / a11 and no shuffled update:      \
      * far fewer registers than the kernel above (f64: 168), so batch 4096     \
      * (2048 warps, 15.5 an SM) is resident at once instead of in two waves;  \
      * the GPU's n = 16 of a 16-byte aligned batch: tile__chol_s16l_k below */ \
-    TILE_KERNEL(tile__chol_small16_k_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
+    TILE_KERNEL(tile__chol_small16_k##K##_##sfx, 128, T *a, int n, int batch, T eps, int *info) { \
         const int g = tile16_group(), m = (int)tile_block(0) * TILE16_GROUPS + g; \
         const int valid = m < batch, rows = (valid && n > 0 && n <= 16) ? n : 0;  \
         T *am = rows ? a + (size_t)m * (size_t)n * (size_t)n : 0;                  \
@@ -1991,49 +2026,51 @@ TILE__CHOL_S16F_DEF(f64, double)
         const int r = tile__chol_fs_##sfx(&a00, &a00, eps, 0, 1 | TILE__CHOL_FSX_S16_##sfx, \
                                           ws + (size_t)g * TILE__CHOL_TS_##sfx, 1); \
         tile__chol_zero_upper_##sfx(&a00);                                         \
-        tile16_store_##sfx(am, rows, n, 0, 16, 0, 16, &a00);                       \
+        tile__chol_st16d_##sfx(am, rows, n, 0, &a00, LO);                          \
         if (rows && info && tile16_lane() == 0) info[m] = r;                       \
     }                                                                              \
     /* n = 16, a 16-byte aligned batch, the GPU: tile__chol_s16l for every     \
      * half-warp (one past the batch reads and stores nothing) */               \
-    TILE_KERNEL(tile__chol_s16l_k_##sfx, 128, T *a, int batch, T eps, int *info) { \
+    TILE_KERNEL(tile__chol_s16l_k##K##_##sfx, 128, T *a, int batch, T eps, int *info) { \
         /* the block's linear index: tile_block(0) of this one-dimensional grid, \
          * without its division by the grid's other extents (its code sat   \
          * before the first load's address) */                                  \
         const int g = tile16_group(), m = (int)tile_block_linear() * TILE16_GROUPS + g, valid = m < batch; \
         T *ws = (T *)tile__smem_alloc(&tile__k, (size_t)TILE16_GROUPS * TILE__CHOL_TS_##sfx * sizeof(T)); \
         if (!ws) return;                                                           \
-        const int r = tile__chol_s16l_##sfx(valid ? a + (size_t)m * 256 : 0, ws + (size_t)g * TILE__CHOL_TS_##sfx, eps); \
+        const int r = tile__chol_s16l_##sfx(valid ? a + (size_t)m * 256 : 0, ws + (size_t)g * TILE__CHOL_TS_##sfx, eps, LO); \
         if (valid && info && tile16_lane() == 0) info[m] = r;                      \
     }                                                                              \
     /* the folded n = 16: tile__chol_s16f for every 8 lanes (16 matrices a \
      * block; a group past the batch reads and stores nothing) */            \
-    TILE_KERNEL(tile__chol_s16f_k_##sfx, 128, T *a, int batch, T eps, int *info) { \
+    TILE_KERNEL(tile__chol_s16f_k##K##_##sfx, 128, T *a, int batch, T eps, int *info) { \
         const int g = (int)(tile_thread() >> 3), m = (int)tile_block_linear() * 16 + g, valid = m < batch; \
         T *ws = (T *)tile__smem_alloc(&tile__k, (size_t)16 * TILE__CHOL_TS16F_##sfx * sizeof(T)); \
         if (!ws) return;                                                           \
-        const int r = tile__chol_s16f_##sfx(valid ? a + (size_t)m * 256 : 0, ws + (size_t)g * TILE__CHOL_TS16F_##sfx, eps); \
+        const int r = tile__chol_s16f_##sfx(valid ? a + (size_t)m * 256 : 0, ws + (size_t)g * TILE__CHOL_TS16F_##sfx, eps, LO); \
         if (valid && info && (tile_thread() & 7) == 0) info[m] = r;                \
     }                                                                              \
-    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk64_k_##sfx, 64, 0, TILE__CHOL_MINB64_##sfx, T *a, int n, T eps, int *info) { \
+    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk64_k##K##_##sfx, 64, 0, TILE__CHOL_MINB64_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK64_MAXNB_##sfx); \
+        const int r = TILE__CHOL_KBLOCK_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK64_MAXNB_##sfx, LO); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
-    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128_k_##sfx, 128, 0, TILE__CHOL_MINB128_##sfx, T *a, int n, T eps, int *info) { \
+    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128_k##K##_##sfx, 128, 0, TILE__CHOL_MINB128_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
-        const int r = TILE__CHOL_KBLOCK128_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK128_MAXNB); \
+        const int r = TILE__CHOL_KBLOCK128_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK128_MAXNB, LO); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
     /* nb = 8: the swizzled layout (above) */                                     \
-    TILE_KERNEL(tile__chol_blk128s_k_##sfx, 128, T *a, int n, T eps, int *info) {  \
+    TILE_KERNEL(tile__chol_blk128s_k##K##_##sfx, 128, T *a, int n, T eps, int *info) {  \
         const int m = (int)tile_block(0);                                          \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, sfx, T, n));        \
-        const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE_CHOL_MAX_N / 16); \
+        const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE_CHOL_MAX_N / 16, LO); \
         if (info && tile_thread() == 0) info[m] = r;                               \
-    }                                                                              \
+    }
+/* the batched solve's kernel (one for both calls) */
+#define TILE__CHOL_SOLVE_KERNEL(sfx, T) \
     TILE_KERNEL(tile__chol_solve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch, int nchunk, int bwd) { \
         const int task = (int)tile_block(0) * TILE16_GROUPS + tile16_group();      \
         const int m = task / nchunk, c = task % nchunk, valid = m < batch;         \
@@ -2042,8 +2079,14 @@ TILE__CHOL_S16F_DEF(f64, double)
         if (bwd) tile__chol_bwd_w_##sfx(lm, bm, n, nrhs, 16 * c);                 \
         else tile__chol_fwd_w_##sfx(lm, bm, n, nrhs, 16 * c);                     \
     }
-TILE__CHOL_KERNELS(f32, float)
-TILE__CHOL_KERNELS(f64, double)
+/* the kernels of the default calls (L with zeros above the diagonal) and of
+ * the lower calls (_lo: the strictly upper triangle untouched) */
+TILE__CHOL_KERNELS(f32, float, , 0)
+TILE__CHOL_KERNELS(f64, double, , 0)
+TILE__CHOL_KERNELS(f32, float, _lo, 1)
+TILE__CHOL_KERNELS(f64, double, _lo, 1)
+TILE__CHOL_SOLVE_KERNEL(f32, float)
+TILE__CHOL_SOLVE_KERNEL(f64, double)
 
 /* ---- the rows kernels (GPU fast path for 32 < n <= 128) ----
  * One thread owns one row of the matrix padded to NP (64, 96, 128) with the
@@ -2521,43 +2564,21 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #define TILE__CHOL_LAZY
 #endif
 
-#define TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info)                                           \
-    tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, sfx, T, n)), tile__chol_blk128s_k_##sfx,       \
+#define TILE__CHOL_NB8(sfx, T, K, ex, a, n, batch, eps, info)                                        \
+    tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, sfx, T, n)), tile__chol_blk128s_k##K##_##sfx,  \
                 tile_grid1(batch), 128, (a), (n), (eps), (info))
-#define TILE__CHOL_HOST(sfx, T)                                                    \
-    /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
-     * faster, 2 wherever they apply, 0 never (chol_bench times both); 3 the \
-     * warp kernel (a candidate: f32, 32 < n <= 64, the GPU), elsewhere 1 */ \
-    /* the folded n = 16 kernel (the GPU, a 16-byte aligned batch) */         \
-    TILE__CHOL_LAZY TILE_HOST_API int tile__chol_s16f_launch_##sfx(tile_exec ex, T *a, int batch, T eps, int *info) { \
-        return tile_launch(tile_exec_smem(ex, (size_t)16 * TILE__CHOL_TS16F_##sfx * sizeof(T)), \
-                           tile__chol_s16f_k_##sfx, tile_grid1((batch + 15) / 16), 128, a, batch, eps, info); \
-    }                                                                              \
-    TILE__CHOL_LAZY TILE_HOST_API int tile__chol_batched_path_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
-                                                                   int *info, int path) { \
-        if (n < 1 || n > TILE_CHOL_MAX_N || batch < 0 || (batch > 0 && !a)) return TILE_ERR_ARG; \
-        if (batch == 0) return TILE_OK;                                            \
+/* the batched factor's host path, K / LO: the default kernels ( , 0) or the
+ * lower ones (_lo, 1) */
+/* the path's rows and warp kernels: the default calls' alone (they store
+ * zeros above the diagonal; the lower calls never reference them, so they
+ * are not compiled for those) */
+#define TILE__CHOL_PATH_W64_0(sfx, ex, a, n, batch, eps, info) \
         if (path == 3) {                                                           \
             TILE__CHOL_W64_TRY_##sfx(ex, a, n, batch, eps, info)                   \
             path = TILE_CHOL_ROWS;                                                 \
-        }                                                                          \
-        if (n <= 16) {                                                             \
-            const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
-            const tile_exec e1 = tile_exec_smem(ex, (size_t)groups * TILE__CHOL_TS_##sfx * sizeof(T)); \
-            const int nbl = (batch + groups - 1) / groups;                         \
-            if (n == 16 && ex.device >= 0 && !((uintptr_t)a & 15)) { /* its own kernels */ \
-                if (tile__chol_s16f_at(ex.device, batch))                          \
-                    return tile__chol_s16f_launch_##sfx(ex, a, batch, eps, info);  \
-                return tile_launch(e1, tile__chol_s16l_k_##sfx, tile_grid1(nbl), 128, a, batch, eps, info); \
-            }                                                                      \
-            return tile_launch(e1, tile__chol_small16_k_##sfx, tile_grid1(nbl), 128, a, n, batch, eps, info); \
-        }                                                                          \
-        if (n <= 32) {                                                             \
-            const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
-            return tile_launch(tile_exec_smem(ex, (size_t)groups * 3 * TILE__CHOL_TS_##sfx * sizeof(T)), \
-                               tile__chol_small_k_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, n, \
-                               batch, eps, info);                                  \
-        }                                                                          \
+        }
+#define TILE__CHOL_PATH_W64_1(sfx, ex, a, n, batch, eps, info)
+#define TILE__CHOL_PATH_ROWS_0(sfx, ex, a, n, batch, eps, info) \
         if (TILE__CHOL_ROWS_AT(sfx, n, path) && ex.device >= 0) {                 \
             if (n <= 64)                                                           \
                 return tile_launch(ex, tile__chol_rows64_k_##sfx, tile_grid1(batch), \
@@ -2567,7 +2588,41 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
                                    TILE__CHOL_RBLOCK(96, TILE__CHOL_RC_##sfx##_96), a, n, eps, info); \
             return tile_launch(ex, tile__chol_rows128_k_##sfx, tile_grid1(batch), \
                                TILE__CHOL_RBLOCK(128, TILE__CHOL_RC_##sfx##_128), a, n, eps, info); \
+        }
+#define TILE__CHOL_PATH_ROWS_1(sfx, ex, a, n, batch, eps, info)
+#define TILE__CHOL_PATH_DEF(sfx, T, K, LO)                                         \
+    /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
+     * faster, 2 wherever they apply, 0 never (chol_bench times both); 3 the \
+     * warp kernel (a candidate: f32, 32 < n <= 64, the GPU), elsewhere 1 */ \
+    /* the folded n = 16 kernel (the GPU, a 16-byte aligned batch) */         \
+    TILE__CHOL_LAZY TILE_HOST_API int tile__chol_s16f_launch##K##_##sfx(tile_exec ex, T *a, int batch, T eps, int *info) { \
+        return tile_launch(tile_exec_smem(ex, (size_t)16 * TILE__CHOL_TS16F_##sfx * sizeof(T)), \
+                           tile__chol_s16f_k##K##_##sfx, tile_grid1((batch + 15) / 16), 128, a, batch, eps, info); \
+    }                                                                              \
+    TILE__CHOL_LAZY TILE_HOST_API int tile__chol_batched_path##K##_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
+                                                                   int *info, int path) { \
+        if (n < 1 || n > TILE_CHOL_MAX_N || batch < 0 || (batch > 0 && !a)) return TILE_ERR_ARG; \
+        if (batch == 0) return TILE_OK;                                            \
+        (void)path; /* (the lower calls take neither kernel below) */           \
+        TILE__CHOL_PATH_W64_##LO(sfx, ex, a, n, batch, eps, info)              \
+        if (n <= 16) {                                                             \
+            const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
+            const tile_exec e1 = tile_exec_smem(ex, (size_t)groups * TILE__CHOL_TS_##sfx * sizeof(T)); \
+            const int nbl = (batch + groups - 1) / groups;                         \
+            if (n == 16 && ex.device >= 0 && !((uintptr_t)a & 15)) { /* its own kernels */ \
+                if (tile__chol_s16f_at(ex.device, batch))                          \
+                    return tile__chol_s16f_launch##K##_##sfx(ex, a, batch, eps, info);  \
+                return tile_launch(e1, tile__chol_s16l_k##K##_##sfx, tile_grid1(nbl), 128, a, batch, eps, info); \
+            }                                                                      \
+            return tile_launch(e1, tile__chol_small16_k##K##_##sfx, tile_grid1(nbl), 128, a, n, batch, eps, info); \
         }                                                                          \
+        if (n <= 32) {                                                             \
+            const int groups = ex.device >= 0 ? 128 / 16 : 1;                      \
+            return tile_launch(tile_exec_smem(ex, (size_t)groups * 3 * TILE__CHOL_TS_##sfx * sizeof(T)), \
+                               tile__chol_small_k##K##_##sfx, tile_grid1((batch + groups - 1) / groups), 128, a, n, \
+                               batch, eps, info);                                  \
+        }                                                                          \
+        TILE__CHOL_PATH_ROWS_##LO(sfx, ex, a, n, batch, eps, info)             \
         const tile_exec e2 = tile_exec_smem(ex, TILE__CHOL_WS_BYTES_##sfx(n));     \
         /* Matrices in flight an SM count most (the step loop is a chain:      \
          * factor + solve, update, 2 barriers): f64 nb <= 4 (f32 <= 3) 64   \
@@ -2577,17 +2632,30 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
          * nb = 8 shared memory caps the SM: the swizzled layout (f32 6      \
          * blocks, f64 3). */                                                 \
         if ((n + 15) / 16 <= TILE__CHOL_BLK64_MAXNB_##sfx)                         \
-            return tile_launch(e2, tile__chol_blk64_k_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
+            return tile_launch(e2, tile__chol_blk64_k##K##_##sfx, tile_grid1(batch), 64, a, n, eps, info); \
         if ((n + 15) / 16 <= TILE__CHOL_BLK128_MAXNB)                              \
-            return tile_launch(e2, tile__chol_blk128_k_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
-        return TILE__CHOL_NB8(sfx, T, ex, a, n, batch, eps, info);                \
-    }                                                                              \
+            return tile_launch(e2, tile__chol_blk128_k##K##_##sfx, tile_grid1(batch), 128, a, n, eps, info); \
+        return TILE__CHOL_NB8(sfx, T, K, ex, a, n, batch, eps, info);                \
+    }
+TILE__CHOL_PATH_DEF(f32, float, , 0)
+TILE__CHOL_PATH_DEF(f64, double, , 0)
+TILE__CHOL_PATH_DEF(f32, float, _lo, 1)
+TILE__CHOL_PATH_DEF(f64, double, _lo, 1)
+#define TILE__CHOL_HOST(sfx, T)                                                    \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                  int *info) {     \
         return tile__chol_batched_path_##sfx(ex, a, n, batch, eps, info, TILE_CHOL_ROWS); \
     }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_##sfx(tile_exec ex, T *a, int n, int batch, int *info) { \
         return tile_chol_batched_eps_##sfx(ex, a, n, batch, (T)0, info);           \
+    }                                                                              \
+    /* LAPACK's contract: the strictly upper triangle untouched (above) */        \
+    TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_lower_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
+                                                                       int *info) { \
+        return tile__chol_batched_path_lo_##sfx(ex, a, n, batch, eps, info, 0);    \
+    }                                                                              \
+    TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_lower_##sfx(tile_exec ex, T *a, int n, int batch, int *info) { \
+        return tile_chol_batched_lower_eps_##sfx(ex, a, n, batch, (T)0, info);     \
     }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_solve_##sfx(tile_exec ex, const T *l, T *b, int n, int nrhs, \
                                                                    int batch) {   \

@@ -361,6 +361,9 @@ template <> struct ops<float> {
     static int solve(tile_exec ex, const float *l, float *b, int n, int nrhs, int batch) {
         return tile_chol_batched_solve_f32(ex, l, b, n, nrhs, batch);
     }
+    static int lower(tile_exec ex, float *a, int n, int batch, float eps, int *info) {
+        return tile_chol_batched_lower_eps_f32(ex, a, n, batch, eps, info);
+    }
 };
 template <> struct ops<double> {
     static int factor(tile_exec ex, double *a, int n, int batch, double eps, int *info) {
@@ -380,6 +383,9 @@ template <> struct ops<double> {
     }
     static int solve(tile_exec ex, const double *l, double *b, int n, int nrhs, int batch) {
         return tile_chol_batched_solve_f64(ex, l, b, n, nrhs, batch);
+    }
+    static int lower(tile_exec ex, double *a, int n, int batch, double eps, int *info) {
+        return tile_chol_batched_lower_eps_f64(ex, a, n, batch, eps, info);
     }
 };
 
@@ -791,6 +797,73 @@ static void batched_all(const target *t, const char *sfx, double tol) {
     tile_free(t->ex, d);
 }
 
+/* tile_chol_batched_lower: L and info bit for bit the default call's, the
+ * strictly upper triangle bit for bit the input's (a sentinel there, NaN in
+ * one matrix: never read), nothing past the batch written; every kernel of
+ * the path (n = 16 at batch 4000 on the GPU: the folded kernel; 32 with an
+ * even batch: the staged copies; nb = 5...7 and 8 the blocked copy-outs),
+ * aligned and one element off, SPD, non-SPD (NaN columns) and eps */
+template <class T>
+static void lower_run(const target *t, const char *sfx) {
+    static const int ln[] = {1, 5, 16, 17, 31, 32, 33, 64, 65, 92, 100, 113, 128}, lo_off[] = {16, 32, 64, 92, 128};
+    const int nl = (int)(sizeof ln / sizeof ln[0]);
+    for (int q = 0; q < nl + 5; ++q) {
+        const int n = q < nl ? ln[q] : lo_off[q - nl];
+        const int off = q >= nl, big = n == 16 && t->gpu && !off && !g_quick;
+        if (g_quick && q % 2 && n != 16 && n != 128) continue;
+        const int batch = big ? 4000 : n == 32 ? 4 : 3;
+        for (int kind = 0; kind < 3; ++kind) {
+            const T eps = kind == 2 ? (T)1e-3 : (T)0;
+            const size_t nn = (size_t)n * n, tot = nn * (batch + 1);
+            double *ad = HALLOC(double, nn);
+            T *h0 = HALLOC(T, tot), *hd = HALLOC(T, tot), *hl = HALLOC(T, tot);
+            int *id = HALLOC(int, batch + 1), *il = HALLOC(int, batch + 1);
+            for (int m = 0; m <= batch; ++m) {
+                make_matrix(ad, n, m % 8, K_SPD, 300u + (uint32_t)n);
+                T *hm = h0 + nn * m;
+                for (size_t i = 0; i < nn; ++i) hm[i] = (T)ad[i];
+                for (int i = 0; i < n; ++i)
+                    for (int j = i + 1; j < n; ++j) hm[i * n + j] = (T)(-7.0 - j - 0.5 * m);
+                if (kind >= 1 && m == 1) hm[(n / 2) * n + n / 2] = -1; /* not SPD at row n / 2 */
+                if (m == 2 && n > 1) hm[1] = (T)NAN;                    /* NaN above: never read */
+            }
+            T *dd = DALLOC(T, tot + off), *dl = DALLOC(T, tot + off);
+            int *did = DALLOC(int, batch + 1), *dil = DALLOC(int, batch + 1);
+            UP(dd + off, h0, sizeof(T) * tot);
+            UP(dl + off, h0, sizeof(T) * tot);
+            memset(id, 0x55, sizeof(int) * (batch + 1));
+            UP(did, id, sizeof(int) * (batch + 1));
+            UP(dil, id, sizeof(int) * (batch + 1));
+            RUN_OK((ops<T>::factor(t->ex, dd + off, n, batch, eps, did)));
+            RUN_OK((ops<T>::lower(t->ex, dl + off, n, batch, eps, dil)));
+            DOWN(hd, dd + off, sizeof(T) * tot);
+            DOWN(hl, dl + off, sizeof(T) * tot);
+            DOWN(id, did, sizeof(int) * (batch + 1));
+            DOWN(il, dil, sizeof(int) * (batch + 1));
+            CHECK(!memcmp(id, il, sizeof(int) * (batch + 1)), "%s lower n %d kind %d: info differs from the default's", sfx, n, kind);
+            CHECK(il[batch] == 0x55555555, "%s lower n %d: info written past the batch", sfx, n);
+            long lbad = 0, ubad = 0;
+            for (int m = 0; m <= batch; ++m)
+                for (int i = 0; i < n; ++i)
+                    for (int j = 0; j < n; ++j) {
+                        const size_t e = nn * m + (size_t)i * n + j;
+                        if (j > i || m == batch) ubad += memcmp(&hl[e], &h0[e], sizeof(T)) != 0;
+                        else lbad += memcmp(&hl[e], &hd[e], sizeof(T)) != 0;
+                    }
+            CHECK(lbad == 0, "%s lower n %d kind %d off %d: %ld elements of L differ from the default's", sfx, n, kind, off, lbad);
+            CHECK(ubad == 0, "%s lower n %d kind %d off %d: %ld elements above the diagonal (or past the batch) written", sfx, n, kind, off, ubad);
+            tile_free(t->ex, dd); tile_free(t->ex, dl); tile_free(t->ex, did); tile_free(t->ex, dil);
+            free(ad); free(h0); free(hd); free(hl); free(id); free(il);
+        }
+    }
+    T *d = DALLOC(T, 4);
+    CHECK_ERR((ops<T>::lower(t->ex, d, 0, 1, (T)0, nullptr)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::lower(t->ex, d, 129, 1, (T)0, nullptr)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::lower(t->ex, nullptr, 2, 1, (T)0, nullptr)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::lower(t->ex, d, 2, 0, (T)0, nullptr)), TILE_OK);
+    tile_free(t->ex, d);
+}
+
 static void run_all(const target *t) {
     gc_target_begin(t);
     ops_run<float>(t, "f32", 2e-5);
@@ -801,6 +874,8 @@ static void run_all(const target *t) {
     block_bad_run<double>(t, "f64");
     batched_all<float>(t, "f32", 2e-5);
     batched_all<double>(t, "f64", 1e-12);
+    lower_run<float>(t, "f32");
+    lower_run<double>(t, "f64");
     gc_target_end(t, "");
 }
 
