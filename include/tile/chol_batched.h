@@ -36,8 +36,8 @@
  *   nor written, so it may keep something else (A's upper half, for a
  *   residual). L's bits, info and the errors are the default call's. It
  *   stores about half of the default call's bytes at n = 128 (the zeros are
- *   not written): f64 n = 128 on the H100 takes about 375 us against 397
- *   (docs/cholesky.md).
+ *   not written): f64 n = 128 on the H100 took 373.5 us against 395.6
+ *   (docs/cholesky.md, "The lower calls").
  *   Suppose a = {4, 7, 2, 10} (n = 2): the call gives a = {2, 7, 1, 3}.
  *
  * Blocking. n is padded to 16 nb (nb = ceil(n / 16)) with the identity:
