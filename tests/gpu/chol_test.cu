@@ -857,6 +857,18 @@ static void lower_run(const target *t, const char *sfx) {
         }
     }
     T *d = DALLOC(T, 4);
+    { /* the documented example: {4, 7, 2, 10} -> {2, 7, 1, 3}, info 0 */
+        T h[4] = {4, 7, 2, 10};
+        int inf = -1, *di = DALLOC(int, 1);
+        UP(d, h, sizeof h);
+        RUN_OK((ops<T>::lower(t->ex, d, 2, 1, (T)0, di)));
+        DOWN(h, d, sizeof h);
+        DOWN(&inf, di, sizeof inf);
+        CHECK(fabs(h[0] - 2) <= 1e-6 && h[1] == 7 && fabs(h[2] - 1) <= 1e-6 && fabs(h[3] - 3) <= 1e-6 && inf == 0,
+              "%s lower example: {%g, %g, %g, %g}, info %d", sfx,
+              (double)h[0], (double)h[1], (double)h[2], (double)h[3], inf);
+        tile_free(t->ex, di);
+    }
     CHECK_ERR((ops<T>::lower(t->ex, d, 0, 1, (T)0, nullptr)), TILE_ERR_ARG);
     CHECK_ERR((ops<T>::lower(t->ex, d, 129, 1, (T)0, nullptr)), TILE_ERR_ARG);
     CHECK_ERR((ops<T>::lower(t->ex, nullptr, 2, 1, (T)0, nullptr)), TILE_ERR_ARG);
