@@ -1184,7 +1184,6 @@ TILE_API float tile__chol_tri_root(float x) {
                 tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
                 TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                             \
                     if (cq + q <= i) d0[16 * st * u + q] = x[q];                                                            \
-            } else if (TILE__CHOL_ZK >= 0 && lco == 1 && tj > ti) { /* stored at the steps (TILE__CHOL_ZK) */               \
             } else if (16 * tj + cq < un) {                                                                                 \
                 if (tj == ti) {                                                                                             \
                     tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                      \
@@ -1283,17 +1282,6 @@ TILE_API float tile__chol_tri_root(float x) {
 #endif
 #ifndef TILE__CHOL_LCO_f64
 #define TILE__CHOL_LCO_f64(LY, groups, nbm) ((groups) > 4 ? ((nbm) < 8 ? 778 : 1) : 0)
-#endif
-/* TILE__CHOL_ZK / TILE__CHOL_ZN (a measurement's knobs; -1: off): with the
- * nb = 8 copy-out beside the last panel (TILE__CHOL_LCO 1), the zeros right
- * of the diagonal tiles are stored by the last warp, idle in the panels of
- * steps ZK ... ZK + ZN - 1 (1 <= ZK, ZK + ZN <= 6 at nb = 8), row block b at
- * step ZK + b % ZN, instead of in the copy-out */
-#ifndef TILE__CHOL_ZK
-#define TILE__CHOL_ZK (-1)
-#endif
-#ifndef TILE__CHOL_ZN
-#define TILE__CHOL_ZN 1
 #endif
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
@@ -1473,16 +1461,6 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm, int lo) {  
             if (valid) tile__chol_tst_##LY##_##sfx(pik, &p);                                                                \
         }                                                                                                                   \
         if (TILE__CHOL_CPSPLIT_##sfx(LY, groups) && k == 0) tile__chol_cp_wait(); /* the copy-in's second pass */           \
-        if (TILE__CHOL_ZK >= 0 && lco == 1 && !lo && k >= TILE__CHOL_ZK && k < TILE__CHOL_ZK + TILE__CHOL_ZN &&              \
-            g / 2 == groups / 2 - 1) { /* the last warp, idle in these panels: the zeros right of row blocks k - ZK, ... */  \
-            const unsigned vz = (unsigned)tile__chol_rowoff(tid - 32 * (groups / 2 - 1)), cpz = 16 / TILE__CHOL_VW_##sfx;     \
-            const unsigned qz = vz % cpz * TILE__CHOL_VW_##sfx;                                                               \
-            const T z[TILE__CHOL_VW_##sfx] = {(T)0};                                                                        \
-            for (unsigned r = vz / cpz; r < (unsigned)nn; r += 32u / cpz)                                                   \
-                if ((r >> 4) % TILE__CHOL_ZN == (unsigned)(k - TILE__CHOL_ZK))                                             \
-                    for (unsigned c = 16 * ((r >> 4) + 1) + qz; c < (unsigned)nn; c += 16)                                  \
-                        tile__chol_vst_##sfx(a + ((size_t)r * (unsigned)nn + c), z);                                        \
-        }                                                                                                                   \
         if (lco & 2) { /* the final tile columns kc ... k - 1, on the warps without a panel task */                        \
             const int wb = w1 ? cnt : (cnt + 1) / 2, wn = groups / 2 - wb;                                                  \
             if (k >= 1 && wn > 0 && (!(lco & 8) || wb == 1) && k >= nb - (lco >> 8 ? lco >> 8 : nb)) {                      \

@@ -1,2 +1,0 @@
-#define TILE__CHOL_ZK 1
-#define TILE__CHOL_ZN 1
