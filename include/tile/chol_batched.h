@@ -2567,8 +2567,6 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #define TILE__CHOL_NB8(sfx, T, K, ex, a, n, batch, eps, info)                                        \
     tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, sfx, T, n)), tile__chol_blk128s_k##K##_##sfx,  \
                 tile_grid1(batch), 128, (a), (n), (eps), (info))
-/* the batched factor's host path, K / LO: the default kernels ( , 0) or the
- * lower ones (_lo, 1) */
 /* the path's rows and warp kernels: the default calls' alone (they store
  * zeros above the diagonal; the lower calls never reference them, so they
  * are not compiled for those) */
@@ -2590,6 +2588,8 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
                                TILE__CHOL_RBLOCK(128, TILE__CHOL_RC_##sfx##_128), a, n, eps, info); \
         }
 #define TILE__CHOL_PATH_ROWS_1(sfx, ex, a, n, batch, eps, info)
+/* the batched factor's host path, K / LO: the default kernels ( , 0) or the
+ * lower ones (_lo, 1) */
 #define TILE__CHOL_PATH_DEF(sfx, T, K, LO)                                         \
     /* path (as TILE_CHOL_ROWS): 1 the rows kernels on the GPU where they are \
      * faster, 2 wherever they apply, 0 never (chol_bench times both); 3 the \
