@@ -1182,7 +1182,8 @@ TILE_API float tile__chol_tri_root(float x) {
             } else if (lo && (tj > ti || cq > i)) { /* the lower calls: the upper triangle untouched */                     \
             } else if (lo) {                                                                                                \
                 tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
-                tile__chol_vstlo_##sfx(d0 + 16 * st * u, x, (int)i, (int)cq, 1);                                            \
+                TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                             \
+                    if (cq + q <= i) d0[16 * st * u + q] = x[q];                                                            \
             } else if (16 * tj + cq < un) {                                                                                 \
                 if (tj == ti) {                                                                                             \
                     tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                      \
