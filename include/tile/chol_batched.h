@@ -1180,7 +1180,7 @@ TILE_API float tile__chol_tri_root(float x) {
                 tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
                 tile__chol_vst_##sfx(d0 + 16 * st * u, x);                                                                  \
             } else if (lo && (tj > ti || cq > i)) { /* the lower calls: the upper triangle untouched */                     \
-            } else if (lo) {                                                                                                \
+            } else if (lo) { /* element stores (tile__chol_vstlo here: the f64 blk128 kernel spilled 12 bytes) */           \
                 tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
                 TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                             \
                     if (cq + q <= i) d0[16 * st * u + q] = x[q];                                                            \
