@@ -20,7 +20,7 @@ for f in "$@"; do
   if [ -n "$off" ]; then echo "$off"; bad=1; fi
   # the blocked Cholesky kernels' registers, for the record (not checked): their
   # blocks an SM hang on them, and ptxas's count moves with changes that leave
-  # the instructions alone (docs/cholesky.md, the eleventh session)
+  # the instructions alone (docs/cholesky-log.md, the eleventh session)
   awk '/Compiling entry function/ {fn=$0} /Used [0-9]+ registers/ && fn ~ /chol_blk(64|128s?)_k_f(32|64)__body/ {
          match(fn, /chol_blk[0-9s]*_k_f[0-9]*/); printf "ptxas registers: %s: %s %s\n", FILENAME, substr(fn, RSTART, RLENGTH), $5 }' "$f"
 done

@@ -597,7 +597,7 @@ TILE_API double tile__chol_rsqrt_f64(double d) {
  * skips the blocked kernels' copy-in, bit 1 their copy-out; the factor then
  * runs on whatever the workspace holds (the results are wrong) and is timed
  * as the steps alone, the bound that overlapping the copies could reach
- * (docs/cholesky.md, thirteenth session). Bit 2 leaves the f64 pivot's rsqrt
+ * (docs/cholesky-log.md, thirteenth session). Bit 2 leaves the f64 pivot's rsqrt
  * at MUFU's 20 bits, without its refinement: the results are off in their
  * low bits, and the time is what a pivot chain without those operations
  * would take (seventeenth session) */
@@ -1272,11 +1272,11 @@ TILE_API float tile__chol_tri_root(float x) {
  * ...-chol-knobs-sweep.txt, three rounds) 522 213.4-213.6, 266 222.5-223.0,
  * 778 212.0-212.5 at n = 92 (10 runs the same steps as 778 at nb 5...7:
  * its 218.0 was another schedule of ptxas's). The zeros while the copy-in
- * lands, or after the steps with 8, measured slower (docs/cholesky.md). With 1 the f32
+ * lands, or after the steps with 8, measured slower (docs/cholesky-log.md). With 1 the f32
  * kernels and the 64-thread f64 one took registers, some spilled, and lost
  * (f32 n = 64 / 92 62.4 / 119.5 -> 69.6 / 130.3). The same steps in a
  * shorter form of this code (dda3843, mode 2 as only the 522 steps) took
- * 219.5 at n = 92 (ptxas's schedule, not the work: docs/cholesky.md) */
+ * 219.5 at n = 92 (ptxas's schedule, not the work: docs/cholesky-log.md) */
 #ifndef TILE__CHOL_LCO_f32
 #define TILE__CHOL_LCO_f32(LY, groups, nbm) 0
 #endif
