@@ -109,6 +109,10 @@ template <> struct lib<float> {
     static int solve(const float *l, float *b, int n, int batch) {
         return tile_chol_batched_solve_f32(TILE_GPU(0), l, b, n, 1, batch);
     }
+    /* the warp solve, a candidate (TILE__CHOL_WSOLVE_MAXRHS 0: not the default yet) */
+    static int wsolve(const float *l, float *b, int n, int batch) {
+        return tile__chol_wsolve_launch_f32(TILE_GPU(0), l, b, n, 1, batch);
+    }
     static cusolverStatus_t potrf(cusolverDnHandle_t h, int n, void **a, int *info, int batch) {
         return cusolverDnSpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, n, (float **)a, n, info, batch);
     }
@@ -127,6 +131,9 @@ template <> struct lib<double> {
     static int solve(const double *l, double *b, int n, int batch) {
         return tile_chol_batched_solve_f64(TILE_GPU(0), l, b, n, 1, batch);
     }
+    static int wsolve(const double *l, double *b, int n, int batch) {
+        return tile__chol_wsolve_launch_f64(TILE_GPU(0), l, b, n, 1, batch);
+    }
     static cusolverStatus_t potrf(cusolverDnHandle_t h, int n, void **a, int *info, int batch) {
         return cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, n, (double **)a, n, info, batch);
     }
@@ -144,6 +151,10 @@ struct Row {
     double alt_us; /* the candidate path (n > 32 only; 0 otherwise) */
     double lo_us;  /* tile_chol_batched_lower (cuSOLVER's contract) */
     bool lo_ok;
+    /* the warp solve (candidate): factor + it; the solves alone on L (warp,
+     * tile, cuSOLVER potrsBatched) */
+    double ws_fs_us, ws_us, ts_us, potrs_us;
+    bool ws_ok;
     const char *alt_name; /* "rows" or "blocked" */
     bool ok, alt_ok;
 };
@@ -152,7 +163,7 @@ struct Row {
 template <class T>
 static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double d2d_gbps, Row *r) {
     const size_t nn = (size_t)n * n, bytes = nn * batch * sizeof(T), bbytes = (size_t)n * batch * sizeof(T);
-    T *a0, *a, *ac, *b0, *b, *bc, *aa, *acp, *al;
+    T *a0, *a, *ac, *b0, *b, *bc, *aa, *acp, *al, *a7, *b7, *b8, *b9;
     int *info, *cinfo, *cinfo_s, *ainfo, *linfo;
     const int nv = n > 32 ? 5 : 4; /* variant 4: the candidate path, n > 32 */
     void **pa, **pb;
@@ -165,6 +176,10 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     CK(cudaMalloc(&al, bytes));
     CK(cudaMalloc(&linfo, sizeof(int) * batch));
     CK(cudaMalloc(&b0, bbytes));
+    CK(cudaMalloc(&a7, bytes));
+    CK(cudaMalloc(&b7, bbytes));
+    CK(cudaMalloc(&b8, bbytes));
+    CK(cudaMalloc(&b9, bbytes));
     CK(cudaMalloc(&b, bbytes));
     CK(cudaMalloc(&bc, bbytes));
     CK(cudaMalloc(&info, sizeof(int) * batch));
@@ -184,10 +199,29 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
      *   default does not take), 5 a D2D copy of the batch (the factor's bytes
      *   read and written once, as one launch of this size: its latency and
      *   tail included, which the floor's large-copy bandwidth leaves out),
-     *   6 tile_chol_batched_lower (the strictly upper triangle untouched);
+     *   6 tile_chol_batched_lower (the strictly upper triangle untouched),
+ *   7 tile factor + the warp solve (a candidate), and the solves alone on the
+ *   factor that variants 2 and 3 left: 8 the warp solve, 9 the tile solve,
+ *   10 cusolverDn{S,D}potrsBatched;
      * the restore copies run before the first event of each launch */
     auto launch = [&](int v, cudaEvent_t e0, cudaEvent_t e1) -> int {
-        if (v == 6) {
+        if (v == 7) {
+            CK(cudaMemcpyAsync(a7, a0, bytes, cudaMemcpyDeviceToDevice, 0));
+            CK(cudaMemcpyAsync(b7, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
+            START(e0);
+            TK(lib<T>::factor(a7, n, batch, info));
+            TK(lib<T>::wsolve(a7, b7, n, batch));
+        } else if (v == 8 || v == 9) {
+            T *bv = v == 8 ? b8 : b9;
+            CK(cudaMemcpyAsync(bv, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
+            START(e0);
+            if (v == 8) TK(lib<T>::wsolve(a, bv, n, batch));
+            else TK(lib<T>::solve(a, bv, n, batch));
+        } else if (v == 10) {
+            CK(cudaMemcpyAsync(bc, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
+            START(e0);
+            CS(lib<T>::potrs(h, n, pa, pb, cinfo_s, batch));
+        } else if (v == 6) {
             CK(cudaMemcpyAsync(al, a0, bytes, cudaMemcpyDeviceToDevice, 0));
             START(e0);
             TK(lib<T>::lower(al, n, batch, linfo));
@@ -214,27 +248,29 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
         if (e1) CK(cudaEventRecord(e1, 0));
         return 0;
     };
-#define CHOL_BENCH_EACH_V(v) for (int v = 0; v < 7; ++v) if (v != 4 || nv == 5)
+    enum { NV = 11 };
+#define CHOL_BENCH_EACH_V(v) for (int v = 0; v < NV; ++v) if (v != 4 || nv == 5)
     for (int w = 0; w < o.warmup; ++w)
         CHOL_BENCH_EACH_V(v) if (launch(v, 0, 0)) return 1;
     CK(cudaDeviceSynchronize());
-    std::vector<float> ms[7];
+    std::vector<float> ms[NV];
     {
-        std::vector<cudaEvent_t> ev(14 * (size_t)o.iters);
+        std::vector<cudaEvent_t> ev(2 * NV * (size_t)o.iters);
         for (auto &e : ev) CK(cudaEventCreate(&e));
         for (int it = 0; it < o.iters; ++it)
-            CHOL_BENCH_EACH_V(v) if (launch(v, ev[14 * it + 2 * v], ev[14 * it + 2 * v + 1])) return 1;
+            CHOL_BENCH_EACH_V(v) if (launch(v, ev[2 * NV * it + 2 * v], ev[2 * NV * it + 2 * v + 1])) return 1;
         CK(cudaDeviceSynchronize());
         TK(tile_synchronize(TILE_GPU(0)));
         for (int it = 0; it < o.iters; ++it)
             CHOL_BENCH_EACH_V(v) {
                 float t = 0;
-                CK(cudaEventElapsedTime(&t, ev[14 * it + 2 * v], ev[14 * it + 2 * v + 1]));
+                CK(cudaEventElapsedTime(&t, ev[2 * NV * it + 2 * v], ev[2 * NV * it + 2 * v + 1]));
                 ms[v].push_back(t);
             }
         for (auto &e : ev) CK(cudaEventDestroy(e));
     }
-    /* the last round's results (variants 2 and 3 ran last: a holds L, b holds x) */
+    /* the last round's results (a holds L from variant 2, b its x; variant 10's
+     * potrs rewrote bc from b0, so cinfo_s is its status) */
     bool ok = true;
     {
         std::vector<int> hi(batch), hc(batch);
@@ -347,6 +383,48 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
         printf("check %s n=%-3d lower call: info != default's: %ld; L != default's L: %ld; upper != input: %ld: %s\n",
                lib<T>::name(), n, infobad, lbad, ubad, r->lo_ok ? "ok" : "FAIL");
     }
+    /* the warp solve's x (variants 7 and 8) against the tile solve's (b, b9)
+     * within the tolerance, and its residual */
+    {
+        std::vector<T> hx7(n), hx8(n), hxt(n), hx9(n), hb(n), hl(nn), ha(nn);
+        const int ms_[3] = {0, batch / 2, batch - 1};
+        double diff = 0, worstx = 0;
+        for (int q = 0; q < 3; ++q) {
+            const size_t vo = (size_t)n * ms_[q], off = nn * ms_[q];
+            CK(cudaMemcpy(hx7.data(), b7 + vo, n * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(hx8.data(), b8 + vo, n * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(hxt.data(), b + vo, n * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(hx9.data(), b9 + vo, n * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(hb.data(), b0 + vo, n * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(ha.data(), a0 + off, nn * sizeof(T), cudaMemcpyDeviceToHost));
+            double rn = 0, an = 0, xn = 0, bn = 0;
+            for (int i = 0; i < n; ++i) {
+                const double d7 = fabs((double)hx7[i] - hxt[i]) / (1 + fabs((double)hxt[i]));
+                const double d8 = fabs((double)hx8[i] - hx9[i]) / (1 + fabs((double)hx9[i]));
+                diff = d7 > diff || d7 != d7 ? d7 : diff;
+                diff = d8 > diff || d8 != d8 ? d8 : diff;
+                double ax = 0;
+                for (int j = 0; j < n; ++j) {
+                    const double aij = (double)ha[(size_t)(i > j ? i : j) * n + (i > j ? j : i)];
+                    ax += aij * (double)hx7[j];
+                    an += aij * aij;
+                }
+                rn += (ax - hb[i]) * (ax - hb[i]);
+                xn += (double)hx7[i] * hx7[i];
+                bn += (double)hb[i] * hb[i];
+            }
+            const double resx = sqrt(rn) / (sqrt(an) * sqrt(xn) + sqrt(bn));
+            worstx = resx > worstx || resx != resx ? resx : worstx;
+        }
+        const double tol = sizeof(T) == 4 ? 1e-5 : 1e-13;
+        r->ws_ok = diff <= tol * 10 && worstx <= tol;
+        printf("check %s n=%-3d warp solve: max |x - x_tile| / (1 + |x|) %.2e; Ax-b %.2e (tol %.0e): %s\n", lib<T>::name(), n,
+               diff, worstx, tol, r->ws_ok ? "ok" : "FAIL");
+    }
+    r->ws_fs_us = stats(ms[7]).median * 1e3;
+    r->ws_us = stats(ms[8]).median * 1e3;
+    r->ts_us = stats(ms[9]).median * 1e3;
+    r->potrs_us = stats(ms[10]).median * 1e3;
     r->lo_us = stats(ms[6]).median * 1e3;
     r->alt_us = nv == 5 ? stats(ms[4]).median * 1e3 : 0;
     r->type = lib<T>::name();
@@ -363,6 +441,7 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     r->ok = ok;
     CK(cudaFree(a0)); CK(cudaFree(a)); CK(cudaFree(ac)); CK(cudaFree(b0)); CK(cudaFree(b)); CK(cudaFree(bc));
     CK(cudaFree(aa)); CK(cudaFree(acp)); CK(cudaFree(ainfo)); CK(cudaFree(al)); CK(cudaFree(linfo));
+    CK(cudaFree(a7)); CK(cudaFree(b7)); CK(cudaFree(b8)); CK(cudaFree(b9));
     CK(cudaFree(info)); CK(cudaFree(cinfo)); CK(cudaFree(cinfo_s)); CK(cudaFree(pa)); CK(cudaFree(pb));
     return 0;
 }
@@ -421,7 +500,7 @@ static int run(const Opts &o) {
     bool all_ok = true, all_pass = true;
     for (int i = 0; i < nr; ++i) {
         const Row &r = rows[i];
-        all_ok = all_ok && r.ok && r.alt_ok && r.lo_ok;
+        all_ok = all_ok && r.ok && r.alt_ok && r.lo_ok && r.ws_ok;
         printf("%-4s %4d %10.1f %10.1f %8.2f %10.1f %8.2f %12.1f %12.1f %8.2f %10.1f\n", r.type, r.n, r.tile_us,
                r.cus_us, r.cus_us / r.tile_us, r.floor_us, r.tile_us / r.floor_us, r.tile_fs_us, r.cus_fs_us,
                r.cus_fs_us / r.tile_fs_us, r.warp_us);
@@ -447,6 +526,15 @@ static int run(const Opts &o) {
         printf("%-4s %4d lower   %10.1f us, x cuSOLVER %.2f, default / lower %.2f\n", r.type, r.n, r.lo_us, r.cus_us / r.lo_us,
                r.tile_us / r.lo_us);
     }
+    printf("the warp solve (a candidate: a warp a matrix and column, L read by rows; nrhs 1), and the solves alone\n"
+           "on the same L (tile: the default solve; potrsB: cusolverDn{S,D}potrsBatched):\n");
+    for (int i = 0; i < nr; ++i) {
+        const Row &r = rows[i];
+        printf("%-4s %4d factor+warp solve %8.1f us, x potrf+potrs %.2f; solve alone: warp %7.1f, tile %7.1f, potrsB %7.1f us; "
+               "warp x potrsB %.2f, tile / warp %.2f\n",
+               r.type, r.n, r.ws_fs_us, r.cus_fs_us / r.ws_fs_us, r.ws_us, r.ts_us, r.potrs_us, r.potrs_us / r.ws_us,
+               r.ts_us / r.ws_us);
+    }
     printf("correctness: %s\n", all_ok ? "PASS" : "FAIL");
     char label[160];
     for (int i = 0; i < nr; ++i) {
@@ -461,6 +549,9 @@ static int run(const Opts &o) {
         }
         snprintf(label, sizeof label, "%s N=%d factor speedup vs cuSOLVER potrfBatched, lower call (cuSOLVER's contract)", r.type, r.n);
         printf("%s = %.2f\n", label, r.cus_us / r.lo_us);
+        snprintf(label, sizeof label, "%s N=%d factor+solve speedup vs potrfBatched+potrsBatched, warp solve (no target: a candidate)",
+                 r.type, r.n);
+        printf("%s = %.2f\n", label, r.cus_fs_us / r.ws_fs_us);
         if (r.alt_us > 0) {
             snprintf(label, sizeof label, "%s N=%d factor speedup vs cuSOLVER potrfBatched, %s path (no target: not the default path)",
                      r.type, r.n, r.alt_name);

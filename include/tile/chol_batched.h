@@ -2087,6 +2087,114 @@ TILE__CHOL_KERNELS(f32, float, _lo, 1)
 TILE__CHOL_KERNELS(f64, double, _lo, 1)
 TILE__CHOL_SOLVE_KERNEL(f32, float)
 TILE__CHOL_SOLVE_KERNEL(f64, double)
+/* ---- the warp solve: one warp a (matrix, right-hand-side column) ----
+ * For few right-hand sides the tile solve above pads each to 16 columns,
+ * reads L^T's tiles by columns and divides on its chain. This one reads L
+ * by rows, whole lines a warp:
+ *   forward, L y = b: y_i = (b_i - sum_{k<i} l_ik y_k) / l_ii, lane v taking
+ *   k = v, v + 32, ... (row i's elements, consecutive across the lanes),
+ *   the sum by a butterfly over the warp (every lane gets it), lane i % 32
+ *   keeping y_i;
+ *   backward, L^T x = y, row i of L from the last: x_i = y_i / l_ii, sent to
+ *   every lane, then y_k -= l_ik x_i for k < i (row i again: the same lines).
+ * Lane v holds y (then x) at rows 32 K + v, K < 4, and 1 / l_ii of those
+ * rows (computed before the passes, off the chain). Only the lower triangle
+ * is read: an element right of the diagonal never reaches the arithmetic.
+ * A row's loads do not depend on the chain, so the unrolled rows' loads run
+ * ahead of it. The same code runs on the CPU with the warp's 32 lanes in one
+ * thread (VL = 32): the products as explicit fma and the butterfly in the
+ * same order, so the two targets give the same bits.
+ * Hooks: LANE(v) the lane of slot v, SUM(p) p[v] = the sum over the warp in
+ * every slot (T its type), BCAST(a, j) a[slot of lane j] in every lane, FMA fmaf / fma,
+ * UNR the rows' unroll pragma. */
+#define TILE__CHOL_WS_DEF(NAME, T, VL, LANE, SUM, BCAST, FMA, UNR)                        \
+    TILE_API void NAME(const T *l, T *b, int n, int nrhs, int c) {                        \
+        T y[4][VL], r[4][VL];                                                             \
+        TILE__UNROLL for (int K = 0; K < 4; ++K) {                                        \
+            for (int v = 0; v < VL; ++v) {                                                \
+                const int row = 32 * K + LANE(v), ok = row < n;                           \
+                y[K][v] = ok ? b[(size_t)row * (size_t)nrhs + (size_t)c] : (T)0;          \
+                r[K][v] = ok ? (T)1 / l[row * n + row] : (T)0;                            \
+            }                                                                             \
+        }                                                                                 \
+        TILE__UNROLL for (int I = 0; I < 4; ++I) {                                        \
+            const int jn = n - 32 * I < 32 ? n - 32 * I : 32; /* rows of block I */      \
+            UNR for (int j = 0; j < jn; ++j) {                                            \
+                const int i = 32 * I + j;                                                 \
+                T p[VL];                                                                  \
+                for (int v = 0; v < VL; ++v) {                                            \
+                    p[v] = (T)0;                                                          \
+                    TILE__UNROLL for (int K = 0; K <= I; ++K) {                           \
+                        const int k = 32 * K + LANE(v);                                   \
+                        if (k < i) p[v] = FMA(l[i * n + k], y[K][v], p[v]);               \
+                    }                                                                     \
+                }                                                                         \
+                SUM(T, p);                                                                \
+                for (int v = 0; v < VL; ++v)                                              \
+                    if (LANE(v) == j) y[I][v] = (y[I][v] - p[v]) * r[I][v];               \
+            }                                                                             \
+        }                                                                                 \
+        TILE__UNROLL for (int I = 3; I >= 0; --I) {                                       \
+            const int jn = n - 32 * I < 32 ? n - 32 * I : 32;                             \
+            UNR for (int j = jn - 1; j >= 0; --j) {                                       \
+                const int i = 32 * I + j;                                                 \
+                for (int v = 0; v < VL; ++v)                                              \
+                    if (LANE(v) == j) y[I][v] = y[I][v] * r[I][v];                        \
+                const T xi = BCAST(y[I], j);                                              \
+                for (int v = 0; v < VL; ++v) {                                            \
+                    TILE__UNROLL for (int K = 0; K <= I; ++K) {                           \
+                        const int k = 32 * K + LANE(v);                                   \
+                        if (k < i) y[K][v] = FMA(-l[i * n + k], xi, y[K][v]);             \
+                    }                                                                     \
+                }                                                                         \
+            }                                                                             \
+        }                                                                                 \
+        TILE__UNROLL for (int K = 0; K < 4; ++K)                                          \
+            for (int v = 0; v < VL; ++v) {                                                \
+                const int row = 32 * K + LANE(v);                                         \
+                if (row < n) b[(size_t)row * (size_t)nrhs + (size_t)c] = y[K][v];         \
+            }                                                                             \
+    }
+/* the library's hooks: on the GPU a lane a thread (whole warps: the kernel's
+ * blocks are 128 threads), on the CPU the 32 lanes in one thread */
+#if TILE_ON_DEVICE
+#define TILE__CHOL_WS_VL 1
+#define TILE__CHOL_WS_LANE(v) ((int)(threadIdx.x & 31u) + 0 * (v))
+#define TILE__CHOL_WS_SUM(T, p) \
+    TILE__UNROLL for (int o_ = 16; o_ > 0; o_ >>= 1) (p)[0] += __shfl_xor_sync(0xffffffffu, (p)[0], o_)
+#define TILE__CHOL_WS_BCAST(a, j) __shfl_sync(0xffffffffu, (a)[0], (j))
+#ifndef TILE__CHOL_WS_UNROLL
+#define TILE__CHOL_WS_UNROLL _Pragma("unroll 4")
+#endif
+#else
+#define TILE__CHOL_WS_VL 32
+#define TILE__CHOL_WS_LANE(v) (v)
+#define TILE__CHOL_WS_SUM(T, p)                                                    \
+    for (int o_ = 16; o_ > 0; o_ >>= 1) /* lanes v and v ^ o: the shuffle's sum */  \
+        for (int v_ = 0; v_ < 32; ++v_)                                             \
+            if (!(v_ & o_)) {                                                       \
+                const T s_ = (p)[v_] + (p)[v_ ^ o_];                                \
+                (p)[v_] = (p)[v_ ^ o_] = s_;                                        \
+            }
+#define TILE__CHOL_WS_BCAST(a, j) ((a)[j])
+#define TILE__CHOL_WS_UNROLL
+#endif
+/* one warp a (matrix, column) task; 4 tasks a 128-thread block on the GPU,
+ * one a block on the CPU; the columns of a matrix are neighbouring tasks, so
+ * a block's warps read the same lines of L */
+#define TILE__CHOL_WS_KERNEL(sfx, T, FMA)                                                          \
+    TILE__CHOL_WS_DEF(tile__chol_wsolve_##sfx, T, TILE__CHOL_WS_VL, TILE__CHOL_WS_LANE, TILE__CHOL_WS_SUM, \
+                      TILE__CHOL_WS_BCAST, FMA, TILE__CHOL_WS_UNROLL)                             \
+    TILE_KERNEL(tile__chol_wsolve_k_##sfx, 128, const T *l, T *b, int n, int nrhs, int batch) {    \
+        const int wpb = TILE_BLOCK_DIM >= 32 ? TILE_BLOCK_DIM / 32 : 1;                          \
+        const long long task = (long long)tile_block(0) * wpb + tile_thread() / 32;              \
+        const long long m = task / nrhs;                                                         \
+        if (m >= batch) return; /* a whole warp */                                               \
+        tile__chol_wsolve_##sfx(l + (size_t)m * (size_t)n * (size_t)n, b + (size_t)m * (size_t)n * (size_t)nrhs, n, \
+                                nrhs, (int)(task % nrhs));                                       \
+    }
+TILE__CHOL_WS_KERNEL(f32, float, fmaf)
+TILE__CHOL_WS_KERNEL(f64, double, fma)
 
 /* ---- the rows kernels (GPU fast path for 32 < n <= 128) ----
  * One thread owns one row of the matrix padded to NP (64, 96, 128) with the
@@ -2641,6 +2749,11 @@ TILE__CHOL_PATH_DEF(f32, float, , 0)
 TILE__CHOL_PATH_DEF(f64, double, , 0)
 TILE__CHOL_PATH_DEF(f32, float, _lo, 1)
 TILE__CHOL_PATH_DEF(f64, double, _lo, 1)
+/* right-hand sides up to which the solve takes the warp kernel (0: never, the
+ * tile kernel for every nrhs): not yet measured on a GPU, so off */
+#ifndef TILE__CHOL_WSOLVE_MAXRHS
+#define TILE__CHOL_WSOLVE_MAXRHS 0
+#endif
 #define TILE__CHOL_HOST(sfx, T)                                                    \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                  int *info) {     \
@@ -2657,8 +2770,19 @@ TILE__CHOL_PATH_DEF(f64, double, _lo, 1)
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_lower_##sfx(tile_exec ex, T *a, int n, int batch, int *info) { \
         return tile_chol_batched_lower_eps_##sfx(ex, a, n, batch, (T)0, info);     \
     }                                                                              \
+    /* the warp solve (above): a warp a (matrix, column) */                      \
+    TILE__CHOL_LAZY TILE_HOST_API int tile__chol_wsolve_launch_##sfx(tile_exec ex, const T *l, T *b, int n, int nrhs, \
+                                                                    int batch) {  \
+        if (n < 1 || n > TILE_CHOL_MAX_N || nrhs < 1 || batch < 0 || (batch > 0 && (!l || !b))) return TILE_ERR_ARG; \
+        if (batch == 0) return TILE_OK;                                            \
+        const int wpb = ex.device >= 0 ? 128 / 32 : 1;                             \
+        const int64_t tasks = (int64_t)batch * nrhs;                               \
+        if (tasks > INT32_MAX - wpb) return TILE_ERR_ARG;                          \
+        return tile_launch(ex, tile__chol_wsolve_k_##sfx, tile_grid1((tasks + wpb - 1) / wpb), 128, l, b, n, nrhs, batch); \
+    }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_solve_##sfx(tile_exec ex, const T *l, T *b, int n, int nrhs, \
                                                                    int batch) {   \
+        if (nrhs <= TILE__CHOL_WSOLVE_MAXRHS) return tile__chol_wsolve_launch_##sfx(ex, l, b, n, nrhs, batch); \
         if (n < 1 || n > TILE_CHOL_MAX_N || nrhs < 1 || batch < 0 || (batch > 0 && (!l || !b))) return TILE_ERR_ARG; \
         if (batch == 0) return TILE_OK;                                            \
         const int nchunk = (nrhs + 15) / 16, groups = ex.device >= 0 ? 128 / 16 : 1; \

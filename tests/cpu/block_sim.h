@@ -165,4 +165,49 @@ SIM_UNUSED static void sim_warp_andor(uint32_t *a, uint32_t *o, unsigned mask, i
     *a = sim_wout[sim_tid][0];
     *o = sim_wout[sim_tid][1];
 }
+/* kind 3: a shuffle with the full mask (__shfl_sync / __shfl_xor_sync of
+ * the device): every lane of the warp deposits x and the lane it reads, at
+ * the same source line (a lane at another shuffle is divergence); when all
+ * have, each gets its source lane's x */
+SIM_UNUSED static uint64_t sim_sx[SIM_MAXB], sim_sy[SIM_MAXB];
+SIM_UNUSED static int sim_ssrc[SIM_MAXB], sim_wline[SIM_MAXB / 32];
+SIM_UNUSED static uint64_t sim_shfl64(uint64_t x, int src, int line) {
+    const int w = sim_tid / 32, act = sim_act(w);
+    if (act != 32) sim_fail("full-mask shuffle in a partial warp", line);
+    if (src < 0 || src > 31) sim_fail("shuffle from a lane outside the warp", line);
+    if (sim_wcount[w] == 0) {
+        sim_wkind[w] = 3;
+        sim_wline[w] = line;
+    } else if (sim_wkind[w] != 3 || sim_wline[w] != line) {
+        sim_fail("lanes of a warp at different shuffles", line);
+    }
+    sim_sx[sim_tid] = x;
+    sim_ssrc[sim_tid] = src & 31;
+    sim_state[sim_tid] = ST_WARP;
+    if (++sim_wcount[w] == act) {
+        for (int l = 0; l < act; ++l) {
+            const int t = 32 * w + l;
+            sim_sy[t] = sim_sx[32 * w + sim_ssrc[t]];
+            sim_state[t] = ST_RUN;
+        }
+        sim_wcount[w] = 0;
+    }
+    sim_yield();
+    return sim_sy[sim_tid];
+}
+SIM_UNUSED static float sim_shfl_f32(float x, int src, int line) {
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    u = (uint32_t)sim_shfl64(u, src, line);
+    memcpy(&x, &u, sizeof u);
+    return x;
+}
+SIM_UNUSED static double sim_shfl_f64(double x, int src, int line) {
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    u = sim_shfl64(u, src, line);
+    memcpy(&x, &u, sizeof u);
+    return x;
+}
+#define sim_shfl(x, src, line) _Generic((x), float: sim_shfl_f32, double: sim_shfl_f64)((x), (src), (line))
 #endif /* TILE_TESTS_BLOCK_SIM_H */

@@ -27,6 +27,8 @@
  *  - argument errors (n 0 and 129, batch -1, null pointers) and batch 0;
  *  - n > 32: the device building block tile_chol_block (the header's
  *    example kernel, 64 and 128 threads) equal to the library call;
+ *  - the warp solve (a candidate, not yet the default: wsolve_run) against
+ *    the tile solve, its residual, and on the GPU bit for bit its CPU run;
  *  - the device building block tile_chol_small (9 matrices of n 1..32 in one
  *    launch, mixed n in a warp, idle groups passing NULL, two non-SPD: info,
  *    NaN columns, the valid leading factor, the upper triangle +0) against
@@ -364,6 +366,9 @@ template <> struct ops<float> {
     static int lower(tile_exec ex, float *a, int n, int batch, float eps, int *info) {
         return tile_chol_batched_lower_eps_f32(ex, a, n, batch, eps, info);
     }
+    static int wsolve(tile_exec ex, const float *l, float *b, int n, int nrhs, int batch) {
+        return tile__chol_wsolve_launch_f32(ex, l, b, n, nrhs, batch);
+    }
 };
 template <> struct ops<double> {
     static int factor(tile_exec ex, double *a, int n, int batch, double eps, int *info) {
@@ -386,6 +391,9 @@ template <> struct ops<double> {
     }
     static int lower(tile_exec ex, double *a, int n, int batch, double eps, int *info) {
         return tile_chol_batched_lower_eps_f64(ex, a, n, batch, eps, info);
+    }
+    static int wsolve(tile_exec ex, const double *l, double *b, int n, int nrhs, int batch) {
+        return tile__chol_wsolve_launch_f64(ex, l, b, n, nrhs, batch);
     }
 };
 
@@ -876,6 +884,78 @@ static void lower_run(const target *t, const char *sfx) {
     tile_free(t->ex, d);
 }
 
+/* the warp solve (tile__chol_wsolve_launch: a warp a matrix and column; a
+ * candidate the default solve does not take yet, TILE__CHOL_WSOLVE_MAXRHS 0)
+ * on the target, L from the CPU factor with NaN over its upper triangle
+ * (read the lower one only), b with a guard after it: x against the tile
+ * solve's on the same target within the tolerance, the residual, the guard;
+ * on the GPU, x bit for bit the CPU target's run of the same kernel (both
+ * take the products as fma and the warp's sum in the butterfly's order);
+ * blocks whose last warps have no task (batch x nrhs not a multiple of 4),
+ * a matrix one element off 16-byte alignment; the argument errors. */
+template <class T>
+static void wsolve_run(const target *t, const char *sfx, double tol) {
+    static const int wn[] = {1, 2, 16, 31, 32, 33, 64, 65, 92, 97, 127, 128}, wr[] = {1, 2, 5, 19};
+    const int nw = (int)(sizeof wn / sizeof wn[0]);
+    enum { GUARD = 7 };
+    for (int q = 0; q < nw; ++q) {
+        if (g_quick && q % 3 && wn[q] != 128) continue;
+        for (int ri = 0; ri < 2; ++ri) {
+            const int n = wn[q], nrhs = ri == 0 ? 1 : wr[1 + q % 3], batch = t->gpu ? 37 : 3, off = q % 3 == 2;
+            const size_t nn = (size_t)n * n, nb = (size_t)n * nrhs * batch;
+            double *ad = HALLOC(double, nn * batch);
+            T *hl = HALLOC(T, nn * batch + off), *hb0 = HALLOC(T, nb + GUARD), *hw = HALLOC(T, nb + GUARD),
+              *ht = HALLOC(T, nb + GUARD), *hc = HALLOC(T, nb + GUARD);
+            for (int m = 0; m < batch; ++m) {
+                make_matrix(ad + nn * m, n, m, K_SPD, 500u + (uint32_t)n);
+                for (size_t i = 0; i < nn; ++i) hl[off + nn * m + i] = (T)ad[nn * m + i];
+            }
+            CHECK_ERR((ops<T>::factor(TILE_CPU, hl + off, n, batch, (T)0, nullptr)), TILE_OK);
+            for (int m = 0; m < batch; ++m)
+                for (int i = 0; i < n; ++i)
+                    for (int j = i + 1; j < n; ++j) hl[off + nn * m + (size_t)i * n + j] = (T)NAN;
+            for (size_t i = 0; i < nb + GUARD; ++i) hb0[i] = i < nb ? (T)uval(61u + (uint32_t)n, (uint32_t)i) : (T)-3.5;
+            T *dl = DALLOC(T, nn * batch + off), *dw = DALLOC(T, nb + GUARD), *dt = DALLOC(T, nb + GUARD);
+            UP(dl, hl, sizeof(T) * (nn * batch + off));
+            UP(dw, hb0, sizeof(T) * (nb + GUARD));
+            UP(dt, hb0, sizeof(T) * (nb + GUARD));
+            RUN_OK((ops<T>::wsolve(t->ex, dl + off, dw, n, nrhs, batch)));
+            RUN_OK((ops<T>::solve(t->ex, dl + off, dt, n, nrhs, batch)));
+            DOWN(hw, dw, sizeof(T) * (nb + GUARD));
+            DOWN(ht, dt, sizeof(T) * (nb + GUARD));
+            double e = 0, res = 0;
+            for (size_t i = 0; i < nb; ++i) {
+                const double g = (double)hw[i], r = (double)ht[i];
+                e = fmax(e, g == g ? fabs(g - r) / (1 + fabs(r)) : 1.0);
+            }
+            for (int m = 0; m < batch; ++m) {
+                const double rx = rel_resid_solve(ad + nn * m, hw + (size_t)n * nrhs * m, hb0 + (size_t)n * nrhs * m, n, nrhs);
+                res = rx > res || rx != rx ? rx : res;
+            }
+            CHECK(e <= 10 * tol && res <= tol, "%s warp solve n %d nrhs %d off %d: against the tile solve %.3g, residual %.3g (tol %.1g)",
+                  sfx, n, nrhs, off, e, res, tol);
+            CHECK(!memcmp(hw + nb, hb0 + nb, sizeof(T) * GUARD), "%s warp solve n %d nrhs %d: the guard after b changed", sfx, n, nrhs);
+            if (t->gpu) { /* the same kernel on the CPU target: the same bits */
+                memcpy(hc, hb0, sizeof(T) * (nb + GUARD));
+                CHECK_ERR((ops<T>::wsolve(TILE_CPU, hl + off, hc, n, nrhs, batch)), TILE_OK);
+                long bad = 0;
+                for (size_t i = 0; i < nb + GUARD; ++i) bad += memcmp(&hw[i], &hc[i], sizeof(T)) != 0;
+                CHECK(bad == 0, "%s warp solve n %d nrhs %d: %ld elements of x differ from the CPU target's bits", sfx, n, nrhs, bad);
+            }
+            tile_free(t->ex, dl); tile_free(t->ex, dw); tile_free(t->ex, dt);
+            free(ad); free(hl); free(hb0); free(hw); free(ht); free(hc);
+        }
+    }
+    T *d = DALLOC(T, 4);
+    CHECK_ERR((ops<T>::wsolve(t->ex, d, d, 0, 1, 1)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::wsolve(t->ex, d, d, 129, 1, 1)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::wsolve(t->ex, d, d, 2, 0, 1)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::wsolve(t->ex, d, nullptr, 2, 1, 1)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::wsolve(t->ex, d, d, 2, 1, -1)), TILE_ERR_ARG);
+    CHECK_ERR((ops<T>::wsolve(t->ex, nullptr, nullptr, 2, 1, 0)), TILE_OK);
+    tile_free(t->ex, d);
+}
+
 static void run_all(const target *t) {
     gc_target_begin(t);
     ops_run<float>(t, "f32", 2e-5);
@@ -888,6 +968,8 @@ static void run_all(const target *t) {
     batched_all<double>(t, "f64", 1e-12);
     lower_run<float>(t, "f32");
     lower_run<double>(t, "f64");
+    wsolve_run<float>(t, "f32", 2e-5);
+    wsolve_run<double>(t, "f64", 1e-12);
     gc_target_end(t, "");
 }
 
