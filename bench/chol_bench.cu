@@ -113,6 +113,12 @@ template <> struct lib<float> {
     static int wsolve(const float *l, float *b, int n, int batch) {
         return tile__chol_wsolve_launch_f32(TILE_GPU(0), l, b, n, 1, batch);
     }
+    static int solve_n(const float *l, float *b, int n, int nrhs, int batch) {
+        return tile_chol_batched_solve_f32(TILE_GPU(0), l, b, n, nrhs, batch);
+    }
+    static int wsolve_n(const float *l, float *b, int n, int nrhs, int batch) {
+        return tile__chol_wsolve_launch_f32(TILE_GPU(0), l, b, n, nrhs, batch);
+    }
     static cusolverStatus_t potrf(cusolverDnHandle_t h, int n, void **a, int *info, int batch) {
         return cusolverDnSpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, n, (float **)a, n, info, batch);
     }
@@ -133,6 +139,12 @@ template <> struct lib<double> {
     }
     static int wsolve(const double *l, double *b, int n, int batch) {
         return tile__chol_wsolve_launch_f64(TILE_GPU(0), l, b, n, 1, batch);
+    }
+    static int solve_n(const double *l, double *b, int n, int nrhs, int batch) {
+        return tile_chol_batched_solve_f64(TILE_GPU(0), l, b, n, nrhs, batch);
+    }
+    static int wsolve_n(const double *l, double *b, int n, int nrhs, int batch) {
+        return tile__chol_wsolve_launch_f64(TILE_GPU(0), l, b, n, nrhs, batch);
     }
     static cusolverStatus_t potrf(cusolverDnHandle_t h, int n, void **a, int *info, int batch) {
         return cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, n, (double **)a, n, info, batch);
@@ -446,6 +458,68 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     return 0;
 }
 
+/* the solve against the number of right-hand sides, to choose
+ * TILE__CHOL_WSOLVE_MAXRHS: the tile solve and the warp solve alone on the
+ * same L (n = 32 and 128, batch as the table), nrhs 1 ... 16, median of
+ * iters; their x agree within the tolerance (checked on 3 matrices) */
+template <class T>
+static int solve_sweep(const Opts &o, int n, int batch, bool *ok) {
+    static const int NR[5] = {1, 2, 4, 8, 16};
+    const size_t nn = (size_t)n * n, bmax = (size_t)n * 16 * batch;
+    T *l, *b0, *bt, *bw;
+    CK(cudaMalloc(&l, nn * batch * sizeof(T)));
+    CK(cudaMalloc(&b0, bmax * sizeof(T)));
+    CK(cudaMalloc(&bt, bmax * sizeof(T)));
+    CK(cudaMalloc(&bw, bmax * sizeof(T)));
+    fill_spd<T><<<1024, 256>>>(l, n, (long long)(nn * batch), 4321u + (uint32_t)n);
+    fill_vec<T><<<256, 256>>>(b0, (long long)bmax, 7u + (uint32_t)n);
+    CK(cudaGetLastError());
+    TK(lib<T>::factor(l, n, batch, nullptr));
+    CK(cudaDeviceSynchronize());
+    printf("%s N=%-3d nrhs:", lib<T>::name(), n);
+    for (int q = 0; q < 5; ++q) {
+        const int nrhs = NR[q];
+        const size_t bb = (size_t)n * nrhs * batch * sizeof(T);
+        std::vector<float> mt, mw;
+        cudaEvent_t e0, e1;
+        CK(cudaEventCreate(&e0));
+        CK(cudaEventCreate(&e1));
+        for (int it = -o.warmup; it < o.iters; ++it)
+            for (int v = 0; v < 2; ++v) {
+                T *b = v ? bw : bt;
+                CK(cudaMemcpyAsync(b, b0, bb, cudaMemcpyDeviceToDevice, 0));
+                CK(cudaEventRecord(e0, 0));
+                if (v) TK(lib<T>::wsolve_n(l, b, n, nrhs, batch));
+                else TK(lib<T>::solve_n(l, b, n, nrhs, batch));
+                CK(cudaEventRecord(e1, 0));
+                CK(cudaEventSynchronize(e1));
+                float t = 0;
+                CK(cudaEventElapsedTime(&t, e0, e1));
+                if (it >= 0) (v ? mw : mt).push_back(t);
+            }
+        CK(cudaEventDestroy(e0));
+        CK(cudaEventDestroy(e1));
+        std::vector<T> ht((size_t)n * nrhs), hw((size_t)n * nrhs);
+        double diff = 0;
+        const int ms_[3] = {0, batch / 2, batch - 1};
+        for (int k = 0; k < 3; ++k) {
+            CK(cudaMemcpy(ht.data(), bt + (size_t)n * nrhs * ms_[k], ht.size() * sizeof(T), cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(hw.data(), bw + (size_t)n * nrhs * ms_[k], hw.size() * sizeof(T), cudaMemcpyDeviceToHost));
+            for (size_t i = 0; i < ht.size(); ++i) {
+                const double d = fabs((double)hw[i] - ht[i]) / (1 + fabs((double)ht[i]));
+                diff = d > diff || d != d ? d : diff;
+            }
+        }
+        const bool good = diff <= (sizeof(T) == 4 ? 1e-4 : 1e-12);
+        *ok = *ok && good;
+        const double tt = stats(mt).median * 1e3, tw = stats(mw).median * 1e3;
+        printf(" %d: tile %.1f / warp %.1f us (%.2f)%s", nrhs, tt, tw, tt / tw, good ? "" : " FAIL");
+    }
+    printf("\n");
+    CK(cudaFree(l)); CK(cudaFree(b0)); CK(cudaFree(bt)); CK(cudaFree(bw));
+    return 0;
+}
+
 static int run(const Opts &o) {
     BenchEnv env;
     if (bench_env(&env, "chol_bench", o)) return 1;
@@ -534,6 +608,15 @@ static int run(const Opts &o) {
                "warp x potrsB %.2f, tile / warp %.2f\n",
                r.type, r.n, r.ws_fs_us, r.cus_fs_us / r.ws_fs_us, r.ws_us, r.ts_us, r.potrs_us, r.potrs_us / r.ws_us,
                r.ts_us / r.ws_us);
+    }
+    printf("the solves alone against nrhs (tile: the default solve, warp: the candidate; tile / warp > 1: the warp\n"
+           "solve is faster), batch %d:\n", batch);
+    {
+        bool sw_ok = true;
+        for (int t = 0; t < 2; ++t)
+            for (int n : {32, 128})
+                if (t == 0 ? solve_sweep<float>(o, n, batch, &sw_ok) : solve_sweep<double>(o, n, batch, &sw_ok)) return 1;
+        all_ok = all_ok && sw_ok;
     }
     printf("correctness: %s\n", all_ok ? "PASS" : "FAIL");
     char label[160];
