@@ -1,9 +1,10 @@
 /* tests/cpu/block_sim.h - a simulated GPU thread block for CPU tests of
- * device code paths (tests/cpu/test_sort_sim.c, test_chol_rows_sim.c).
+ * device code paths (tests/cpu/test_sort_sim.c, test_chol_rows_sim.c,
+ * test_chol_wsolve_sim.c).
  *
  * B cooperative threads (ucontext coroutines) run one at a time, each until
- * it reaches a barrier (sim_barrier), a warp step (ST_WARP, the including
- * test's own operations) or its end. Between two barriers the order in
+ * it reaches a barrier (sim_barrier), a warp step (ST_WARP: the sort's scan
+ * and and/or, or a full-mask shuffle, sim_shfl) or its end. Between two barriers the order in
  * which threads run is a policy (ascending, descending, random), so a thread
  * that reads what another writes without a barrier in between sees
  * different data under different orders. Barriers check that every thread
