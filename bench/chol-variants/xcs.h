@@ -1,0 +1,1 @@
+#define TILE__CHOL_XCS 1

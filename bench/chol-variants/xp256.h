@@ -1,0 +1,1 @@
+#define TILE__CHOL_XP256 1
