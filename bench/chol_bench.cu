@@ -106,17 +106,11 @@ template <> struct lib<float> {
     static int factor_alt(float *a, int n, int batch, int *info) {
         return tile__chol_batched_path_f32(TILE_GPU(0), a, n, batch, 0.0f, info, alt_path(n));
     }
-    static int solve(const float *l, float *b, int n, int batch) {
-        return tile_chol_batched_solve_f32(TILE_GPU(0), l, b, n, 1, batch);
-    }
-    /* the warp solve, a candidate (TILE__CHOL_WSOLVE_MAXRHS 0: not the default yet) */
-    static int wsolve(const float *l, float *b, int n, int batch) {
-        return tile__chol_wsolve_launch_f32(TILE_GPU(0), l, b, n, 1, batch);
-    }
-    static int solve_n(const float *l, float *b, int n, int nrhs, int batch) {
+    static int solve(const float *l, float *b, int n, int nrhs, int batch) {
         return tile_chol_batched_solve_f32(TILE_GPU(0), l, b, n, nrhs, batch);
     }
-    static int wsolve_n(const float *l, float *b, int n, int nrhs, int batch) {
+    /* the warp solve, a candidate (TILE__CHOL_WSOLVE_MAXRHS 0: not the default yet) */
+    static int wsolve(const float *l, float *b, int n, int nrhs, int batch) {
         return tile__chol_wsolve_launch_f32(TILE_GPU(0), l, b, n, nrhs, batch);
     }
     static cusolverStatus_t potrf(cusolverDnHandle_t h, int n, void **a, int *info, int batch) {
@@ -134,16 +128,10 @@ template <> struct lib<double> {
     static int factor_alt(double *a, int n, int batch, int *info) {
         return tile__chol_batched_path_f64(TILE_GPU(0), a, n, batch, 0.0, info, alt_path(n));
     }
-    static int solve(const double *l, double *b, int n, int batch) {
-        return tile_chol_batched_solve_f64(TILE_GPU(0), l, b, n, 1, batch);
-    }
-    static int wsolve(const double *l, double *b, int n, int batch) {
-        return tile__chol_wsolve_launch_f64(TILE_GPU(0), l, b, n, 1, batch);
-    }
-    static int solve_n(const double *l, double *b, int n, int nrhs, int batch) {
+    static int solve(const double *l, double *b, int n, int nrhs, int batch) {
         return tile_chol_batched_solve_f64(TILE_GPU(0), l, b, n, nrhs, batch);
     }
-    static int wsolve_n(const double *l, double *b, int n, int nrhs, int batch) {
+    static int wsolve(const double *l, double *b, int n, int nrhs, int batch) {
         return tile__chol_wsolve_launch_f64(TILE_GPU(0), l, b, n, nrhs, batch);
     }
     static cusolverStatus_t potrf(cusolverDnHandle_t h, int n, void **a, int *info, int batch) {
@@ -212,9 +200,9 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
      *   read and written once, as one launch of this size: its latency and
      *   tail included, which the floor's large-copy bandwidth leaves out),
      *   6 tile_chol_batched_lower (the strictly upper triangle untouched),
- *   7 tile factor + the warp solve (a candidate), and the solves alone on the
- *   factor that variants 2 and 3 left: 8 the warp solve, 9 the tile solve,
- *   10 cusolverDn{S,D}potrsBatched;
+     *   7 tile factor + the warp solve (a candidate), and the solves alone on the
+     *   factor that variants 2 and 3 left: 8 the warp solve, 9 the tile solve,
+     *   10 cusolverDn{S,D}potrsBatched;
      * the restore copies run before the first event of each launch */
     auto launch = [&](int v, cudaEvent_t e0, cudaEvent_t e1) -> int {
         if (v == 7) {
@@ -222,13 +210,13 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
             CK(cudaMemcpyAsync(b7, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
             START(e0);
             TK(lib<T>::factor(a7, n, batch, info));
-            TK(lib<T>::wsolve(a7, b7, n, batch));
+            TK(lib<T>::wsolve(a7, b7, n, 1, batch));
         } else if (v == 8 || v == 9) {
             T *bv = v == 8 ? b8 : b9;
             CK(cudaMemcpyAsync(bv, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
             START(e0);
-            if (v == 8) TK(lib<T>::wsolve(a, bv, n, batch));
-            else TK(lib<T>::solve(a, bv, n, batch));
+            if (v == 8) TK(lib<T>::wsolve(a, bv, n, 1, batch));
+            else TK(lib<T>::solve(a, bv, n, 1, batch));
         } else if (v == 10) {
             CK(cudaMemcpyAsync(bc, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
             START(e0);
@@ -249,7 +237,7 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
             if (v == 2) CK(cudaMemcpyAsync(b, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
             START(e0);
             TK(lib<T>::factor(a, n, batch, info));
-            if (v == 2) TK(lib<T>::solve(a, b, n, batch));
+            if (v == 2) TK(lib<T>::solve(a, b, n, 1, batch));
         } else {
             CK(cudaMemcpyAsync(ac, a0, bytes, cudaMemcpyDeviceToDevice, 0));
             if (v == 3) CK(cudaMemcpyAsync(bc, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
@@ -398,7 +386,7 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
     /* the warp solve's x (variants 7 and 8) against the tile solve's (b, b9)
      * within the tolerance, and its residual */
     {
-        std::vector<T> hx7(n), hx8(n), hxt(n), hx9(n), hb(n), hl(nn), ha(nn);
+        std::vector<T> hx7(n), hx8(n), hxt(n), hx9(n), hb(n), ha(nn);
         const int ms_[3] = {0, batch / 2, batch - 1};
         double diff = 0, worstx = 0;
         for (int q = 0; q < 3; ++q) {
@@ -489,8 +477,8 @@ static int solve_sweep(const Opts &o, int n, int batch, bool *ok) {
                 T *b = v ? bw : bt;
                 CK(cudaMemcpyAsync(b, b0, bb, cudaMemcpyDeviceToDevice, 0));
                 CK(cudaEventRecord(e0, 0));
-                if (v) TK(lib<T>::wsolve_n(l, b, n, nrhs, batch));
-                else TK(lib<T>::solve_n(l, b, n, nrhs, batch));
+                if (v) TK(lib<T>::wsolve(l, b, n, nrhs, batch));
+                else TK(lib<T>::solve(l, b, n, nrhs, batch));
                 CK(cudaEventRecord(e1, 0));
                 CK(cudaEventSynchronize(e1));
                 float t = 0;

@@ -2770,6 +2770,13 @@ TILE__CHOL_PATH_DEF(f64, double, _lo, 1)
 #ifndef TILE__CHOL_WSOLVE_MAXRHS
 #define TILE__CHOL_WSOLVE_MAXRHS 0
 #endif
+/* the solves' argument errors (TILE_ERR_ARG), and batch 0 a no-op */
+#define TILE__CHOL_SOLVE_ARGS(l, b, n, nrhs, batch)                                                       \
+    do {                                                                                                  \
+        if ((n) < 1 || (n) > TILE_CHOL_MAX_N || (nrhs) < 1 || (batch) < 0 || ((batch) > 0 && (!(l) || !(b)))) \
+            return TILE_ERR_ARG;                                                                          \
+        if ((batch) == 0) return TILE_OK;                                                                 \
+    } while (0)
 #define TILE__CHOL_HOST(sfx, T)                                                    \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_eps_##sfx(tile_exec ex, T *a, int n, int batch, T eps, \
                                                                  int *info) {     \
@@ -2789,8 +2796,7 @@ TILE__CHOL_PATH_DEF(f64, double, _lo, 1)
     /* the warp solve (above): a warp a (matrix, column) */                      \
     TILE__CHOL_LAZY TILE_HOST_API int tile__chol_wsolve_launch_##sfx(tile_exec ex, const T *l, T *b, int n, int nrhs, \
                                                                     int batch) {  \
-        if (n < 1 || n > TILE_CHOL_MAX_N || nrhs < 1 || batch < 0 || (batch > 0 && (!l || !b))) return TILE_ERR_ARG; \
-        if (batch == 0) return TILE_OK;                                            \
+        TILE__CHOL_SOLVE_ARGS(l, b, n, nrhs, batch);                               \
         const int wpb = ex.device >= 0 ? 128 / 32 : 1;                             \
         const int64_t tasks = (int64_t)batch * nrhs;                               \
         if (tasks > INT32_MAX - wpb) return TILE_ERR_ARG;                          \
@@ -2798,9 +2804,8 @@ TILE__CHOL_PATH_DEF(f64, double, _lo, 1)
     }                                                                              \
     TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_solve_##sfx(tile_exec ex, const T *l, T *b, int n, int nrhs, \
                                                                    int batch) {   \
+        TILE__CHOL_SOLVE_ARGS(l, b, n, nrhs, batch);                               \
         if (nrhs <= TILE__CHOL_WSOLVE_MAXRHS) return tile__chol_wsolve_launch_##sfx(ex, l, b, n, nrhs, batch); \
-        if (n < 1 || n > TILE_CHOL_MAX_N || nrhs < 1 || batch < 0 || (batch > 0 && (!l || !b))) return TILE_ERR_ARG; \
-        if (batch == 0) return TILE_OK;                                            \
         const int nchunk = (nrhs + 15) / 16, groups = ex.device >= 0 ? 128 / 16 : 1; \
         const int64_t tasks = (int64_t)batch * nchunk;                             \
         if (tasks > INT32_MAX - groups) return TILE_ERR_ARG;                       \

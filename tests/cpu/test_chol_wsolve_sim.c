@@ -25,8 +25,7 @@ static int sim_tid;
 
 #include "test_util.h"
 #include "block_sim.h"
-
-static double uval(uint32_t seed, uint32_t i) { return 2.0 * (double)tile_hash_unit(seed, i) - 1.0; }
+#include "../chol_ref.h"
 
 /* the device's hooks, a lane a simulated thread */
 #define SIM_WS_LANE(v) ((sim_tid & 31) + 0 * (v))
