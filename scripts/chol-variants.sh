@@ -32,6 +32,8 @@ L="-lcublas -lcusolver -lcufft"
 hdr() { [ -n "$1" ] && echo "$1" || echo /dev/null; }
 for nh in "${names[@]}"; do
   n=${nh%%=*} h=$(hdr "${nh#*=}")
+  # CHOL_VARIANTS_PREBUILT=1: keep binaries built elsewhere and carried here
+  [ -n "${CHOL_VARIANTS_PREBUILT:-}" ] && [ -x "$B/cb_$n" ] && continue
   # shellcheck disable=SC2086
   ( nvcc $F -include "$h" bench/chol_bench.cu -o $B/cb_$n $L 2> $B/$n.ptxas || echo "build $n FAILED" ) &
 done
