@@ -15,8 +15,11 @@
  *             512 MiB copy (2 x bytes / bandwidth).
  *  - same-size copy (no target): a cudaMemcpyAsync D2D of the batch, timed
  *             as one launch (its latency and tail included), for scale.
- *  - factor + solve (nrhs 1): tile_chol_batched + tile_chol_batched_solve vs
- *             potrfBatched + potrsBatched.
+ *  - factor + solve (nrhs 1): tile_chol_batched + tile_chol_batched_solve (its
+ *             warp kernel at nrhs 1) vs potrfBatched + potrsBatched; also with
+ *             the tile kernel (the solve's kernel past TILE__CHOL_WSOLVE_MAXRHS),
+ *             both solve kernels and potrsBatched alone on the same L, and the
+ *             two kernels against nrhs (1 ... 16; no targets).
  *  - candidate (no target, checked like the default): for N > 32 the path
  *             the default does not take (rows or blocked kernels).
  *  - recorded peer: NVIDIA Warp 1.19 MathDx tile_cholesky on an H100, batch
@@ -109,9 +112,12 @@ template <> struct lib<float> {
     static int solve(const float *l, float *b, int n, int nrhs, int batch) {
         return tile_chol_batched_solve_f32(TILE_GPU(0), l, b, n, nrhs, batch);
     }
-    /* the warp solve, a candidate (TILE__CHOL_WSOLVE_MAXRHS 0: not the default yet) */
+    /* the solve's two kernels: warp (nrhs <= TILE__CHOL_WSOLVE_MAXRHS), tile */
     static int wsolve(const float *l, float *b, int n, int nrhs, int batch) {
         return tile__chol_wsolve_launch_f32(TILE_GPU(0), l, b, n, nrhs, batch);
+    }
+    static int tsolve(const float *l, float *b, int n, int nrhs, int batch) {
+        return tile__chol_tsolve_launch_f32(TILE_GPU(0), l, b, n, nrhs, batch);
     }
     static cusolverStatus_t potrf(cusolverDnHandle_t h, int n, void **a, int *info, int batch) {
         return cusolverDnSpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, n, (float **)a, n, info, batch);
@@ -134,6 +140,9 @@ template <> struct lib<double> {
     static int wsolve(const double *l, double *b, int n, int nrhs, int batch) {
         return tile__chol_wsolve_launch_f64(TILE_GPU(0), l, b, n, nrhs, batch);
     }
+    static int tsolve(const double *l, double *b, int n, int nrhs, int batch) {
+        return tile__chol_tsolve_launch_f64(TILE_GPU(0), l, b, n, nrhs, batch);
+    }
     static cusolverStatus_t potrf(cusolverDnHandle_t h, int n, void **a, int *info, int batch) {
         return cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, n, (double **)a, n, info, batch);
     }
@@ -151,9 +160,9 @@ struct Row {
     double alt_us; /* the candidate path (n > 32 only; 0 otherwise) */
     double lo_us;  /* tile_chol_batched_lower (cuSOLVER's contract) */
     bool lo_ok;
-    /* the warp solve (candidate): factor + it; the solves alone on L (warp,
-     * tile, cuSOLVER potrsBatched) */
-    double ws_fs_us, ws_us, ts_us, potrs_us;
+    /* factor + the tile kernel's solve; the solves alone on L (warp kernel,
+     * tile kernel, cuSOLVER potrsBatched) */
+    double ts_fs_us, ws_us, ts_us, potrs_us;
     bool ws_ok;
     const char *alt_name; /* "rows" or "blocked" */
     bool ok, alt_ok;
@@ -200,8 +209,9 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
      *   read and written once, as one launch of this size: its latency and
      *   tail included, which the floor's large-copy bandwidth leaves out),
      *   6 tile_chol_batched_lower (the strictly upper triangle untouched),
-     *   7 tile factor + the warp solve (a candidate), and the solves alone on the
-     *   factor that variants 2 and 3 left: 8 the warp solve, 9 the tile solve,
+     *   7 tile factor + the tile kernel's solve (variant 2 takes the warp
+     *   kernel at nrhs 1), and the solves alone on the factor that variants
+     *   2 and 3 left: 8 the warp kernel, 9 the tile kernel,
      *   10 cusolverDn{S,D}potrsBatched;
      * the restore copies run before the first event of each launch */
     auto launch = [&](int v, cudaEvent_t e0, cudaEvent_t e1) -> int {
@@ -210,13 +220,13 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
             CK(cudaMemcpyAsync(b7, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
             START(e0);
             TK(lib<T>::factor(a7, n, batch, info));
-            TK(lib<T>::wsolve(a7, b7, n, 1, batch));
+            TK(lib<T>::tsolve(a7, b7, n, 1, batch));
         } else if (v == 8 || v == 9) {
             T *bv = v == 8 ? b8 : b9;
             CK(cudaMemcpyAsync(bv, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
             START(e0);
             if (v == 8) TK(lib<T>::wsolve(a, bv, n, 1, batch));
-            else TK(lib<T>::solve(a, bv, n, 1, batch));
+            else TK(lib<T>::tsolve(a, bv, n, 1, batch));
         } else if (v == 10) {
             CK(cudaMemcpyAsync(bc, b0, bbytes, cudaMemcpyDeviceToDevice, 0));
             START(e0);
@@ -383,8 +393,9 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
         printf("check %s n=%-3d lower call: info != default's: %ld; L != default's L: %ld; upper != input: %ld: %s\n",
                lib<T>::name(), n, infobad, lbad, ubad, r->lo_ok ? "ok" : "FAIL");
     }
-    /* the warp solve's x (variants 7 and 8) against the tile solve's (b, b9)
-     * within the tolerance, and its residual */
+    /* the warp kernel's x (variants 2 and 8) against the tile kernel's (7, 9)
+     * within the tolerance, and the tile kernel's residual (variant 2's is
+     * checked above) */
     {
         std::vector<T> hx7(n), hx8(n), hxt(n), hx9(n), hb(n), ha(nn);
         const int ms_[3] = {0, batch / 2, batch - 1};
@@ -421,7 +432,7 @@ static int run_one(const Opts &o, cusolverDnHandle_t h, int n, int batch, double
         printf("check %s n=%-3d warp solve: max |x - x_tile| / (1 + |x|) %.2e; Ax-b %.2e (tol %.0e): %s\n", lib<T>::name(), n,
                diff, worstx, tol, r->ws_ok ? "ok" : "FAIL");
     }
-    r->ws_fs_us = stats(ms[7]).median * 1e3;
+    r->ts_fs_us = stats(ms[7]).median * 1e3;
     r->ws_us = stats(ms[8]).median * 1e3;
     r->ts_us = stats(ms[9]).median * 1e3;
     r->potrs_us = stats(ms[10]).median * 1e3;
@@ -478,7 +489,7 @@ static int solve_sweep(const Opts &o, int n, int batch, bool *ok) {
                 CK(cudaMemcpyAsync(b, b0, bb, cudaMemcpyDeviceToDevice, 0));
                 CK(cudaEventRecord(e0, 0));
                 if (v) TK(lib<T>::wsolve(l, b, n, nrhs, batch));
-                else TK(lib<T>::solve(l, b, n, nrhs, batch));
+                else TK(lib<T>::tsolve(l, b, n, nrhs, batch));
                 CK(cudaEventRecord(e1, 0));
                 CK(cudaEventSynchronize(e1));
                 float t = 0;
@@ -588,17 +599,19 @@ static int run(const Opts &o) {
         printf("%-4s %4d lower   %10.1f us, x cuSOLVER %.2f, default / lower %.2f\n", r.type, r.n, r.lo_us, r.cus_us / r.lo_us,
                r.tile_us / r.lo_us);
     }
-    printf("the warp solve (a candidate: a warp a matrix and column, L read by rows; nrhs 1), and the solves alone\n"
-           "on the same L (tile: the default solve; potrsB: cusolverDn{S,D}potrsBatched):\n");
+    printf("the solve's two kernels at nrhs 1 (warp: a warp a matrix and column, L read by rows, the default for\n"
+           "nrhs <= %d; tile: 16-column tiles, past it): the factor + the tile kernel (the default + the warp kernel\n"
+           "is the table's factor+solve), and the solves alone on the same L (potrsB: cusolverDn{S,D}potrsBatched):\n",
+           TILE__CHOL_WSOLVE_MAXRHS);
     for (int i = 0; i < nr; ++i) {
         const Row &r = rows[i];
-        printf("%-4s %4d factor+warp solve %8.1f us, x potrf+potrs %.2f; solve alone: warp %7.1f, tile %7.1f, potrsB %7.1f us; "
+        printf("%-4s %4d factor+tile solve %8.1f us, x potrf+potrs %.2f; solve alone: warp %7.1f, tile %7.1f, potrsB %7.1f us; "
                "warp x potrsB %.2f, tile / warp %.2f\n",
-               r.type, r.n, r.ws_fs_us, r.cus_fs_us / r.ws_fs_us, r.ws_us, r.ts_us, r.potrs_us, r.potrs_us / r.ws_us,
+               r.type, r.n, r.ts_fs_us, r.cus_fs_us / r.ts_fs_us, r.ws_us, r.ts_us, r.potrs_us, r.potrs_us / r.ws_us,
                r.ts_us / r.ws_us);
     }
-    printf("the solves alone against nrhs (tile: the default solve, warp: the candidate; tile / warp > 1: the warp\n"
-           "solve is faster), batch %d:\n", batch);
+    printf("the solve's kernels alone against nrhs (tile / warp > 1: the warp kernel is faster; the default takes\n"
+           "it for nrhs <= %d), batch %d:\n", TILE__CHOL_WSOLVE_MAXRHS, batch);
     {
         bool sw_ok = true;
         for (int t = 0; t < 2; ++t)
@@ -620,9 +633,9 @@ static int run(const Opts &o) {
         }
         snprintf(label, sizeof label, "%s N=%d factor speedup vs cuSOLVER potrfBatched, lower call (cuSOLVER's contract)", r.type, r.n);
         printf("%s = %.2f\n", label, r.cus_us / r.lo_us);
-        snprintf(label, sizeof label, "%s N=%d factor+solve speedup vs potrfBatched+potrsBatched, warp solve (no target: a candidate)",
-                 r.type, r.n);
-        printf("%s = %.2f\n", label, r.cus_fs_us / r.ws_fs_us);
+        snprintf(label, sizeof label, "%s N=%d factor+solve speedup vs potrfBatched+potrsBatched, tile kernel (no target: nrhs > %d's)",
+                 r.type, r.n, TILE__CHOL_WSOLVE_MAXRHS);
+        printf("%s = %.2f\n", label, r.cus_fs_us / r.ts_fs_us);
         if (r.alt_us > 0) {
             snprintf(label, sizeof label, "%s N=%d factor speedup vs cuSOLVER potrfBatched, %s path (no target: not the default path)",
                      r.type, r.n, r.alt_name);

@@ -21,9 +21,11 @@
  *   the first pivot it reaches. A failed matrix too gets zeros in its
  *   strictly upper triangle (NaN only in the lower one).
  *   The solve reads only L's lower triangle (the upper one may hold
- *   anything) and overwrites b (batch x n x nrhs,
- *   row-major) with x, A x = b. Returns TILE_OK, TILE_ERR_ARG (n outside 1..128,
- *   batch < 0, nrhs < 1, a null pointer with batch > 0), or a launch error.
+ *   anything) and overwrites b (batch x n x nrhs, row-major) with x, A x = b;
+ *   nrhs <= 2 runs a warp a (matrix, column), more 16-column tiles (the warp
+ *   solve and the tile solve below). Returns TILE_OK, TILE_ERR_ARG (n outside
+ *   1..128, batch < 0, nrhs < 1, a null pointer with batch > 0), or a launch
+ *   error.
  *   The GPU calls are asynchronous (tile_synchronize waits and reports).
  *   Suppose batch = 2, n = 2, a = {4, 2, 2, 10,  1, 2, 2, 1}: the factor gives
  *   a = {2, 0, 1, 3,  1, 0, 2, NaN}, info = {0, 2}.
@@ -2765,10 +2767,14 @@ TILE__CHOL_PATH_DEF(f32, float, , 0)
 TILE__CHOL_PATH_DEF(f64, double, , 0)
 TILE__CHOL_PATH_DEF(f32, float, _lo, 1)
 TILE__CHOL_PATH_DEF(f64, double, _lo, 1)
-/* right-hand sides up to which the solve takes the warp kernel (0: never, the
- * tile kernel for every nrhs): not yet measured on a GPU, so off */
+/* right-hand sides up to which the solve takes the warp kernel, past it the
+ * tile kernel (0: the tile kernel always). H100, batch 4096, tile / warp time
+ * at nrhs 1 / 2 / 4: f32 N = 32 2.44 / 1.62 / 0.94, N = 128 2.10 / 1.74 / 1.24;
+ * f64 N = 32 5.05 / 3.22 / 1.88, N = 128 3.29 / 3.04 / 2.25
+ * (bench/results/2026-12-06-h100-chol-wsolve-8fd0dbc.txt): 2 is the largest
+ * nrhs measured where the warp kernel wins at both N and both types */
 #ifndef TILE__CHOL_WSOLVE_MAXRHS
-#define TILE__CHOL_WSOLVE_MAXRHS 0
+#define TILE__CHOL_WSOLVE_MAXRHS 2
 #endif
 /* the solves' argument errors (TILE_ERR_ARG), and batch 0 a no-op */
 #define TILE__CHOL_SOLVE_ARGS(l, b, n, nrhs, batch)                                                       \
@@ -2802,10 +2808,10 @@ TILE__CHOL_PATH_DEF(f64, double, _lo, 1)
         if (tasks > INT32_MAX - wpb) return TILE_ERR_ARG;                          \
         return tile_launch(ex, tile__chol_wsolve_k_##sfx, tile_grid1((tasks + wpb - 1) / wpb), 128, l, b, n, nrhs, batch); \
     }                                                                              \
-    TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_solve_##sfx(tile_exec ex, const T *l, T *b, int n, int nrhs, \
-                                                                   int batch) {   \
+    /* the tile solve: 16 lanes a (matrix, 16-column chunk), two passes */       \
+    TILE__CHOL_LAZY TILE_HOST_API int tile__chol_tsolve_launch_##sfx(tile_exec ex, const T *l, T *b, int n, int nrhs, \
+                                                                    int batch) {  \
         TILE__CHOL_SOLVE_ARGS(l, b, n, nrhs, batch);                               \
-        if (nrhs <= TILE__CHOL_WSOLVE_MAXRHS) return tile__chol_wsolve_launch_##sfx(ex, l, b, n, nrhs, batch); \
         const int nchunk = (nrhs + 15) / 16, groups = ex.device >= 0 ? 128 / 16 : 1; \
         const int64_t tasks = (int64_t)batch * nchunk;                             \
         if (tasks > INT32_MAX - groups) return TILE_ERR_ARG;                       \
@@ -2813,6 +2819,11 @@ TILE__CHOL_PATH_DEF(f64, double, _lo, 1)
         const int e = tile_launch(ex, tile__chol_solve_k_##sfx, tile_grid1(grid), 128, l, b, n, nrhs, batch, nchunk, 0); \
         if (e) return e;                                                           \
         return tile_launch(ex, tile__chol_solve_k_##sfx, tile_grid1(grid), 128, l, b, n, nrhs, batch, nchunk, 1); \
+    }                                                                              \
+    TILE__CHOL_LAZY TILE_HOST_API int tile_chol_batched_solve_##sfx(tile_exec ex, const T *l, T *b, int n, int nrhs, \
+                                                                   int batch) {   \
+        if (nrhs <= TILE__CHOL_WSOLVE_MAXRHS) return tile__chol_wsolve_launch_##sfx(ex, l, b, n, nrhs, batch); \
+        return tile__chol_tsolve_launch_##sfx(ex, l, b, n, nrhs, batch);          \
     }
 TILE__CHOL_HOST(f32, float)
 TILE__CHOL_HOST(f64, double)

@@ -10,7 +10,7 @@
  * Each run is compared with the library's CPU target of the same kernel
  * (tile__chol_wsolve_launch_<type> on TILE_CPU: the 32 lanes in one thread):
  * x bit for bit (both take the products as fma and the sum in the
- * butterfly's order); with the tile solve (tile_chol_batched_solve) within
+ * butterfly's order); with the tile solve (tile__chol_tsolve_launch) within
  * rounding; with the double-precision solve of the same L; and the
  * residual ||A x - b|| / (||A|| ||x|| + ||b||) against A itself. L comes from
  * the library's factor, with NaN written over its strictly upper triangle
@@ -89,10 +89,10 @@ static int run_one(int f64, int n, int nrhs, int pol) {
     memcpy(bt, bs, es * (nb * batch + GUARD));
     if (f64) {
         bad += tile__chol_wsolve_launch_f64(TILE_CPU, (const double *)l, (double *)bc, n, nrhs, batch) != TILE_OK;
-        bad += tile_chol_batched_solve_f64(TILE_CPU, (const double *)l, (double *)bt, n, nrhs, batch) != TILE_OK;
+        bad += tile__chol_tsolve_launch_f64(TILE_CPU, (const double *)l, (double *)bt, n, nrhs, batch) != TILE_OK;
     } else {
         bad += tile__chol_wsolve_launch_f32(TILE_CPU, (const float *)l, (float *)bc, n, nrhs, batch) != TILE_OK;
-        bad += tile_chol_batched_solve_f32(TILE_CPU, (const float *)l, (float *)bt, n, nrhs, batch) != TILE_OK;
+        bad += tile__chol_tsolve_launch_f32(TILE_CPU, (const float *)l, (float *)bt, n, nrhs, batch) != TILE_OK;
     }
     g_l = l;
     g_b = bs;

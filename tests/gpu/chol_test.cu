@@ -15,9 +15,9 @@
  *    matrices: ||L L^T - A|| / ||A||, info 0, the result L itself (the
  *    strictly upper triangle exactly +0 in every matrix of every kind, from
  *    markers or NaN on input), the matrix after the batch untouched; the
- *    solve (nrhs 1, and 19 for some n), with NaN written over L's upper
- *    triangle first (it reads the lower one only): ||A x - b|| /
- *    (||A|| ||x|| + ||b||);
+ *    solve (nrhs 1: the warp kernel, and 19 for some n: the tile kernel),
+ *    with NaN written over L's upper triangle first (it reads the lower one
+ *    only): ||A x - b|| / (||A|| ||x|| + ||b||);
  *  - on the GPU target, the factor and the solve equal to the CPU target's
  *    run of the same kernels (relative, per matrix);
  *  - ill-conditioned (A = M M^T + delta I, M n x n/2), singular (a zero row
@@ -27,8 +27,9 @@
  *  - argument errors (n 0 and 129, batch -1, null pointers) and batch 0;
  *  - n > 32: the device building block tile_chol_block (the header's
  *    example kernel, 64 and 128 threads) equal to the library call;
- *  - the warp solve (a candidate, not yet the default: wsolve_run) against
- *    the tile solve, its residual, and on the GPU bit for bit its CPU run;
+ *  - the warp solve and the tile solve directly, at nrhs 1, 2, 5, 19
+ *    (wsolve_run): x against each other, the residual, and on the GPU the
+ *    warp solve bit for bit its CPU run;
  *  - the device building block tile_chol_small (9 matrices of n 1..32 in one
  *    launch, mixed n in a warp, idle groups passing NULL, two non-SPD: info,
  *    NaN columns, the valid leading factor, the upper triangle +0) against
@@ -369,6 +370,9 @@ template <> struct ops<float> {
     static int wsolve(tile_exec ex, const float *l, float *b, int n, int nrhs, int batch) {
         return tile__chol_wsolve_launch_f32(ex, l, b, n, nrhs, batch);
     }
+    static int tsolve(tile_exec ex, const float *l, float *b, int n, int nrhs, int batch) {
+        return tile__chol_tsolve_launch_f32(ex, l, b, n, nrhs, batch);
+    }
 };
 template <> struct ops<double> {
     static int factor(tile_exec ex, double *a, int n, int batch, double eps, int *info) {
@@ -394,6 +398,9 @@ template <> struct ops<double> {
     }
     static int wsolve(tile_exec ex, const double *l, double *b, int n, int nrhs, int batch) {
         return tile__chol_wsolve_launch_f64(ex, l, b, n, nrhs, batch);
+    }
+    static int tsolve(tile_exec ex, const double *l, double *b, int n, int nrhs, int batch) {
+        return tile__chol_tsolve_launch_f64(ex, l, b, n, nrhs, batch);
     }
 };
 
@@ -884,9 +891,8 @@ static void lower_run(const target *t, const char *sfx) {
     tile_free(t->ex, d);
 }
 
-/* the warp solve (tile__chol_wsolve_launch: a warp a matrix and column; a
- * candidate the default solve does not take yet, TILE__CHOL_WSOLVE_MAXRHS 0)
- * on the target, L from the CPU factor with NaN over its upper triangle
+/* the warp solve (tile__chol_wsolve_launch: a warp a matrix and column; the
+ * solve's kernel for nrhs <= TILE__CHOL_WSOLVE_MAXRHS) on the target, L from the CPU factor with NaN over its upper triangle
  * (read the lower one only), b with a guard after it: x against the tile
  * solve's on the same target within the tolerance, the residual, the guard;
  * on the GPU, x bit for bit the CPU target's run of the same kernel (both
@@ -920,7 +926,7 @@ static void wsolve_run(const target *t, const char *sfx, double tol) {
             UP(dw, hb0, sizeof(T) * (nb + GUARD));
             UP(dt, hb0, sizeof(T) * (nb + GUARD));
             RUN_OK((ops<T>::wsolve(t->ex, dl + off, dw, n, nrhs, batch)));
-            RUN_OK((ops<T>::solve(t->ex, dl + off, dt, n, nrhs, batch)));
+            RUN_OK((ops<T>::tsolve(t->ex, dl + off, dt, n, nrhs, batch)));
             DOWN(hw, dw, sizeof(T) * (nb + GUARD));
             DOWN(ht, dt, sizeof(T) * (nb + GUARD));
             double e = 0, res = 0;
