@@ -1180,7 +1180,7 @@ TILE_API float tile__chol_tri_root(float x) {
             } else if ((part) == 2 && (tj != ti || ti + 1 != unb)) {                                                        \
             } else if (tj < ti) {                                                                                           \
                 tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
-                TILE__CHOL_GST(sfx, d0 + 16 * st * u, x);                                                                  \
+                tile__chol_vst_##sfx(d0 + 16 * st * u, x);                                                                \
             } else if (lo && (tj > ti || cq > i)) { /* the lower calls: the upper triangle untouched */                     \
             } else if (lo) { /* element stores (tile__chol_vstlo here: the f64 blk128 kernel spilled 12 bytes) */           \
                 tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
@@ -1193,7 +1193,7 @@ TILE_API float tile__chol_tri_root(float x) {
                         if (cq + q > i) x[q] = (T)0;                                                                        \
                 } else                                                                                                      \
                     TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q) x[q] = (T)0;                            \
-                TILE__CHOL_GST(sfx, d0 + 16 * st * u, x);                                                                  \
+                tile__chol_vst_##sfx(d0 + 16 * st * u, x);                                                                \
             }                                                                                                               \
         }                                                                                                                   \
     }
@@ -1241,10 +1241,10 @@ TILE_API float tile__chol_tri_root(float x) {
              * two 64-bit pointers: 14 instructions a chunk in SASS) */                                                     \
             TILE__UNROLL for (unsigned u = 0; u < (TILE_CHOL_MAX_N / 16 - 1 + st - 1) / st; ++u)                            \
                 if (tj0 + st * u < ti && tj0 + st * u <= t1)                                                                \
-                    TILE__CHOL_CPA16(dst + st * u * TILE__CHOL_TT_##LY##_##sfx, src + 16 * st * u);                         \
+                    tile__cp_async16(dst + st * u * TILE__CHOL_TT_##LY##_##sfx, src + 16 * st * u);                        \
             if (ti >= tj0 && (ti - tj0) % st == 0 && ti <= t1) { /* the diagonal tile, this thread's */                     \
                 T *dd = dst + (ti - tj0) * TILE__CHOL_TT_##LY##_##sfx;                                                      \
-                if (cq <= i) TILE__CHOL_CPA16(dd, src + 16 * (ti - tj0));                                                   \
+                if (cq <= i) tile__cp_async16(dd, src + 16 * (ti - tj0));                                                   \
                 else if (!TILE_ON_DEVICE) { for (int q = 0; q < TILE__CHOL_VW_##sfx; ++q) dd[q] = (T)0; }                   \
             }                                                                                                               \
         } else /* a padding row: the identity's */                                                                          \
@@ -1284,22 +1284,6 @@ TILE_API float tile__chol_tri_root(float x) {
 #endif
 #ifndef TILE__CHOL_LCO_f64
 #define TILE__CHOL_LCO_f64(LY, groups, nbm) ((groups) > 4 ? ((nbm) < 8 ? 778 : 1) : 0)
-#endif
-/* measurement knobs (0): TILE__CHOL_XCS 1 the row-block copy-out's global
- * stores as st.global.cs; TILE__CHOL_XP256 1 the fixed-place copy-in's
- * cp.async with the L2::256B prefetch hint */
-#if TILE_ON_DEVICE && defined(TILE__CHOL_XCS) && TILE__CHOL_XCS
-#define TILE__CHOL_GST(sfx, p, v) TILE__CHOL_GST_##sfx(p, v)
-#define TILE__CHOL_GST_f64(p, v) __stcs((double2 *)(p), make_double2((v)[0], (v)[1]))
-#define TILE__CHOL_GST_f32(p, v) __stcs((float4 *)(p), make_float4((v)[0], (v)[1], (v)[2], (v)[3]))
-#else
-#define TILE__CHOL_GST(sfx, p, v) tile__chol_vst_##sfx(p, v)
-#endif
-#if TILE_ON_DEVICE && defined(TILE__CHOL_XP256) && TILE__CHOL_XP256
-#define TILE__CHOL_CPA16(d, s) \
-    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(tile__saddr(d)), "l"(tile__gaddr(s)) : "memory")
-#else
-#define TILE__CHOL_CPA16(d, s) tile__cp_async16(d, s)
 #endif
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */

@@ -1,1 +1,0 @@
-#define TILE__CHOL_XCS 1

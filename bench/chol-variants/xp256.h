@@ -1,1 +1,0 @@
-#define TILE__CHOL_XP256 1
