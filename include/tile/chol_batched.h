@@ -2165,8 +2165,11 @@ TILE__CHOL_SOLVE_KERNEL(f64, double)
 #define TILE__CHOL_WS_SUM(T, p) \
     TILE__UNROLL for (int o_ = 16; o_ > 0; o_ >>= 1) (p)[0] += __shfl_xor_sync(0xffffffffu, (p)[0], o_)
 #define TILE__CHOL_WS_BCAST(a, j) __shfl_sync(0xffffffffu, (a)[0], (j))
+/* the rows' loop unrolled by 8 (H100, one round each: the solve alone 1-5 %
+ * faster than by 4 at nrhs 1, 6-7 % at nrhs 4, N = 128; by 2 slower; 64
+ * registers f64, 0 spills; bench/results/2026-12-06-h100-chol-solve-8bf850c.txt) */
 #ifndef TILE__CHOL_WS_UNROLL
-#define TILE__CHOL_WS_UNROLL _Pragma("unroll 4")
+#define TILE__CHOL_WS_UNROLL _Pragma("unroll 8")
 #endif
 #else
 #define TILE__CHOL_WS_VL 32

@@ -1,0 +1,1 @@
+#define TILE__CHOL_WS_UNROLL _Pragma("unroll 4")

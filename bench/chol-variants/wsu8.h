@@ -1,1 +1,0 @@
-#define TILE__CHOL_WS_UNROLL _Pragma("unroll 8")
