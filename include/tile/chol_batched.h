@@ -2756,9 +2756,9 @@ TILE__CHOL_PATH_DEF(f32, float, _lo, 1)
 TILE__CHOL_PATH_DEF(f64, double, _lo, 1)
 /* right-hand sides up to which the solve takes the warp kernel, past it the
  * tile kernel (0: the tile kernel always). H100, batch 4096, tile / warp time
- * at nrhs 1 / 2 / 4: f32 N = 32 2.44 / 1.62 / 0.94, N = 128 2.10 / 1.74 / 1.24;
- * f64 N = 32 5.05 / 3.22 / 1.88, N = 128 3.29 / 3.04 / 2.25
- * (bench/results/2026-12-06-h100-chol-wsolve-8fd0dbc.txt): 2 is the largest
+ * at nrhs 1 / 2 / 4: f32 N = 32 2.54 / 1.63 / 1.00, N = 128 2.23 / 1.85 / 1.33;
+ * f64 N = 32 4.97 / 3.32 / 2.02, N = 128 3.47 / 3.31 / 2.43
+ * (bench/results/2026-12-06-h100-chol-solve-5cf13b3.txt): 2 is the largest
  * nrhs measured where the warp kernel wins at both N and both types */
 #ifndef TILE__CHOL_WSOLVE_MAXRHS
 #define TILE__CHOL_WSOLVE_MAXRHS 2
