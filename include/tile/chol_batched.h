@@ -22,8 +22,8 @@
  *   strictly upper triangle (NaN only in the lower one).
  *   The solve reads only L's lower triangle (the upper one may hold
  *   anything) and overwrites b (batch x n x nrhs, row-major) with x, A x = b;
- *   nrhs <= 2 runs a warp a (matrix, column), more 16-column tiles (the warp
- *   solve and the tile solve below). Returns TILE_OK, TILE_ERR_ARG (n outside
+ *   nrhs <= TILE__CHOL_WSOLVE_MAXRHS (2) runs a warp a (matrix, column), more
+ *   16-column tiles (the warp solve and the tile solve below). Returns TILE_OK, TILE_ERR_ARG (n outside
  *   1..128, batch < 0, nrhs < 1, a null pointer with batch > 0), or a launch
  *   error.
  *   The GPU calls are asynchronous (tile_synchronize waits and reports).

@@ -892,11 +892,13 @@ static void lower_run(const target *t, const char *sfx) {
 }
 
 /* the warp solve (tile__chol_wsolve_launch: a warp a matrix and column; the
- * solve's kernel for nrhs <= TILE__CHOL_WSOLVE_MAXRHS) on the target, L from the CPU factor with NaN over its upper triangle
- * (read the lower one only), b with a guard after it: x against the tile
- * solve's on the same target within the tolerance, the residual, the guard;
- * on the GPU, x bit for bit the CPU target's run of the same kernel (both
- * take the products as fma and the warp's sum in the butterfly's order);
+ * solve's kernel for nrhs <= TILE__CHOL_WSOLVE_MAXRHS) on the target, L from
+ * the CPU factor with NaN over its upper triangle (read the lower one only),
+ * b with a guard after it: x against the tile solve's
+ * (tile__chol_tsolve_launch) on the same target within the tolerance, the
+ * residual, the guard; on the GPU, x bit for bit the CPU target's run of the
+ * same kernel (both take the products as fma and the warp's sum in the
+ * butterfly's order);
  * blocks whose last warps have no task (batch x nrhs not a multiple of 4),
  * a matrix one element off 16-byte alignment; the argument errors. */
 template <class T>
