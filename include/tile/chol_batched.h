@@ -23,9 +23,9 @@
  *   The solve reads only L's lower triangle (the upper one may hold
  *   anything) and overwrites b (batch x n x nrhs, row-major) with x, A x = b;
  *   nrhs <= TILE__CHOL_WSOLVE_MAXRHS (2) runs a warp a (matrix, column), more
- *   16-column tiles (the warp solve and the tile solve below). Returns TILE_OK, TILE_ERR_ARG (n outside
- *   1..128, batch < 0, nrhs < 1, a null pointer with batch > 0), or a launch
- *   error.
+ *   16-column tiles (the warp solve and the tile solve below). Returns
+ *   TILE_OK, TILE_ERR_ARG (n outside 1..128, batch < 0, nrhs < 1, a null
+ *   pointer with batch > 0), or a launch error.
  *   The GPU calls are asynchronous (tile_synchronize waits and reports).
  *   Suppose batch = 2, n = 2, a = {4, 2, 2, 10,  1, 2, 2, 1}: the factor gives
  *   a = {2, 0, 1, 3,  1, 0, 2, NaN}, info = {0, 2}.
