@@ -1,0 +1,1 @@
+#define TILE__CHOL_ZB_f64 8
