@@ -1186,7 +1186,7 @@ TILE_API float tile__chol_tri_root(float x) {
                 tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                          \
                 TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                             \
                     if (cq + q <= i) d0[16 * st * u + q] = x[q];                                                            \
-            } else if (16 * tj + cq < un && !(zb && tj > ti)) {                                                             \
+            } else if (16 * tj + cq < un) {                                                                                 \
                 if (tj == ti) {                                                                                             \
                     tile__chol_vld_##sfx(x, s0 + st * u * TILE__CHOL_TT_##LY##_##sfx);                                      \
                     TILE__UNROLL for (unsigned q = 0; q < TILE__CHOL_VW_##sfx; ++q)                                         \
@@ -1285,41 +1285,6 @@ TILE_API float tile__chol_tri_root(float x) {
 #ifndef TILE__CHOL_LCO_f64
 #define TILE__CHOL_LCO_f64(LY, groups, nbm) ((groups) > 4 ? ((nbm) < 8 ? 778 : 1) : 0)
 #endif
-/* TILE__CHOL_ZB_<type> (a measurement's knob; 0: off): the f64 nb = 8
- * kernel's zeros right of the diagonal tiles (rows 0 ... 111, the default
- * call's) as one bulk store a row by the TMA engine, from TILE__CHOL_ZBB zero
- * bytes past the workspace's info word, issued after step ZB - 1's panel,
- * instead of 16-byte stores in the copy-out */
-#ifndef TILE__CHOL_ZB_f32
-#define TILE__CHOL_ZB_f32 0
-#endif
-#ifndef TILE__CHOL_ZB_f64
-#define TILE__CHOL_ZB_f64 0
-#endif
-#define TILE__CHOL_ZBB 896
-#define TILE__CHOL_ZLY_P 0
-#define TILE__CHOL_ZLY_S 1
-#if TILE_ON_DEVICE && __CUDA_ARCH__ >= 900
-TILE_API void tile__chol_zb_init(unsigned char *z, int tid) {
-    if (tid < TILE__CHOL_ZBB / 16) {
-        *(uint4 *)(z + 16 * tid) = make_uint4(0u, 0u, 0u, 0u);
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* seen by the bulk copies */
-    }
-}
-TILE_API void tile__chol_zb_store(void *g, const unsigned char *z, unsigned bytes) {
-    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(g),
-                 "r"((unsigned)__cvta_generic_to_shared(z)), "r"(bytes)
-                 : "memory");
-    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
-}
-TILE_API void tile__chol_zb_wait(void) { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
-#define TILE__CHOL_ZB_ON(sfx) TILE__CHOL_ZB_##sfx
-#else
-#define tile__chol_zb_init(z, tid) ((void)0)
-#define tile__chol_zb_store(g, z, bytes) ((void)0)
-#define tile__chol_zb_wait() ((void)0)
-#define TILE__CHOL_ZB_ON(sfx) 0
-#endif
 /* the blocked factor (tile_chol_block's body) in workspace layout LY with
  * panel form PN, as function NAME */
 #define TILE__CHOL_BLOCK_DEF(NAME, sfx, T, LY, PN, LT) TILE__CHOL_BLOCK_DEF_(NAME, sfx, T, LY, PN, LT)
@@ -1351,8 +1316,6 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm, int lo) {  
                         ? TILE__CHOL_LCO_##sfx(LY, groups, nbm)                                                             \
                         : 0;                                                                                                \
     unsigned kc = 0; /* TILE__CHOL_LCO 2: the tile columns stored so far */                                                 \
-    const int zb = TILE__CHOL_ZB_ON(sfx) && TILE__CHOL_ZLY_##LY && nbm == 8 && lco && nb == 8 && !lo;                       \
-    unsigned char *zbuf = (unsigned char *)winfo + 16;                                                                      \
     /* one cp.async group, or (TILE__CHOL_CPSPLIT) two passes, each a group:                                                \
      * tile column 0 (what panel 0 reads), then the rest, which lands while                                                 \
      * panel 0 runs (waited for before the barrier that ends it) */                                                         \
@@ -1426,7 +1389,6 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm, int lo) {  
     if (TILE__CHOL_CPSPLIT_##sfx(LY, groups)) TILE__CP_ASYNC_WAIT(1); /* pass 0's group: all but the newest */              \
     else tile__chol_cp_wait();                                                                                              \
     if (g == 0 && lane == 0) *winfo = 0;                                                                                    \
-    if (zb) tile__chol_zb_init(zbuf, tid);                                                                                  \
     tile_barrier();                                                                                                         \
     for (int k = 0; k < nb; ++k) {                                                                                          \
         /* panel: every task factors the diagonal tile itself (no barrier                                                   \
@@ -1521,9 +1483,6 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm, int lo) {  
                     if (ti < unb) { TILE__CHOL_CPOUT_RB(LY, sfx, T, ti, 1) }                                                \
             }                                                                                                               \
         tile_barrier();                                                                                                     \
-        if (zb && k + 1 == TILE__CHOL_ZB_##sfx && tid < 112)                                                                \
-            tile__chol_zb_store(a + ((size_t)tid * (unsigned)nn + 16 * (tid / 16 + 1)), zbuf,                               \
-                                (unsigned)(nn - 16 * (tid / 16 + 1)) * (unsigned)sizeof(T));                                \
         /* trailing update: tiles (i, j), k < j <= i, A_ij -= L_ik L_jk^T */                                                \
         if (g == 0) tile__chol_tst_##LY##_##sfx(pkk, &lkk);                                                                 \
         const int m = nb - k - 1, cntu = m * (m + 1) / 2;                                                                   \
@@ -1609,7 +1568,6 @@ TILE_API int NAME(void *ws, T *a, int n, T eps, int groups, int nbm, int lo) {  
                 }                                                                                                           \
             }                                                                                                               \
     }                                                                                                                       \
-    if (zb && tid < 112) tile__chol_zb_wait();                                                                              \
     const int info = *winfo;                                                                                                \
     tile_barrier(); /* the workspace may be reused after return */                                                          \
     return ok ? info : -1;                                                                                                  \
@@ -2002,22 +1960,6 @@ TILE__CHOL_S16F_DEF(f64, double)
 #ifndef TILE__CHOL_BLK128_MAXNB
 #define TILE__CHOL_BLK128_MAXNB 7
 #endif
-/* the nb = 8 kernel's workspace (TILE__CHOL_ZB: the zero bytes too) */
-#define TILE__CHOL_WSB8(sfx, T, n) (TILE__CHOL_WSB(S, sfx, T, n) + (TILE__CHOL_ZB_##sfx ? TILE__CHOL_ZBB : 0))
-/* the nb = 8 kernel's threads and the blocks an SM asked of ptxas (a
- * measurement's build may set them: the body takes any multiple of 32) */
-#ifndef TILE__CHOL_NB8NT_f32
-#define TILE__CHOL_NB8NT_f32 128
-#endif
-#ifndef TILE__CHOL_NB8NT_f64
-#define TILE__CHOL_NB8NT_f64 128
-#endif
-#ifndef TILE__CHOL_NB8MINB_f32
-#define TILE__CHOL_NB8MINB_f32 0
-#endif
-#ifndef TILE__CHOL_NB8MINB_f64
-#define TILE__CHOL_NB8MINB_f64 0
-#endif
 #define TILE__CHOL_KERNELS(sfx, T, K, LO)                                               \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
      * stored as soon as final, a10 staged in the group's shared tile for    \
@@ -2122,11 +2064,10 @@ TILE__CHOL_S16F_DEF(f64, double)
         const int r = TILE__CHOL_KBLOCK128_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK128_MAXNB, LO); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }                                                                              \
-    /* nb = 8: the swizzled layout (above), TILE__CHOL_NB8NT threads */           \
-    TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128s_k##K##_##sfx, TILE__CHOL_NB8NT_##sfx, 0, TILE__CHOL_NB8MINB_##sfx, \
-                            T *a, int n, T eps, int *info) {                       \
+    /* nb = 8: the swizzled layout (above) */                                     \
+    TILE_KERNEL(tile__chol_blk128s_k##K##_##sfx, 128, T *a, int n, T eps, int *info) {  \
         const int m = (int)tile_block(0);                                          \
-        void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB8(sfx, T, n));          \
+        void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, sfx, T, n));        \
         const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE_CHOL_MAX_N / 16, LO); \
         if (info && tile_thread() == 0) info[m] = r;                               \
     }
@@ -2737,8 +2678,8 @@ TILE_KERNEL(tile__chol_w64_k_f32, 32, float *a, int n, float eps, int *info) {
 #endif
 
 #define TILE__CHOL_NB8(sfx, T, K, ex, a, n, batch, eps, info)                                        \
-    tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB8(sfx, T, n)), tile__chol_blk128s_k##K##_##sfx,    \
-                tile_grid1(batch), TILE__CHOL_NB8NT_##sfx, (a), (n), (eps), (info))
+    tile_launch(tile_exec_smem((ex), TILE__CHOL_WSB(S, sfx, T, n)), tile__chol_blk128s_k##K##_##sfx,  \
+                tile_grid1(batch), 128, (a), (n), (eps), (info))
 /* the path's rows and warp kernels: the default calls' alone (they store
  * zeros above the diagonal; the lower calls never reference them, so they
  * are not compiled for those) */

@@ -1,2 +1,0 @@
-#define TILE__CHOL_NB8NT_f64 192
-#define TILE__CHOL_NB8MINB_f64 3

@@ -1,1 +1,0 @@
-#define TILE__CHOL_ZB_f64 1
