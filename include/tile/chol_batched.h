@@ -1960,6 +1960,55 @@ TILE__CHOL_S16F_DEF(f64, double)
 #ifndef TILE__CHOL_BLK128_MAXNB
 #define TILE__CHOL_BLK128_MAXNB 7
 #endif
+/* The nb = 8 kernels' first rounds staggered. At batch 4096 an SM runs
+ * about ten rounds of three blocks (f64) one after another, and the first
+ * three start together: their copy-ins, latency-bound panels and updates
+ * then coincide on the SM, and the blocks that replace them start together
+ * too. Such a round took 46-51 us where the rounds past the fifth, whose
+ * blocks have drifted apart, took 34 (H100, f64 n = 128: rounds 1 ... 5
+ * 51.3 / 50.8 / 40.2 / 37.2 / 36.2 us, then 32-35; bench/results/
+ * 2026-12-06-h100-chol-stag-*.txt). So block b of the first three rounds
+ * waits (b / SMs) TILE__CHOL_STAG_<type> ns at its start (b / SMs: its
+ * place among its SM's blocks when the first round fills the SMs in block
+ * order, as on the H100), which puts an SM's three blocks a third of a
+ * round apart from the start. f64 n = 128, batch 4096, H100, one sweep: no
+ * wait 398.0 us; 6 / 8 / 9 / 10 / 11 / 12 / 13 us 384.4 / 374.0 / 375.5 /
+ * 376.8 / 382.3 / 390.2 / 392.8 (the lower call 376.4 -> 362.1 at 8 us).
+ * A batch of one or two rounds only waits (396: 51.5 -> 54.9 us, 792: 102.1
+ * -> 91.4), so the wait needs at least two full rounds (gridDim.x >= 6 SMs).
+ * The SMs are %nsmid (132 on the H100, as the attribute). sm_90 only, where
+ * it was measured; f32 (six blocks an SM) not measured: 0.
+ * TILE__CHOL_STAG_VAR (a sweep's build): the wait from tile__chol_stag_ns,
+ * a device variable the host sets (bench/chol-variants/stag.cu) */
+#ifndef TILE__CHOL_STAG_f32
+#define TILE__CHOL_STAG_f32 0
+#endif
+#ifndef TILE__CHOL_STAG_f64
+#define TILE__CHOL_STAG_f64 8000
+#endif
+#if TILE_CUDA && defined(TILE__CHOL_STAG_VAR)
+static __device__ unsigned tile__chol_stag_ns;
+#endif
+#if TILE_ON_DEVICE && __CUDA_ARCH__ == 900
+#ifdef TILE__CHOL_STAG_VAR
+#undef TILE__CHOL_STAG_f64
+#define TILE__CHOL_STAG_f64 tile__chol_stag_ns
+#endif
+TILE_API void tile__chol_stag(unsigned dns) {
+    unsigned nsm, t0, t;
+    asm("mov.u32 %0, %%nsmid;" : "=r"(nsm));
+    const unsigned s = blockIdx.x / nsm;
+    if (s == 0 || s >= 3 || gridDim.x < 6 * nsm) return;
+    /* the global timer's low 32 bits: differences of a few us wrap correctly */
+    asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(t0));
+    do {
+        __nanosleep(256);
+        asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(t));
+    } while (t - t0 < s * dns);
+}
+#else
+#define tile__chol_stag(dns) ((void)(dns))
+#endif
 #define TILE__CHOL_KERNELS(sfx, T, K, LO)                                               \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
      * stored as soon as final, a10 staged in the group's shared tile for    \
@@ -2067,6 +2116,7 @@ TILE__CHOL_S16F_DEF(f64, double)
     /* nb = 8: the swizzled layout (above) */                                     \
     TILE_KERNEL(tile__chol_blk128s_k##K##_##sfx, 128, T *a, int n, T eps, int *info) {  \
         const int m = (int)tile_block(0);                                          \
+        if (TILE__CHOL_STAG_##sfx) tile__chol_stag(TILE__CHOL_STAG_##sfx); /* above */ \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, sfx, T, n));        \
         const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE_CHOL_MAX_N / 16, LO); \
         if (info && tile_thread() == 0) info[m] = r;                               \

@@ -30,6 +30,9 @@
  *  - the warp solve and the tile solve directly, at nrhs 1, 2, 5, 19
  *    (wsolve_run): x against each other, the residual, and on the GPU the
  *    warp solve bit for bit its CPU run;
+ *  - the f64 nb = 8 kernel's staggered first rounds (stag_run, GPU, batch 8
+ *    x SMs + 7): L and info bit for bit those of the same matrices 8 at a
+ *    time;
  *  - the device building block tile_chol_small (9 matrices of n 1..32 in one
  *    launch, mixed n in a warp, idle groups passing NULL, two non-SPD: info,
  *    NaN columns, the valid leading factor, the upper triangle +0) against
@@ -964,6 +967,60 @@ static void wsolve_run(const target *t, const char *sfx, double tol) {
     tile_free(t->ex, d);
 }
 
+/* the nb = 8 kernel's staggered first rounds (TILE__CHOL_STAG: on sm_90, a
+ * batch of at least 6 SMs' worth): f64 n = 128 and 120 at a batch of 8 x
+ * SMs + 7 on the GPU, L and info bit for bit those of the same matrices
+ * factored 8 at a time (too few to wait), every info 0, the residual of
+ * the first and last matrices; diagonally dominant matrices (O(n^2) each) */
+template <class T>
+static void stag_run(const target *t, const char *sfx, double tol) {
+    if (!t->gpu || g_quick) return;
+    int sms = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, t->ex.device);
+    static const int ns[] = {128, 120};
+    for (int q = 0; q < 2; ++q) {
+        const int n = ns[q], batch = 8 * sms + 7;
+        const size_t nn = (size_t)n * n, tot = nn * batch;
+        T *h0 = HALLOC(T, tot), *h1 = HALLOC(T, tot), *h2 = HALLOC(T, tot);
+        int *i1 = HALLOC(int, batch), *i2 = HALLOC(int, batch);
+        for (int m = 0; m < batch; ++m)
+            for (int i = 0; i < n; ++i)
+                for (int j = 0; j < n; ++j) {
+                    const int a = i > j ? i : j, b = i > j ? j : i;
+                    const double u = uval(5000u + (uint32_t)m, (uint32_t)(a * n + b));
+                    h0[nn * m + i * n + j] = j > i ? (T)-3 : (T)(i == j ? n + 1 + u : u);
+                }
+        T *d = DALLOC(T, tot);
+        int *di = DALLOC(int, batch);
+        UP(d, h0, sizeof(T) * tot);
+        RUN_OK((ops<T>::factor(t->ex, d, n, batch, (T)0, di)));
+        DOWN(h1, d, sizeof(T) * tot);
+        DOWN(i1, di, sizeof(int) * batch);
+        UP(d, h0, sizeof(T) * tot);
+        for (int m0 = 0; m0 < batch; m0 += 8) {
+            const int b = batch - m0 < 8 ? batch - m0 : 8;
+            RUN_OK((ops<T>::factor(t->ex, d + nn * m0, n, b, (T)0, di + m0)));
+        }
+        DOWN(h2, d, sizeof(T) * tot);
+        DOWN(i2, di, sizeof(int) * batch);
+        long bad = 0, infobad = 0;
+        for (size_t i = 0; i < tot; ++i) bad += memcmp(&h1[i], &h2[i], sizeof(T)) != 0;
+        for (int m = 0; m < batch; ++m) infobad += i1[m] != 0 || i2[m] != 0;
+        CHECK(bad == 0 && infobad == 0, "%s n %d batch %d: %ld elements of L differ from 8 at a time, %ld info not 0", sfx, n,
+              batch, bad, infobad);
+        double *ad = HALLOC(double, nn), worst = 0;
+        for (int m : {0, batch - 1}) {
+            for (int i = 0; i < n; ++i)
+                for (int j = 0; j < n; ++j) ad[i * n + j] = (double)h0[nn * m + (i > j ? i * n + j : j * n + i)];
+            const double r = rel_resid_llt(h1 + nn * m, ad, n);
+            worst = r > worst || r != r ? r : worst;
+        }
+        CHECK(worst <= tol, "%s n %d batch %d: ||LL^T - A||/||A|| = %.3g (tol %.1g)", sfx, n, batch, worst, tol);
+        tile_free(t->ex, d); tile_free(t->ex, di);
+        free(h0); free(h1); free(h2); free(i1); free(i2); free(ad);
+    }
+}
+
 static void run_all(const target *t) {
     gc_target_begin(t);
     ops_run<float>(t, "f32", 2e-5);
@@ -978,6 +1035,7 @@ static void run_all(const target *t) {
     lower_run<double>(t, "f64");
     wsolve_run<float>(t, "f32", 2e-5);
     wsolve_run<double>(t, "f64", 1e-12);
+    stag_run<double>(t, "f64", 1e-12);
     gc_target_end(t, "");
 }
 
