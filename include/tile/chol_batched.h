@@ -1967,15 +1967,16 @@ TILE__CHOL_S16F_DEF(f64, double)
  * too. Such a round took 46-51 us where the rounds past the fifth, whose
  * blocks have drifted apart, took 34 (H100, f64 n = 128: rounds 1 ... 5
  * 51.3 / 50.8 / 40.2 / 37.2 / 36.2 us, then 32-35; bench/results/
- * 2026-12-06-h100-chol-stag-*.txt). So block b of the first three rounds
+ * 2026-12-06-h100-chol-stag-a4c122a.txt). So block b of the first three rounds
  * waits (b / SMs) TILE__CHOL_STAG_<type> ns at its start (b / SMs: its
  * place among its SM's blocks when the first round fills the SMs in block
  * order, as on the H100), which puts an SM's three blocks a third of a
- * round apart from the start. f64 n = 128, batch 4096, H100, one sweep: no
- * wait 398.0 us; 6 / 8 / 9 / 10 / 11 / 12 / 13 us 384.4 / 374.0 / 375.5 /
- * 376.8 / 382.3 / 390.2 / 392.8 (the lower call 376.4 -> 362.1 at 8 us).
- * A batch of one or two rounds only waits (396: 51.5 -> 54.9 us, 792: 102.1
- * -> 91.4), so the wait needs at least two full rounds (gridDim.x >= 6 SMs).
+ * round apart from the start. f64 n = 128, batch 4096, H100, this form's
+ * sweep: no wait 395.9 us; 6 / 8 / 9 / 10 / 11 / 12 / 13 us 383.0 / 372.1
+ * / 372.3 / 375.0 / 382.0 / 387.6 / 391.6 (the lower call 373.6 -> 359.6
+ * at 8 us). A batch of one round only loses by the wait (the first sweep,
+ * waiting at every batch: 396: 51.5 -> 54.9 us; 792: 102.1 -> 91.4), so it
+ * needs at least two full rounds (gridDim.x >= 6 SMs).
  * The SMs are %nsmid (132 on the H100, as the attribute). sm_90 only, where
  * it was measured; f32 (six blocks an SM) not measured: 0.
  * TILE__CHOL_STAG_VAR (a sweep's build): the wait from tile__chol_stag_ns,
