@@ -1977,16 +1977,35 @@ TILE__CHOL_S16F_DEF(f64, double)
  * at 8 us). A batch of one round only loses by the wait (the first sweep,
  * waiting at every batch: 396: 51.5 -> 54.9 us; 792: 102.1 -> 91.4), so it
  * needs at least two full rounds (gridDim.x >= 6 SMs).
+ * The other blocked kernels on 128 threads likewise, a place a third, a
+ * sixth, a seventh... of their rounds (TILE__CHOL_STAGS*: their blocks an
+ * SM), the wait the best of one sweep at batch 4096 (H100, the same file):
+ * f64 n = 92 223.9 -> 210.8 us (4 us), f32 n = 128 221.6 -> 213.2 (2 us),
+ * f32 n = 92 124.7 -> 116.4 (1.5 us).
  * The SMs are %nsmid (132 on the H100, as the attribute). sm_90 only, where
- * it was measured; f32 (six blocks an SM) not measured: 0.
+ * it was measured.
  * TILE__CHOL_STAG_VAR (a sweep's build): the wait from tile__chol_stag_ns,
  * a device variable the host sets (bench/chol-variants/stag.cu) */
 #ifndef TILE__CHOL_STAG_f32
-#define TILE__CHOL_STAG_f32 0
+#define TILE__CHOL_STAG_f32 2000
 #endif
 #ifndef TILE__CHOL_STAG_f64
 #define TILE__CHOL_STAG_f64 8000
 #endif
+/* the same for the 128-thread kernels of the P / S1 layouts (f32 nb 4...7,
+ * f64 nb 5...7) */
+#ifndef TILE__CHOL_STAG128_f32
+#define TILE__CHOL_STAG128_f32 1500
+#endif
+#ifndef TILE__CHOL_STAG128_f64
+#define TILE__CHOL_STAG128_f64 4000
+#endif
+/* the blocks an SM of those kernels on sm_90 (ptxas and shared memory):
+ * the places a round */
+#define TILE__CHOL_STAGS_f32 6
+#define TILE__CHOL_STAGS_f64 3
+#define TILE__CHOL_STAGS128_f32 7
+#define TILE__CHOL_STAGS128_f64 4
 #if TILE_CUDA && defined(TILE__CHOL_STAG_VAR)
 static __device__ unsigned tile__chol_stag_ns;
 #endif
@@ -1994,12 +2013,18 @@ static __device__ unsigned tile__chol_stag_ns;
 #ifdef TILE__CHOL_STAG_VAR
 #undef TILE__CHOL_STAG_f64
 #define TILE__CHOL_STAG_f64 tile__chol_stag_ns
+#undef TILE__CHOL_STAG_f32
+#define TILE__CHOL_STAG_f32 tile__chol_stag_ns
+#undef TILE__CHOL_STAG128_f64
+#define TILE__CHOL_STAG128_f64 tile__chol_stag_ns
+#undef TILE__CHOL_STAG128_f32
+#define TILE__CHOL_STAG128_f32 tile__chol_stag_ns
 #endif
-TILE_API void tile__chol_stag(unsigned dns) {
+TILE_API void tile__chol_stag(unsigned dns, unsigned places) {
     unsigned nsm, t0, t;
     asm("mov.u32 %0, %%nsmid;" : "=r"(nsm));
     const unsigned s = blockIdx.x / nsm;
-    if (s == 0 || s >= 3 || gridDim.x < 6 * nsm) return;
+    if (s == 0 || s >= places || gridDim.x < 2 * places * nsm) return;
     /* the global timer's low 32 bits: differences of a few us wrap correctly */
     asm volatile("mov.u32 %0, %%globaltimer_lo;" : "=r"(t0));
     do {
@@ -2008,7 +2033,7 @@ TILE_API void tile__chol_stag(unsigned dns) {
     } while (t - t0 < s * dns);
 }
 #else
-#define tile__chol_stag(dns) ((void)(dns))
+#define tile__chol_stag(dns, places) ((void)(dns), (void)(places))
 #endif
 #define TILE__CHOL_KERNELS(sfx, T, K, LO)                                               \
     /* n = 17..32 (the steps of tile_chol_small's two-tile path; a00 and a10   \
@@ -2110,6 +2135,7 @@ TILE_API void tile__chol_stag(unsigned dns) {
     }                                                                              \
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128_k##K##_##sfx, 128, 0, TILE__CHOL_MINB128_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
+        if (TILE__CHOL_STAG128_##sfx) tile__chol_stag(TILE__CHOL_STAG128_##sfx, TILE__CHOL_STAGS128_##sfx); \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
         const int r = TILE__CHOL_KBLOCK128_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK128_MAXNB, LO); \
         if (info && tile_thread() == 0) info[m] = r;                               \
@@ -2117,7 +2143,7 @@ TILE_API void tile__chol_stag(unsigned dns) {
     /* nb = 8: the swizzled layout (above) */                                     \
     TILE_KERNEL(tile__chol_blk128s_k##K##_##sfx, 128, T *a, int n, T eps, int *info) {  \
         const int m = (int)tile_block(0);                                          \
-        if (TILE__CHOL_STAG_##sfx) tile__chol_stag(TILE__CHOL_STAG_##sfx); /* above */ \
+        if (TILE__CHOL_STAG_##sfx) tile__chol_stag(TILE__CHOL_STAG_##sfx, TILE__CHOL_STAGS_##sfx); /* above */ \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, sfx, T, n));        \
         const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE_CHOL_MAX_N / 16, LO); \
         if (info && tile_thread() == 0) info[m] = r;                               \

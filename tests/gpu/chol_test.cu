@@ -30,7 +30,7 @@
  *  - the warp solve and the tile solve directly, at nrhs 1, 2, 5, 19
  *    (wsolve_run): x against each other, the residual, and on the GPU the
  *    warp solve bit for bit its CPU run;
- *  - the f64 nb = 8 kernel's staggered first rounds (stag_run, GPU, batch 8
+ *  - the blocked kernels' staggered first rounds (stag_run, GPU, batch 16
  *    x SMs + 7): L and info bit for bit those of the same matrices 8 at a
  *    time;
  *  - the device building block tile_chol_small (9 matrices of n 1..32 in one
@@ -967,19 +967,20 @@ static void wsolve_run(const target *t, const char *sfx, double tol) {
     tile_free(t->ex, d);
 }
 
-/* the nb = 8 kernel's staggered first rounds (TILE__CHOL_STAG: on sm_90, a
- * batch of at least 6 SMs' worth): f64 n = 128 and 120 at a batch of 8 x
- * SMs + 7 on the GPU, L and info bit for bit those of the same matrices
- * factored 8 at a time (too few to wait), every info 0, the residual of
- * the first and last matrices; diagonally dominant matrices (O(n^2) each) */
+/* the blocked kernels' staggered first rounds (TILE__CHOL_STAG: on sm_90, a
+ * batch of at least two rounds, 2 x blocks an SM x SMs): n = 128 and 120
+ * (nb = 8), 92 and 100 (128 threads, nb 6, 7) at a batch of 16 x SMs + 7
+ * on the GPU, L and info bit for bit those of the same matrices factored 8
+ * at a time (too few to wait), every info 0, the residual of the first and
+ * last matrices; diagonally dominant matrices (O(n^2) each) */
 template <class T>
 static void stag_run(const target *t, const char *sfx, double tol) {
     if (!t->gpu || g_quick) return;
     int sms = 0;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, t->ex.device);
-    static const int ns[] = {128, 120};
-    for (int q = 0; q < 2; ++q) {
-        const int n = ns[q], batch = 8 * sms + 7;
+    static const int ns[] = {128, 120, 92, 100};
+    for (int q = 0; q < 4; ++q) {
+        const int n = ns[q], batch = 16 * sms + 7;
         const size_t nn = (size_t)n * n, tot = nn * batch;
         T *h0 = HALLOC(T, tot), *h1 = HALLOC(T, tot), *h2 = HALLOC(T, tot);
         int *i1 = HALLOC(int, batch), *i2 = HALLOC(int, batch);
@@ -1035,6 +1036,7 @@ static void run_all(const target *t) {
     lower_run<double>(t, "f64");
     wsolve_run<float>(t, "f32", 2e-5);
     wsolve_run<double>(t, "f64", 1e-12);
+    stag_run<float>(t, "f32", 2e-5);
     stag_run<double>(t, "f64", 1e-12);
     gc_target_end(t, "");
 }
