@@ -1960,26 +1960,28 @@ TILE__CHOL_S16F_DEF(f64, double)
 #ifndef TILE__CHOL_BLK128_MAXNB
 #define TILE__CHOL_BLK128_MAXNB 7
 #endif
-/* The nb = 8 kernels' first rounds staggered. At batch 4096 an SM runs
- * about ten rounds of three blocks (f64) one after another, and the first
- * three start together: their copy-ins, latency-bound panels and updates
- * then coincide on the SM, and the blocks that replace them start together
- * too. Such a round took 46-51 us where the rounds past the fifth, whose
- * blocks have drifted apart, took 34 (H100, f64 n = 128: rounds 1 ... 5
- * 51.3 / 50.8 / 40.2 / 37.2 / 36.2 us, then 32-35; bench/results/
- * 2026-12-06-h100-chol-stag-a4c122a.txt). So block b of the first three rounds
- * waits (b / SMs) TILE__CHOL_STAG_<type> ns at its start (b / SMs: its
- * place among its SM's blocks when the first round fills the SMs in block
- * order, as on the H100), which puts an SM's three blocks a third of a
- * round apart from the start. f64 n = 128, batch 4096, H100, this form's
+/* The 128-thread blocked kernels' first rounds staggered. At batch 4096 an
+ * SM runs about ten rounds of three f64 nb = 8 blocks one after another,
+ * and the first three start together: their copy-ins, latency-bound panels
+ * and updates then coincide on the SM, and the blocks that replace them
+ * start together too. Such a round took 46-51 us where the rounds past the
+ * fifth, whose blocks have drifted apart, took 34 (H100, f64 n = 128:
+ * rounds 1 ... 5 51.3 / 50.8 / 40.2 / 37.2 / 36.2 us, then 32-35; bench/
+ * results/2026-12-06-h100-chol-stag-a4c122a.txt). So block b of the first
+ * round's blocks an SM ("places") waits (b / SMs) TILE__CHOL_STAG_<type> ns
+ * at its start (b / SMs: its place among its SM's blocks when the first
+ * round fills the SMs in block order, as on the H100), which puts an SM's
+ * blocks a fraction of a round apart from the start. f64 n = 128, batch
+ * 4096, H100, this form's
  * sweep: no wait 395.9 us; 6 / 8 / 9 / 10 / 11 / 12 / 13 us 383.0 / 372.1
  * / 372.3 / 375.0 / 382.0 / 387.6 / 391.6 (the lower call 373.6 -> 359.6
  * at 8 us). A batch of one round only loses by the wait (the first sweep,
  * waiting at every batch: 396: 51.5 -> 54.9 us; 792: 102.1 -> 91.4), so it
- * needs at least two full rounds (gridDim.x >= 6 SMs).
- * The other blocked kernels on 128 threads likewise, a place a third, a
- * sixth, a seventh... of their rounds (TILE__CHOL_STAGS*: their blocks an
- * SM), the wait the best of one sweep at batch 4096 (H100, the same file):
+ * needs at least two full rounds (gridDim.x >= 2 places SMs).
+ * The other blocked kernels on 128 threads likewise, a place a fourth, a
+ * sixth, a seventh of their rounds (TILE__CHOL_STAGS*: their blocks an
+ * SM), the wait the best of one sweep at batch 4096 (H100, bench/results/
+ * 2026-12-06-h100-chol-stag-bf7fb72.txt):
  * f64 n = 92 223.9 -> 210.8 us (4 us), f32 n = 128 221.6 -> 213.2 (2 us),
  * f32 n = 92 124.7 -> 116.4 (1.5 us).
  * The SMs are %nsmid (132 on the H100, as the attribute). sm_90 only, where
