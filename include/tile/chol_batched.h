@@ -2010,20 +2010,15 @@ TILE__CHOL_S16F_DEF(f64, double)
 #define TILE__CHOL_STAGS128_f64 4
 #if TILE_CUDA && defined(TILE__CHOL_STAG_VAR)
 static __device__ unsigned tile__chol_stag_ns;
+#define TILE__CHOL_STAG_NS(dns) ((void)(dns), tile__chol_stag_ns)
+#else
+#define TILE__CHOL_STAG_NS(dns) (dns)
 #endif
 #if TILE_ON_DEVICE && __CUDA_ARCH__ == 900
-#ifdef TILE__CHOL_STAG_VAR
-#undef TILE__CHOL_STAG_f64
-#define TILE__CHOL_STAG_f64 tile__chol_stag_ns
-#undef TILE__CHOL_STAG_f32
-#define TILE__CHOL_STAG_f32 tile__chol_stag_ns
-#undef TILE__CHOL_STAG128_f64
-#define TILE__CHOL_STAG128_f64 tile__chol_stag_ns
-#undef TILE__CHOL_STAG128_f32
-#define TILE__CHOL_STAG128_f32 tile__chol_stag_ns
-#endif
+/* block b waits (b / SMs) dns ns (0: none; a constant after inlining) */
 TILE_API void tile__chol_stag(unsigned dns, unsigned places) {
     unsigned nsm, t0, t;
+    if (!dns) return;
     asm("mov.u32 %0, %%nsmid;" : "=r"(nsm));
     const unsigned s = blockIdx.x / nsm;
     if (s == 0 || s >= places || gridDim.x < 2 * places * nsm) return;
@@ -2137,7 +2132,7 @@ TILE_API void tile__chol_stag(unsigned dns, unsigned places) {
     }                                                                              \
     TILE_KERNEL_SMEM_BOUNDS(tile__chol_blk128_k##K##_##sfx, 128, 0, TILE__CHOL_MINB128_##sfx, T *a, int n, T eps, int *info) { \
         const int m = (int)tile_block(0);                                          \
-        if (TILE__CHOL_STAG128_##sfx) tile__chol_stag(TILE__CHOL_STAG128_##sfx, TILE__CHOL_STAGS128_##sfx); \
+        tile__chol_stag(TILE__CHOL_STAG_NS(TILE__CHOL_STAG128_##sfx), TILE__CHOL_STAGS128_##sfx); \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WS_BYTES_##sfx(n));       \
         const int r = TILE__CHOL_KBLOCK128_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE__CHOL_BLK128_MAXNB, LO); \
         if (info && tile_thread() == 0) info[m] = r;                               \
@@ -2145,7 +2140,7 @@ TILE_API void tile__chol_stag(unsigned dns, unsigned places) {
     /* nb = 8: the swizzled layout (above) */                                     \
     TILE_KERNEL(tile__chol_blk128s_k##K##_##sfx, 128, T *a, int n, T eps, int *info) {  \
         const int m = (int)tile_block(0);                                          \
-        if (TILE__CHOL_STAG_##sfx) tile__chol_stag(TILE__CHOL_STAG_##sfx, TILE__CHOL_STAGS_##sfx); /* above */ \
+        tile__chol_stag(TILE__CHOL_STAG_NS(TILE__CHOL_STAG_##sfx), TILE__CHOL_STAGS_##sfx); /* above */ \
         void *ws = tile__smem_alloc(&tile__k, TILE__CHOL_WSB(S, sfx, T, n));        \
         const int r = tile__chol_block_s_##sfx(ws, a + (size_t)m * (size_t)n * (size_t)n, n, eps, TILE16_GROUPS, TILE_CHOL_MAX_N / 16, LO); \
         if (info && tile_thread() == 0) info[m] = r;                               \
